@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Set-up and everyday tasks, needing nothing but python3 (3.11+).
+
+    python3 tasks.py play     # create .venv if needed, then play against computer players
+    python3 tasks.py test     # create .venv if needed, then pytest + ruff + mypy
+    python3 tasks.py setup    # only create/refresh .venv
+
+The virtual environment is rebuilt whenever pyproject.toml changes (a hash of it is kept
+in .venv/.pyproject-hash), so a `git pull` never leaves stale dependencies behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+STAMP = VENV / ".pyproject-hash"
+
+
+def _pyproject_hash() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+
+
+def setup() -> None:
+    if sys.version_info < (3, 11):
+        sys.exit(f"hanabi-p2p needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    wanted = _pyproject_hash()
+    if PY.exists() and STAMP.exists() and STAMP.read_text().strip() == wanted:
+        return
+    print("setting up .venv (one time) ...", file=sys.stderr)
+    if not PY.exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    pip = [str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True)
+    subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True)
+    STAMP.write_text(wanted)
+
+
+def run(*argv: str) -> int:
+    return subprocess.run(list(argv), cwd=ROOT).returncode
+
+
+def test(extra: list[str]) -> int:
+    setup()
+    steps = [
+        [str(PY), "-m", "pytest", *extra],
+        [str(PY), "-m", "ruff", "check", "hanabi_p2p", "tests", "bench", "tasks.py"],
+        [str(PY), "-m", "mypy"],
+    ]
+    failed = []
+    for step in steps:
+        print("$", " ".join(step[2:] if step[0] == str(PY) else step), flush=True)
+        if run(*step) != 0:
+            failed.append(step[2])
+    if failed:
+        print(f"FAILED: {', '.join(failed)}", flush=True)
+        return 1
+    print("all checks passed: pytest, ruff, mypy", flush=True)
+    return 0
+
+
+def play(extra: list[str]) -> int:
+    setup()
+    return run(str(BIN / "hanabi-p2p"), "play", *extra)
+
+
+def main() -> int:
+    if len(sys.argv) < 2 or sys.argv[1] not in {"setup", "test", "play"}:
+        print(__doc__)
+        return 2
+    task, extra = sys.argv[1], sys.argv[2:]
+    if task == "setup":
+        setup()
+        return 0
+    if task == "test":
+        return test(extra)
+    return play(extra)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
