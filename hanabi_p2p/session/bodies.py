@@ -1,0 +1,324 @@
+"""Entry bodies of the game: their wire form and their validation.
+
+Every body is a msgpack map with short str keys (the log layer sorts them canonically).
+Decoding a body from a peer validates types, sizes and ranges and raises ``BadBody``
+naming the field; nothing else ever reads an unvalidated body. Game legality (whose turn,
+which cards) is checked later by the session against the rules engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hanabi_p2p.errors import HanabiError
+from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
+from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
+
+MAX_TABLE_NAME = 64
+MAX_PLAYER_NAME = 32
+MAX_CHAT = 280
+MAX_REASON = 200
+MAX_HOST_LEN = 64
+MAX_DECK_MSGS = 128  # one deal entry carries at most 5 hands x 5 cards of shares, plus slack
+MAX_CARD_ID = 59  # largest deck is 60 cards
+HASH_LEN = 32
+PEER_ID_LEN = 32
+
+
+class BadBody(HanabiError):
+    """An entry body does not have the fields, types or ranges its kind requires."""
+
+
+def _map(body: Any, kind: str, keys: set[str], optional: set[str] | None = None) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise BadBody(f"{kind}: body must be a map")
+    allowed = keys | (optional or set())
+    extra = set(body) - allowed
+    missing = keys - set(body)
+    if extra:
+        raise BadBody(f"{kind}: unexpected field(s) {sorted(map(str, extra))}")
+    if missing:
+        raise BadBody(f"{kind}: missing field(s) {sorted(missing)}")
+    return body
+
+
+def _str(value: Any, what: str, max_len: int, allow_empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise BadBody(f"{what} must be text")
+    if len(value) > max_len:
+        raise BadBody(f"{what} longer than {max_len} characters")
+    if not allow_empty and not value.strip():
+        raise BadBody(f"{what} must not be empty")
+    if any(ord(c) < 32 and c not in "\t" for c in value):
+        raise BadBody(f"{what} contains control characters")
+    return value
+
+
+def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise BadBody(f"{what} must be an integer from {lo} to {hi}")
+    return value
+
+
+def _bytes(value: Any, what: str, length: int) -> bytes:
+    if not isinstance(value, bytes) or len(value) != length:
+        raise BadBody(f"{what} must be {length} bytes")
+    return value
+
+
+def _list(value: Any, what: str, max_len: int) -> list[Any]:
+    if not isinstance(value, list | tuple) or len(value) > max_len:
+        raise BadBody(f"{what} must be a list of at most {max_len} items")
+    return list(value)
+
+
+# ---------------------------------------------------------------- lobby
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpen:
+    name: str
+    host_name: str
+    config: GameConfig
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "host": self.host_name,
+            "players": self.config.players,
+            "variant": self.config.variant.value,
+            "options": list(self.config.options),
+        }
+
+    @classmethod
+    def from_wire(cls, body: Any) -> TableOpen:
+        m = _map(body, "table.open", {"name", "host", "players", "variant", "options"})
+        options = _list(m["options"], "options", len(OPTION_NAMES))
+        for o in options:
+            if o not in OPTION_NAMES:
+                raise BadBody(f"unknown option {o!r}")
+        if m["variant"] not in {v.value for v in Variant}:
+            raise BadBody(f"unknown variant {m['variant']!r}")
+        players = _int(m["players"], "players", 2, 5)
+        return cls(
+            name=_str(m["name"], "table name", MAX_TABLE_NAME),
+            host_name=_str(m["host"], "host name", MAX_PLAYER_NAME),
+            config=GameConfig.from_names(players, m["variant"], options),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Address:
+    host: str
+    port: int
+
+    def to_wire(self) -> list[Any]:
+        return [self.host, self.port]
+
+    @classmethod
+    def from_wire(cls, value: Any) -> Address:
+        v = _list(value, "address", 2)
+        if len(v) != 2:
+            raise BadBody("address must be [host, port]")
+        return cls(_str(v[0], "address host", MAX_HOST_LEN), _int(v[1], "port", 1, 65535))
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyJoin:
+    name: str
+    address: Address
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"name": self.name, "addr": self.address.to_wire()}
+
+    @classmethod
+    def from_wire(cls, body: Any) -> LobbyJoin:
+        m = _map(body, "lobby.join", {"name", "addr"})
+        return cls(_str(m["name"], "player name", MAX_PLAYER_NAME), Address.from_wire(m["addr"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    peer_id: bytes
+    name: str
+    address: Address
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    """The host's final seating: seat order is turn order. After it the host has no say."""
+
+    seats: tuple[Seat, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "seats": [[s.peer_id, s.name, *s.address.to_wire()] for s in self.seats],
+        }
+
+    @classmethod
+    def from_wire(cls, body: Any) -> LobbySeat:
+        m = _map(body, "lobby.seat", {"seats"})
+        seats = []
+        for raw in _list(m["seats"], "seats", 5):
+            item = _list(raw, "seat", 4)
+            if len(item) != 4:
+                raise BadBody("seat must be [peer_id, name, host, port]")
+            seats.append(
+                Seat(
+                    _bytes(item[0], "seat peer id", PEER_ID_LEN),
+                    _str(item[1], "seat name", MAX_PLAYER_NAME),
+                    Address.from_wire(item[2:]),
+                )
+            )
+        if len(seats) < 2:
+            raise BadBody("a table seats 2 to 5 players")
+        if len({s.peer_id for s in seats}) != len(seats):
+            raise BadBody("a player is seated twice")
+        return cls(tuple(seats))
+
+
+# ---------------------------------------------------------------- turn actions
+
+
+def action_to_wire(action: TurnAction) -> list[Any]:
+    if isinstance(action, Play):
+        return ["play", action.card, action.announce.value if action.announce else None]
+    if isinstance(action, Discard):
+        return ["discard", action.card]
+    if action.touched is None:
+        raise ValueError("a clue sent to peers must list the cards it touches")
+    if action.colour is not None:
+        return ["clue", action.target, "colour", action.colour.value, sorted(action.touched)]
+    return ["clue", action.target, "rank", action.rank, sorted(action.touched)]
+
+
+def action_from_wire(value: Any, seat: int) -> TurnAction:
+    """Decode an action taken by `seat` (the author's seat, never taken from the wire)."""
+    v = _list(value, "action", 5)
+    if not v or not isinstance(v[0], str):
+        raise BadBody("action must start with its name")
+    name = v[0]
+    if name == "play" and len(v) == 3:
+        announce = None
+        if v[2] is not None:
+            if v[2] not in {s.value for s in Suit}:
+                raise BadBody(f"unknown colour {v[2]!r}")
+            announce = Suit(v[2])
+        return Play(seat, _int(v[1], "card", 0, MAX_CARD_ID), announce)
+    if name == "discard" and len(v) == 2:
+        return Discard(seat, _int(v[1], "card", 0, MAX_CARD_ID))
+    if name == "clue" and len(v) == 5:
+        target = _int(v[1], "clue target", 0, 4)
+        touched_list = [_int(c, "touched card", 0, MAX_CARD_ID) for c in _list(v[4], "touched", 6)]
+        touched = frozenset(touched_list)
+        if len(touched) != len(touched_list) or touched_list != sorted(touched_list):
+            raise BadBody("touched cards must be listed once each, in ascending order")
+        if v[2] == "colour":
+            if v[3] not in {s.value for s in Suit}:
+                raise BadBody(f"unknown colour {v[3]!r}")
+            return Clue(seat, target, colour=Suit(v[3]), touched=touched)
+        if v[2] == "rank":
+            return Clue(seat, target, rank=_int(v[3], "rank", RANKS[0], RANKS[-1]), touched=touched)
+    raise BadBody(f"malformed {name!r} action")
+
+
+@dataclass(frozen=True, slots=True)
+class ActionBody:
+    """A turn action, with the author's state hash at the start of the turn and its deck
+    messages (for a play/discard: its public key share of the card and its owner key for the
+    replacement card, so a turn needs one round of messages only)."""
+
+    action: TurnAction
+    state_hash: bytes
+    deck: tuple[Any, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "act": action_to_wire(self.action),
+            "hash": self.state_hash,
+            "deck": list(self.deck),
+        }
+
+    @classmethod
+    def from_wire(cls, body: Any, seat: int) -> ActionBody:
+        m = _map(body, "action", {"act", "hash", "deck"})
+        return cls(
+            action_from_wire(m["act"], seat),
+            _bytes(m["hash"], "state hash", HASH_LEN),
+            tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class AckBody:
+    """A peer's answer to turn `turn`: its state hash at the start of that turn (so any
+    divergence is noticed at once) and the deck shares the action needs from it."""
+
+    state_hash: bytes
+    deck: tuple[Any, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"hash": self.state_hash, "deck": list(self.deck)}
+
+    @classmethod
+    def from_wire(cls, body: Any) -> AckBody:
+        m = _map(body, "ack", {"hash", "deck"})
+        return cls(
+            _bytes(m["hash"], "state hash", HASH_LEN),
+            tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
+        )
+
+
+def deck_from_wire(body: Any, kind: str = "deck") -> tuple[Any, ...]:
+    m = _map(body, kind, {"deck"})
+    return tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS))
+
+
+def deck_to_wire(msgs: Sequence[Any]) -> dict[str, Any]:
+    return {"deck": list(msgs)}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveBody:
+    card: int
+    to: int
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"card": self.card, "to": self.to}
+
+    @classmethod
+    def from_wire(cls, body: Any) -> MoveBody:
+        m = _map(body, "move", {"card", "to"})
+        return cls(_int(m["card"], "card", 0, MAX_CARD_ID), _int(m["to"], "slot", 0, 4))
+
+
+def chat_from_wire(body: Any) -> str:
+    m = _map(body, "chat", {"text"})
+    return _str(m["text"], "chat text", MAX_CHAT)
+
+
+def resign_from_wire(body: Any) -> str:
+    m = _map(body, "resign", {"reason"})
+    return _str(m["reason"], "reason", MAX_REASON, allow_empty=True)
+
+
+# Structural validators by entry kind, for the log layer's per-kind registry: they check a
+# body's shape without game context (seat-dependent decoding happens in the session).
+def _validate_action(body: Any) -> None:
+    ActionBody.from_wire(body, seat=0)
+
+
+BODY_VALIDATORS: dict[str, Any] = {
+    "table.open": TableOpen.from_wire,
+    "lobby.join": LobbyJoin.from_wire,
+    "lobby.seat": LobbySeat.from_wire,
+    "deck": deck_from_wire,
+    "action": _validate_action,
+    "ack": AckBody.from_wire,
+    "move": MoveBody.from_wire,
+    "chat": chat_from_wire,
+    "resign": resign_from_wire,
+    "seed": lambda body: deck_from_wire(body, "seed"),
+}

@@ -1,0 +1,147 @@
+"""The session's bridge to the deck protocol: wire decoding, our own echoes, the transcript.
+
+A seated peer drives a real ``DeckPeer``. An observer (``my_seat=None``: the log verifier)
+runs no deck secrets at all; it collects the public transcript and, given the faces the
+audit decoded, knows every card once the deck is locked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from hanabi_p2p.deck import AuditResult, DeckMessage, DeckPeer, Lock, Phase, PublicKey, audit
+from hanabi_p2p.deck import decode_message as _decode
+from hanabi_p2p.rules.cards import Card, GameConfig
+
+__all__ = ["AuditResult", "DeckAdapter", "purpose_of_wire"]
+
+
+def purpose_of_wire(body: Any) -> str:
+    """A key naming what a deck entry is for, derived from its messages' kinds and positions.
+
+    Two entries of ours with the same purpose would be the same answer posted twice; a
+    resumed peer uses this to recognise what it already posted before a crash.
+    """
+    parts: list[str] = []
+    msgs = body.get("deck", []) if isinstance(body, dict) else []
+    for msg in msgs:
+        if isinstance(msg, list) and msg and isinstance(msg[0], str):
+            position = msg[1] if msg[0].endswith(("key", "keys")) and len(msg) > 1 else ""
+            parts.append(f"{msg[0]}:{position}")
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+class DeckAdapter:
+    def __init__(
+        self,
+        config: GameConfig,
+        table_id: bytes,
+        seats: Sequence[bytes],
+        my_seat: int | None,
+        seed: bytes,
+        known_faces: dict[int, Card] | None = None,
+    ) -> None:
+        self.config = config
+        self.table_id = table_id
+        self.seats = list(seats)
+        self.my_seat = my_seat
+        self.peer = DeckPeer(config, table_id, self.seats, my_seat, seed) if my_seat is not None else None
+        self._known_faces = dict(known_faces or {})
+        self._observer_ready = False
+        self._faces_given = False
+        self._locks_seen: set[int] = set()
+        self._public_seen: dict[int, set[int]] = {}
+        # every deck message published at the table, as (seat, message), for the audit
+        self.transcript: list[tuple[int, DeckMessage]] = []
+        self._in_transcript: set[tuple[int, DeckMessage]] = set()
+
+    def _label(self, seat: int) -> str:
+        return self.seats[seat].hex()[:16]
+
+    def _record(self, seat: int, message: DeckMessage) -> None:
+        if (seat, message) not in self._in_transcript:
+            self._in_transcript.add((seat, message))
+            self.transcript.append((seat, message))
+        if isinstance(message, Lock):
+            self._locks_seen.add(seat)
+        elif isinstance(message, PublicKey):
+            self._public_seen.setdefault(message.position, set()).add(seat)
+
+    def _out(self, msgs: Iterable[DeckMessage]) -> list[Any]:
+        wire = []
+        for m in msgs:
+            assert self.my_seat is not None
+            self._record(self.my_seat, m)
+            wire.append(m.to_wire())
+        return wire
+
+    # ---- protocol
+
+    def start(self) -> list[Any]:
+        return self._out(self.peer.start()) if self.peer else []
+
+    def receive(self, seat: int, wire_msgs: Iterable[Any]) -> list[Any]:
+        """Decode and apply one peer's deck messages; return our answers (wire form)."""
+        decoded = [_decode(obj, self._label(seat)) for obj in wire_msgs]
+        out: list[Any] = []
+        for message in decoded:
+            self._record(seat, message)
+            if self.peer is None:
+                continue
+            if seat == self.my_seat:
+                continue  # our own messages: the DeckPeer made them itself
+            out.extend(self._out(self.peer.receive(seat, message)))
+        return out
+
+    @property
+    def ready(self) -> bool:
+        if self.peer is not None:
+            return self.peer.deck_ready
+        return len(self._locks_seen) == len(self.seats)
+
+    def deal_shares(self, position: int, owner: int) -> list[Any]:
+        return self._out(self.peer.deal_shares(position, owner)) if self.peer else []
+
+    def public_share(self, position: int) -> list[Any]:
+        return self._out(self.peer.public_share(position)) if self.peer else []
+
+    def seed_reveal(self) -> list[Any]:
+        return self._out(self.peer.seed_reveal()) if self.peer else []
+
+    def record_seed(self, seat: int, wire_msgs: Iterable[Any]) -> None:
+        self.receive(seat, wire_msgs)
+
+    def new_faces(self) -> list[tuple[int, Card]]:
+        if self.peer is not None:
+            return self.peer.pop_decoded()
+        if self.ready and not self._faces_given:
+            self._faces_given = True
+            return sorted(self._known_faces.items())
+        return []
+
+    # ---- queries for 'waiting for ...'
+
+    def waiting_for(self) -> list[int]:
+        """Seats whose shuffle step the deck is waiting for."""
+        if self.peer is None:
+            return [s for s in range(len(self.seats)) if s not in self._locks_seen]
+        phase = self.peer.phase
+        if phase is Phase.COMMIT:
+            have = {s for s, m in self.transcript if type(m).__name__ == "Commit"}
+            return [s for s in range(len(self.seats)) if s not in have]
+        if phase is Phase.SHUFFLE:
+            done = {s for s, m in self.transcript if type(m).__name__ == "Shuffle"}
+            return [min(set(range(len(self.seats))) - done)]
+        if phase is Phase.LOCK:
+            return [min(set(range(len(self.seats))) - self._locks_seen)]
+        return []
+
+    def missing_public(self, position: int) -> list[int]:
+        """Seats that have not yet published their key for a played/discarded card."""
+        seen = self._public_seen.get(position, set())
+        return [s for s in range(len(self.seats)) if s not in seen]
+
+    def audit(self) -> AuditResult:
+        return audit(self.config, self.table_id, self.seats, self.transcript)

@@ -1,0 +1,81 @@
+"""What the session tells its shell (network loop, UI, bot): small immutable records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hanabi_p2p.rules.engine import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base class of everything the session reports."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableOpened(Event):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined(Event):
+    peer_id: bytes
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seated(Event):
+    """Seating is final: the shell connects to every seated peer."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReady(Event):
+    """Both shuffle phases are done and verified; dealing starts."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResolved(Event):
+    turn: int
+    outcome: Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class HandMoved(Event):
+    seat: int
+    card: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chat(Event):
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resigned(Event):
+    seat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    end: str
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Audited(Event):
+    ok: bool
+    reason: str
+    blamed_seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fault(Event):
+    """A peer broke the protocol. `fatal` faults end the game (its log is kept)."""
+
+    peer_id: bytes | None
+    reason: str
+    fatal: bool = True
+    evidence: tuple[bytes, ...] = field(default_factory=tuple)

@@ -1,0 +1,594 @@
+"""The table session: the sans-IO application that turns replicated log entries into a game.
+
+One ``TableSession`` per peer. It is the ``app`` of the log's ``Replica``: the replica checks
+signatures and chains and decides *when* an entry may apply (``ready``); the session checks
+the game meaning of the entry (``apply``) and writes this peer's own answers into its outbox.
+No sockets, clocks or threads: the shell feeds entries in and drains ``take_outbox()`` and
+``take_events()``.
+
+Message flow (every message is a signed log entry, broadcast to every peer):
+
+* lobby: the host's ``table.open``; each joiner's ``lobby.join``; the host's ``lobby.seat``
+  (seat order = turn order). After seating the host has no more say than anyone else.
+* deck: every seated peer runs its ``DeckPeer`` (commit, shuffle, lock) through ``deck``
+  entries, then publishes its shares of every dealt card in one ``deck`` entry.
+* a turn ``t``: the player to move posts ``action`` (with its state hash at the start of ``t``
+  and, for a play or discard, its public key share of the card and its owner key for the
+  replacement card); every other peer answers with ``ack`` (its own state hash, its public
+  share of the card, its share of the replacement for everyone but the owner). A play or
+  discard resolves once every public share is in, so a turn costs one round of messages.
+* end: every peer publishes its deck seed (``seed``); the audit recomputes the whole deck.
+
+Determinism: public game state changes only through turn actions, applied strictly in turn
+order; deck messages commute (the DeckPeer holds early ones); hand reorders do not enter the
+state hash. So every honest peer holding the same entries computes the same state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError, RemoteProtocolError
+from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
+from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.rules.engine import GameState
+from hanabi_p2p.session import bodies as b
+from hanabi_p2p.session import deckio
+from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.logio import Entry, LocalAuthor
+
+LOBBY, DECK, PLAY, OVER, AUDITED, ABORTED = "lobby", "deck", "play", "over", "audited", "aborted"
+
+
+class GameFault(RemoteProtocolError):
+    """A seated peer sent a signed entry that breaks the game; the game cannot go on."""
+
+
+@dataclass
+class PendingTurn:
+    """A play or discard whose card face is not yet known to everyone."""
+
+    turn: int
+    action: Play | Discard
+
+
+class TableSession:
+    """The game as one peer sees it. Feed it entries; read its state, outbox and events."""
+
+    def __init__(
+        self,
+        author: LocalAuthor,
+        table_id: bytes,
+        *,
+        seed: bytes,
+        host_id: bytes | None = None,
+    ) -> None:
+        self.author = author
+        self.me = author.peer_id
+        self.table_id = table_id
+        self.host_id = host_id  # None until table.open tells us (a joiner by address)
+        self._seed = seed
+        self.phase = LOBBY
+        self.table: b.TableOpen | None = None
+        self.joins: dict[bytes, b.LobbyJoin] = {}
+        self.seats: tuple[b.Seat, ...] = ()
+        self.my_seat: int | None = None
+        self.deck: deckio.DeckAdapter | None = None
+        self.state: GameState | None = None
+        self.pending: PendingTurn | None = None
+        # turn -> seat -> state hash at the start of that turn, as each peer reported it
+        self.reported_hashes: dict[int, dict[int, bytes]] = {}
+        self.my_hashes: dict[int, bytes] = {}
+        self.seeds_from: set[int] = set()
+        self.audit: deckio.AuditResult | None = None
+        self.abort_reason: str | None = None
+        self.blamed: bytes | None = None
+        self.chat_log: list[tuple[int, str]] = []
+        self._posted: set[str] = set()  # purposes of entries already in our chain
+        self._outbox: list[tuple[str, int, Any]] = []  # (kind, turn, body) not yet signed
+        self._events: list[ev.Event] = []
+
+    # ------------------------------------------------------------ queries
+
+    @property
+    def config(self) -> GameConfig | None:
+        return self.table.config if self.table else None
+
+    def seat_of(self, peer_id: bytes) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.peer_id == peer_id:
+                return i
+        return None
+
+    def name_of(self, seat: int) -> str:
+        return self.seats[seat].name
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn if self.state else 0
+
+    def my_turn(self) -> bool:
+        return (
+            self.phase == PLAY
+            and self.state is not None
+            and self.pending is None
+            and not self.state.over
+            and self.state.current_seat == self.my_seat
+        )
+
+    def can_act(self) -> bool:
+        """It is our turn and we see every card we are entitled to see (clues need faces)."""
+        if not self.my_turn() or self.state is None:
+            return False
+        return all(
+            self.state.faces[c] is not None
+            for seat, hand in enumerate(self.state.hands)
+            if seat != self.my_seat
+            for c in hand
+        )
+
+    def waiting_for(self) -> list[tuple[int, str]]:
+        """(seat, what) the game is waiting for, for 'waiting for Bob' displays and timeouts."""
+        out: list[tuple[int, str]] = []
+        if self.phase == DECK and self.deck is not None:
+            out.extend((s, "deck shuffle") for s in self.deck.waiting_for())
+        elif self.phase == PLAY and self.state is not None:
+            if self.pending is not None and self.deck is not None:
+                for s in self.deck.missing_public(self.pending.action.card):
+                    out.append((s, "key share"))
+            elif not self.state.over:
+                out.append((self.state.current_seat, "turn"))
+        elif self.phase == OVER:
+            out.extend((s, "seed") for s in range(len(self.seats)) if s not in self.seeds_from)
+        return out
+
+    # ------------------------------------------------------------ shell interface
+
+    def take_outbox(self) -> list[tuple[str, int, Any]]:
+        """Entries (kind, turn, body) this peer must sign, store, apply and broadcast."""
+        out, self._outbox = self._outbox, []
+        return out
+
+    def take_events(self) -> list[ev.Event]:
+        out, self._events = self._events, []
+        return out
+
+    def _post(self, purpose: str, kind: str, body: Any, turn: int | None = None) -> None:
+        """Queue one of our entries, once per purpose (so a resumed peer never posts twice)."""
+        if purpose in self._posted:
+            return
+        self._posted.add(purpose)
+        self._outbox.append((kind, self.turn if turn is None else turn, body))
+
+    def _post_deck(self, msgs: list[Any]) -> None:
+        body = b.deck_to_wire(msgs)
+        self._post("deck:" + deckio.purpose_of_wire(body), "deck", body)
+
+    # ------------------------------------------------------------ local commands
+
+    def open_table(self, name: str, host_name: str, config: GameConfig) -> None:
+        if self.table is not None:
+            raise LocalProtocolError("the table is already open")
+        self._post("open", "table.open", b.TableOpen(name, host_name, config).to_wire())
+
+    def request_seat(self, name: str, address: b.Address) -> None:
+        self._post("join", "lobby.join", b.LobbyJoin(name, address).to_wire())
+
+    def seat_players(self, host_address: b.Address) -> None:
+        """Host only: seat itself and every joiner, in join order, once the table is full."""
+        if self.host_id != self.me or self.table is None:
+            raise LocalProtocolError("only the host seats players")
+        config = self.table.config
+        if len(self.joins) + 1 < config.players:
+            raise LocalProtocolError("the table is not full yet")
+        seats = [b.Seat(self.me, self.table.host_name, host_address)]
+        for peer_id, join in list(self.joins.items())[: config.players - 1]:
+            seats.append(b.Seat(peer_id, join.name, join.address))
+        self._post("seat", "lobby.seat", b.LobbySeat(tuple(seats)).to_wire())
+
+    def take_action(self, action: TurnAction) -> None:
+        """Our turn: check the action, then post it. Raises IllegalAction with the rule."""
+        state = self._require_state()
+        if self.abort_reason:
+            raise IllegalAction(f"the game was stopped: {self.abort_reason}")
+        if state.over:
+            raise IllegalAction("the game is over")
+        if not self.my_turn():
+            raise IllegalAction(f"it is {self.name_of(state.current_seat)}'s turn")
+        if isinstance(action, Clue) and action.touched is None:
+            action = self._with_touched(action)
+        state.check(action)
+        deck = self._require_deck()
+        msgs: list[Any] = []
+        if isinstance(action, Play | Discard):
+            msgs.extend(deck.public_share(action.card))
+            if state.draw_index < state.config.deck_size:
+                msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
+        body = b.ActionBody(action, state.public_hash(), tuple(msgs)).to_wire()
+        self._post(f"action:{state.turn}", "action", body)
+
+    def _with_touched(self, clue: Clue) -> Clue:
+        state = self._require_state()
+        if not 0 <= clue.target < len(self.seats):
+            raise IllegalAction(f"there is no seat {clue.target}")
+        touched = set()
+        for card in state.hands[clue.target]:
+            face = state.faces[card]
+            if face is None:
+                raise IllegalAction("you cannot clue your own hand")
+            if (clue.colour is not None and state.config.colour_touches(clue.colour, face)) or (
+                clue.rank is not None and face.rank == clue.rank
+            ):
+                touched.add(card)
+        return Clue(clue.seat, clue.target, clue.colour, clue.rank, frozenset(touched))
+
+    def move_card(self, card: int, to: int) -> None:
+        state = self._require_state()
+        state.check(Move(self._require_seat(), card, to))
+        self._outbox.append(("move", self.turn, b.MoveBody(card, to).to_wire()))
+
+    def say(self, text: str) -> None:
+        text = b._str(text, "message", b.MAX_CHAT)
+        self._outbox.append(("chat", self.turn, {"text": text}))
+
+    def resign(self, reason: str = "") -> None:
+        if self.my_seat is None or self.phase not in (DECK, PLAY):
+            raise IllegalAction("there is no game to resign from")
+        self._post("resign", "resign", {"reason": reason[: b.MAX_REASON]})
+
+    # ------------------------------------------------------------ replica application
+
+    def note_own(self, entry: Entry) -> None:
+        """Record the purpose of one of our own stored entries (used when resuming)."""
+        self._posted.add(_purpose(entry))
+
+    def allowed_authors(self) -> frozenset[bytes] | None:
+        """Once seating is decided only seated players may write to the log."""
+        return frozenset(s.peer_id for s in self.seats) if self.seats else None
+
+    def ready(self, entry: Entry) -> bool:
+        try:
+            return self._ready(entry)
+        except b.BadBody:
+            return True  # malformed: let apply() reject it with the reason
+
+    def _ready(self, entry: Entry) -> bool:
+        kind = entry.kind
+        if kind == "table.open":
+            return True
+        if self.table is None:
+            return False
+        if kind in ("lobby.join", "lobby.seat", "chat"):
+            return True
+        if not self.seats:
+            return kind == "resign"  # a resign before seating is rejected in apply
+        if kind in ("deck", "resign"):
+            return True
+        if self.state is None or self.deck is None:
+            return False
+        if kind == "action":
+            return self._action_ready(entry)
+        if kind == "ack":
+            return entry.turn < self.state.turn or (
+                self.pending is not None and self.pending.turn == entry.turn
+            )
+        if kind == "move":
+            body = b.MoveBody.from_wire(entry.body)
+            return body.card < self.state.draw_index or self.state.over
+        if kind == "seed":
+            return self.phase in (OVER, AUDITED, ABORTED)
+        return True
+
+    def _action_ready(self, entry: Entry) -> bool:
+        state = self.state
+        assert state is not None
+        if entry.turn != state.turn or self.pending is not None:
+            return entry.turn > state.turn or (
+                self.pending is not None and entry.turn == self.pending.turn + 1
+            )
+        seat = self.seat_of(entry.author)
+        if seat is None:
+            return True  # rejected in apply
+        try:
+            body = b.ActionBody.from_wire(entry.body, seat)
+        except b.BadBody:
+            return True  # rejected in apply
+        action = body.action
+        if isinstance(action, Clue) and action.target != self.my_seat:
+            if not 0 <= action.target < len(state.hands):
+                return True
+            # wait until we see every card the clue could touch, so we can check it
+            return all(state.faces[c] is not None for c in state.hands[action.target])
+        return True
+
+    def apply(self, entry: Entry) -> None:
+        """Apply one entry the replica found ready. Raises HanabiError to reject it."""
+        handler: Callable[[Entry], None] = getattr(self, "_on_" + entry.kind.replace(".", "_"))
+        if entry.author == self.me:
+            self._posted.add(_purpose(entry))
+        if self.phase == ABORTED and entry.kind not in ("chat", "seed", "resign"):
+            return
+        handler(entry)
+
+    # -- lobby
+
+    def _on_table_open(self, entry: Entry) -> None:
+        if self.table is not None:
+            raise GameFault(_who(entry), "a second table.open for this table")
+        if entry.seq != 0:
+            raise GameFault(_who(entry), "table.open must be its author's first entry")
+        if self.host_id is not None and entry.author != self.host_id:
+            raise GameFault(_who(entry), "table.open not signed by the host we contacted")
+        self.table = b.TableOpen.from_wire(entry.body)
+        self.host_id = entry.author
+        self._events.append(ev.TableOpened(self.table.name))
+
+    def _on_lobby_join(self, entry: Entry) -> None:
+        join = b.LobbyJoin.from_wire(entry.body)
+        if self.seats:
+            raise GameFault(_who(entry), "the table is full: seating is already decided")
+        if entry.author == self.host_id:
+            raise GameFault(_who(entry), "the host is seated already")
+        if entry.author in self.joins:
+            raise GameFault(_who(entry), "asked for a seat twice")
+        self.joins[entry.author] = join
+        self._events.append(ev.PlayerJoined(entry.author, join.name))
+
+    def _on_lobby_seat(self, entry: Entry) -> None:
+        assert self.table is not None
+        if entry.author != self.host_id:
+            raise GameFault(_who(entry), "only the host seats players")
+        if self.seats:
+            raise GameFault(_who(entry), "seating is already decided")
+        seating = b.LobbySeat.from_wire(entry.body)
+        config = self.table.config
+        if len(seating.seats) != config.players:
+            raise GameFault(_who(entry), f"seated {len(seating.seats)} of {config.players}")
+        if seating.seats[0].peer_id != self.host_id:
+            raise GameFault(_who(entry), "the host must take seat 0")
+        for seat in seating.seats[1:]:
+            if seat.peer_id not in self.joins:
+                raise GameFault(_who(entry), "seated a player who never asked for a seat")
+        self.seats = seating.seats
+        self.my_seat = self.seat_of(self.me)
+        self.phase = DECK
+        self._events.append(ev.Seated())
+        self.deck = deckio.DeckAdapter(
+            config, self.table_id, [s.peer_id for s in self.seats], self.my_seat, self._seed
+        )
+        if self.my_seat is not None:
+            self._post_deck(self.deck.start())
+
+    # -- deck
+
+    def _seat_or_fault(self, entry: Entry) -> int:
+        seat = self.seat_of(entry.author)
+        if seat is None:
+            raise GameFault(_who(entry), "is not seated at this table")
+        return seat
+
+    def _feed_deck(self, seat: int, msgs: Iterable[Any]) -> None:
+        """Hand a peer's deck messages to our DeckPeer; post whatever it answers."""
+        deck = self._require_deck()
+        out = deck.receive(seat, msgs)
+        if out:
+            self._post_deck(out)
+        if self.phase == DECK and deck.ready:
+            self._start_play()
+        self._learn_faces()
+
+    def _on_deck(self, entry: Entry) -> None:
+        seat = self._seat_or_fault(entry)
+        self._feed_deck(seat, b.deck_from_wire(entry.body))
+
+    def _start_play(self) -> None:
+        assert self.table is not None and self.deck is not None
+        config = self.table.config
+        self.state = GameState(config, [None] * config.deck_size)
+        self.phase = PLAY
+        self.my_hashes[0] = self.state.public_hash()
+        self._events.append(ev.DeckReady())
+        if self.my_seat is not None:
+            shares: list[Any] = []
+            for owner, hand in enumerate(self.state.hands):
+                for card in hand:
+                    shares.extend(self.deck.deal_shares(card, owner))
+            self._post_deck(shares)
+
+    def _learn_faces(self) -> None:
+        if self.state is None or self.deck is None:
+            return
+        for card, face in self.deck.new_faces():
+            self.state.reveal(card, face)
+        self._try_resolve()
+
+    # -- turns
+
+    def _on_action(self, entry: Entry) -> None:
+        state = self._require_state()
+        seat = self._seat_or_fault(entry)
+        if state.over:
+            raise GameFault(_who(entry), "acted after the game ended")
+        if entry.turn != state.turn or self.pending is not None:
+            raise GameFault(_who(entry), f"acted for turn {entry.turn} during turn {state.turn}")
+        if seat != state.current_seat:
+            raise GameFault(_who(entry), f"not their turn: it is {self.name_of(state.current_seat)}'s")
+        body = b.ActionBody.from_wire(entry.body, seat)
+        action = body.action
+        try:
+            state.check(action)
+        except IllegalAction as exc:
+            raise GameFault(_who(entry), f"illegal action: {exc}") from None
+        self._record_hash(entry.turn, seat, body.state_hash, entry)
+        if isinstance(action, Clue):
+            outcome = state.apply(action)
+            self._events.append(ev.TurnResolved(entry.turn, outcome))
+            self._ack(entry.turn, seat, ())
+            self._after_turn()
+            return
+        self.pending = PendingTurn(entry.turn, action)
+        deck = self._require_deck()
+        mine: list[Any] = []
+        if self.my_seat is not None and self.my_seat != seat:
+            mine.extend(deck.public_share(action.card))
+            if state.draw_index < state.config.deck_size:
+                mine.extend(deck.deal_shares(state.draw_index, seat))
+        self._ack(entry.turn, seat, mine)
+        self._feed_deck(seat, body.deck)
+
+    def _ack(self, turn: int, actor: int, deck_msgs: list[Any]) -> None:
+        if self.my_seat is None or self.my_seat == actor:
+            return
+        body = b.AckBody(self.my_hashes[turn], tuple(deck_msgs)).to_wire()
+        self._post(f"ack:{turn}", "ack", body, turn=turn)
+
+    def _on_ack(self, entry: Entry) -> None:
+        seat = self._seat_or_fault(entry)
+        body = b.AckBody.from_wire(entry.body)
+        self._record_hash(entry.turn, seat, body.state_hash, entry)
+        self._feed_deck(seat, body.deck)
+
+    def _record_hash(self, turn: int, seat: int, digest: bytes, entry: Entry) -> None:
+        if seat in self.reported_hashes.setdefault(turn, {}):
+            raise GameFault(_who(entry), f"reported a second state hash for turn {turn}")
+        self.reported_hashes[turn][seat] = digest
+        mine = self.my_hashes.get(turn)
+        if mine is not None and digest != mine:
+            raise GameFault(
+                _who(entry),
+                f"game state diverged at turn {turn}: {self.name_of(seat)} computed "
+                f"{digest.hex()[:12]}, we computed {mine.hex()[:12]}",
+            )
+
+    def _try_resolve(self) -> None:
+        state, pending = self.state, self.pending
+        if state is None or pending is None or state.faces[pending.action.card] is None:
+            return
+        self.pending = None
+        outcome = state.apply(pending.action)
+        self._events.append(ev.TurnResolved(pending.turn, outcome))
+        self._after_turn()
+
+    def _after_turn(self) -> None:
+        state = self._require_state()
+        self.my_hashes[state.turn] = state.public_hash()
+        if state.over:
+            self._game_over()
+
+    def _game_over(self) -> None:
+        state = self._require_state()
+        self.phase = OVER
+        self._events.append(ev.GameOver(state.end.value, state.score))
+        if self.my_seat is not None:
+            self._post("seed", "seed", b.deck_to_wire(self._require_deck().seed_reveal()))
+
+    # -- outside the turn
+
+    def _on_move(self, entry: Entry) -> None:
+        seat = self._seat_or_fault(entry)
+        body = b.MoveBody.from_wire(entry.body)
+        state = self._require_state()
+        if state.over:
+            return
+        try:
+            state.apply(Move(seat, body.card, body.to))
+        except IllegalAction as exc:
+            raise GameFault(_who(entry), f"illegal reorder: {exc}") from None
+        self._events.append(ev.HandMoved(seat, body.card, body.to))
+
+    def _on_chat(self, entry: Entry) -> None:
+        seat = self.seat_of(entry.author)
+        text = b.chat_from_wire(entry.body)
+        if seat is None and entry.author != self.host_id and entry.author not in self.joins:
+            raise GameFault(_who(entry), "is not at this table")
+        shown = seat if seat is not None else -1
+        self.chat_log.append((shown, text))
+        self._events.append(ev.Chat(shown, text))
+
+    def _on_resign(self, entry: Entry) -> None:
+        seat = self._seat_or_fault(entry)
+        reason = b.resign_from_wire(entry.body)
+        self._events.append(ev.Resigned(seat, reason))
+        if self.state is not None and not self.state.over:
+            self.pending = None
+            self.state.apply(Terminate(seat))
+            self._after_turn()
+        elif self.state is None:
+            self.abort(None, f"{self.name_of(seat)} left before the deal: {reason}")
+
+    def _on_seed(self, entry: Entry) -> None:
+        seat = self._seat_or_fault(entry)
+        if seat in self.seeds_from:
+            raise GameFault(_who(entry), "revealed its seed twice")
+        msgs = b.deck_from_wire(entry.body, "seed")
+        self.seeds_from.add(seat)
+        self._require_deck().record_seed(seat, msgs)
+        if len(self.seeds_from) == len(self.seats) and self.phase == OVER:
+            self._run_audit()
+
+    def _run_audit(self) -> None:
+        result = self._require_deck().audit()
+        self.audit = result
+        self.phase = AUDITED
+        self._events.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
+
+    # ------------------------------------------------------------ faults
+
+    def abort(self, peer: bytes | None, reason: str) -> None:
+        """Stop the game for good (a cheat, a divergence, a peer gone): reveal our seed."""
+        if self.phase == ABORTED:
+            return
+        self.abort_reason = reason
+        self.blamed = peer
+        self.phase = ABORTED
+        self._events.append(ev.Fault(peer, reason, fatal=True))
+        if self.my_seat is not None and self.deck is not None:
+            self._post("seed", "seed", b.deck_to_wire(self.deck.seed_reveal()))
+
+    def _require_state(self) -> GameState:
+        if self.state is None:
+            raise IllegalAction("the game has not started yet")
+        return self.state
+
+    def _require_deck(self) -> deckio.DeckAdapter:
+        if self.deck is None:
+            raise LocalProtocolError("the deck protocol has not started")
+        return self.deck
+
+    def _require_seat(self) -> int:
+        if self.my_seat is None:
+            raise IllegalAction("you are not seated at this table")
+        return self.my_seat
+
+
+def _who(entry: Entry) -> str:
+    return entry.author.hex()[:16]
+
+
+def _purpose(entry: Entry) -> str:
+    """The purpose key of one of our entries, the same key ``_post`` used."""
+    kind = entry.kind
+    if kind == "table.open":
+        return "open"
+    if kind == "lobby.join":
+        return "join"
+    if kind == "lobby.seat":
+        return "seat"
+    if kind == "action":
+        return f"action:{entry.turn}"
+    if kind == "ack":
+        return f"ack:{entry.turn}"
+    if kind in ("seed", "resign"):
+        return kind
+    if kind == "deck":
+        return "deck:" + deckio.purpose_of_wire(entry.body)
+    return f"{kind}:{entry.seq}"
+
+
+__all__ = ["GameFault", "HanabiError", "TableSession"]
