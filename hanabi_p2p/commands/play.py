@@ -1,17 +1,32 @@
-"""`hanabi-p2p play` (not implemented yet)."""
+"""`hanabi-p2p play`: a game against computer players on this machine (loopback only)."""
 
 from __future__ import annotations
 
 import argparse
 
-from hanabi_p2p.errors import UserError
+from hanabi_p2p.commands.peerargs import add_common, choose_frontend, peer_options, run_game
+from hanabi_p2p.peer.launch import host_table
+from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
 
-HELP = "play (not implemented yet)"
+HELP = "play against computer players on this machine"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--players", type=int, default=3, metavar="N",
+                        help="players including you, 2-5 (default: %(default)s)")
+    parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant],
+                        help="default: %(default)s")
+    parser.add_argument("--option", action="append", default=[], metavar="O",
+                        choices=list(OPTION_NAMES), help="an option; repeat for several")
+    add_common(parser, network=False)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise UserError("'play' is not implemented yet")
+    config = GameConfig.from_names(args.players, args.variant, args.option)
+    # every peer on loopback, nothing advertised: no packet leaves the machine
+    opts = peer_options(args, interface="127.0.0.1", advertise=False)
+    frontend = choose_frontend(args)
+    return run_game(
+        lambda: host_table(opts, "practice table", config, frontend, bots=config.players - 1),
+        frontend,
+    )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hanabi_p2p.rules.engine import Outcome
+from hanabi_p2p.rules.actions import Action
+from hanabi_p2p.rules.engine import GameState, Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +36,13 @@ class DeckReady(Event):
 
 @dataclass(frozen=True, slots=True)
 class TurnResolved(Event):
+    """A turn took effect. `before` is a snapshot of the state it was applied to (slot
+    numbers for narration come from it)."""
+
     turn: int
+    action: Action
     outcome: Outcome
+    before: GameState
 
 
 @dataclass(frozen=True, slots=True)

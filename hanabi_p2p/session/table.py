@@ -32,7 +32,7 @@ from typing import Any
 
 from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
-from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import deckio
@@ -64,8 +64,12 @@ class TableSession:
         *,
         seed: bytes,
         host_id: bytes | None = None,
+        known_faces: dict[int, Card] | None = None,
     ) -> None:
+        """``known_faces``: for an observer (not seated: the log verifier), every card's face
+        as the deck audit decoded it, so turns can be checked in full."""
         self.author = author
+        self._known_faces = known_faces
         self.me = author.peer_id
         self.table_id = table_id
         self.host_id = host_id  # None until table.open tells us (a joiner by address)
@@ -154,6 +158,10 @@ class TableSession:
         """Entries (kind, turn, body) this peer must sign, store, apply and broadcast."""
         out, self._outbox = self._outbox, []
         return out
+
+    @property
+    def has_outbox(self) -> bool:
+        return bool(self._outbox)
 
     def take_events(self) -> list[ev.Event]:
         out, self._events = self._events, []
@@ -264,7 +272,12 @@ class TableSession:
             return True
         if self.table is None:
             return False
-        if kind in ("lobby.join", "lobby.seat", "chat"):
+        if kind == "lobby.seat":
+            # wait until every seated player's own request for a seat is here, whatever
+            # order the entries arrive in
+            seating = b.LobbySeat.from_wire(entry.body)
+            return all(s.peer_id in self.joins for s in seating.seats[1:])
+        if kind in ("lobby.join", "chat"):
             return True
         if not self.seats:
             return kind == "resign"  # a resign before seating is rejected in apply
@@ -288,10 +301,11 @@ class TableSession:
     def _action_ready(self, entry: Entry) -> bool:
         state = self.state
         assert state is not None
-        if entry.turn != state.turn or self.pending is not None:
-            return entry.turn > state.turn or (
-                self.pending is not None and entry.turn == self.pending.turn + 1
-            )
+        if self.pending is not None:
+            # a later turn waits for the pending one; the same turn again is rejected
+            return entry.turn <= self.pending.turn
+        if entry.turn != state.turn:
+            return entry.turn < state.turn  # a stale turn is rejected, a later one waits
         seat = self.seat_of(entry.author)
         if seat is None:
             return True  # rejected in apply
@@ -360,7 +374,12 @@ class TableSession:
         self.phase = DECK
         self._events.append(ev.Seated())
         self.deck = deckio.DeckAdapter(
-            config, self.table_id, [s.peer_id for s in self.seats], self.my_seat, self._seed
+            config,
+            self.table_id,
+            [s.peer_id for s in self.seats],
+            self.my_seat,
+            self._seed,
+            known_faces=self._known_faces,
         )
         if self.my_seat is not None:
             self._post_deck(self.deck.start())
@@ -427,9 +446,10 @@ class TableSession:
             raise GameFault(_who(entry), f"illegal action: {exc}") from None
         self._record_hash(entry.turn, seat, body.state_hash, entry)
         if isinstance(action, Clue):
+            before = state.copy()
             outcome = state.apply(action)
-            self._events.append(ev.TurnResolved(entry.turn, outcome))
-            self._ack(entry.turn, seat, ())
+            self._events.append(ev.TurnResolved(entry.turn, action, outcome, before))
+            self._ack(entry.turn, seat, [])
             self._after_turn()
             return
         self.pending = PendingTurn(entry.turn, action)
@@ -471,8 +491,9 @@ class TableSession:
         if state is None or pending is None or state.faces[pending.action.card] is None:
             return
         self.pending = None
+        before = state.copy()
         outcome = state.apply(pending.action)
-        self._events.append(ev.TurnResolved(pending.turn, outcome))
+        self._events.append(ev.TurnResolved(pending.turn, pending.action, outcome, before))
         self._after_turn()
 
     def _after_turn(self) -> None:

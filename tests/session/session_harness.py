@@ -78,10 +78,18 @@ class Table:
         self.flush(peer)
         return True
 
-    def pump(self, limit: int = 1_000_000) -> None:
+    def pump(self, limit: int = 1_000_000,
+             eager: Callable[[TableSession], object] | None = None) -> None:
+        """Deliver until quiet. With `eager`, a peer acts (via `eager`) the moment it can,
+        between deliveries, as real players do: turns then overlap with answers in flight."""
         for p in self.peers:
             self.flush(p)
         for _ in range(limit):
+            if eager is not None:
+                for p in self.peers:
+                    if p.session.can_act():
+                        p.session.take_action(eager(p.session))  # type: ignore[arg-type]
+                        self.flush(p)
             if not self.deliver_one():
                 return
         raise AssertionError("message storm: pump limit reached")

@@ -1,0 +1,152 @@
+"""Front ends of a peer: who decides our actions and who watches.
+
+* ``Frontend``: the base: forwards session events to listeners (the launcher's lobby logic).
+* ``Headless``: prints one line per turn and the table's events on a stream.
+* ``BotPlayer``: a headless computer player (``--bot``, ``--bots K``).
+The full-screen UI front end lives in ``hanabi_p2p.peer.screen``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TextIO
+
+from hanabi_p2p.bots.simple import choose_action
+from hanabi_p2p.errors import HanabiError
+from hanabi_p2p.identity import display_name
+from hanabi_p2p.rules.narrate import describe
+from hanabi_p2p.session import events as ev
+
+if TYPE_CHECKING:
+    from hanabi_p2p.peer.launch import GameResult, Peer
+
+Listener = Callable[[list[ev.Event]], None]
+
+
+class Frontend:
+    def __init__(self) -> None:
+        self.peer: Peer | None = None
+        self._listeners: list[Listener] = []
+
+    def attach(self, peer: Peer) -> None:
+        self.peer = peer
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def on_events(self, events: list[ev.Event]) -> None:
+        for listener in list(self._listeners):
+            listener(events)
+        self.show(events)
+
+    def show(self, events: list[ev.Event]) -> None:
+        """Present events; the base shows nothing."""
+
+    def status(self, text: str) -> None:
+        """A line about the peer itself (address, resume)."""
+
+    async def run(self, main: Callable[[], Awaitable[GameResult]]) -> GameResult:
+        """Run the peer (``main``) with this front end; a UI runs alongside it."""
+        return await main()
+
+    def for_bot(self) -> Frontend:
+        """The front end of a computer seat this peer hosts."""
+        return BotPlayer(out=None)
+
+
+class Headless(Frontend):
+    """One line per event, for `--bot` seats and scripts."""
+
+    def __init__(self, out: TextIO | None = sys.stdout, prefix: str = "") -> None:
+        super().__init__()
+        self.out = out
+        self.prefix = prefix
+
+    def _print(self, text: str) -> None:
+        if self.out is not None:
+            print(f"{self.prefix}{text}", file=self.out, flush=True)
+
+    def status(self, text: str) -> None:
+        self._print(text)
+
+    def show(self, events: list[ev.Event]) -> None:
+        peer = self.peer
+        if peer is None:
+            return
+        session = peer.session
+        for event in events:
+            line = self._line(event)
+            if line:
+                self._print(line)
+        del session
+
+    def _line(self, event: ev.Event) -> str | None:
+        assert self.peer is not None
+        session = self.peer.session
+        if isinstance(event, ev.TableOpened):
+            return f"table {event.name!r}"
+        if isinstance(event, ev.PlayerJoined):
+            return f"{display_name(event.name, event.peer_id)} sits down"
+        if isinstance(event, ev.Seated):
+            from hanabi_p2p.net.handshake import table_code
+
+            code = table_code(self.peer.table_id, [s.peer_id for s in session.seats])
+            seats = ", ".join(display_name(s.name, s.peer_id) for s in session.seats)
+            return f"seated: {seats}; table code {code}"
+        if isinstance(event, ev.DeckReady):
+            return "deck shuffled and locked by every player; dealing"
+        if isinstance(event, ev.TurnResolved):
+            return f"turn {event.turn + 1}: {describe(event.before, event.action, event.outcome, session.names)}"
+        if isinstance(event, ev.Chat):
+            who = session.name_of(event.seat) if event.seat >= 0 else "?"
+            return f"{who} says: {event.text}"
+        if isinstance(event, ev.Resigned):
+            return f"{session.name_of(event.seat)} leaves the game: {event.reason or 'no reason'}"
+        if isinstance(event, ev.GameOver):
+            return f"game over ({event.end}): score {event.score}"
+        if isinstance(event, ev.Audited):
+            return "deck audit: " + ("valid" if event.ok else f"FAILED: {event.reason}")
+        if isinstance(event, ev.Fault):
+            return ("error: " if event.fatal else "warning: ") + event.reason
+        return None
+
+
+class BotPlayer(Headless):
+    """A computer player: acts whenever it is its turn, with an optional pause."""
+
+    def __init__(self, out: TextIO | None = sys.stdout, prefix: str = "",
+                 delay: float = 0.0) -> None:
+        super().__init__(out, prefix)
+        self.delay = delay
+        self._scheduled = False
+
+    def on_events(self, events: list[ev.Event]) -> None:
+        super().on_events(events)
+        self._maybe_act()
+
+    def _maybe_act(self) -> None:
+        peer = self.peer
+        if peer is None or self._scheduled or not peer.session.can_act():
+            return
+        self._scheduled = True
+        # never act from inside the node's own processing: schedule on the loop
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.delay, self._act)
+
+    def _act(self) -> None:
+        self._scheduled = False
+        peer = self.peer
+        if peer is None or peer.node is None or not peer.session.can_act():
+            return
+        state = peer.session.state
+        seat = peer.session.my_seat
+        assert state is not None and seat is not None
+        try:
+            peer.session.take_action(choose_action(state, seat))
+        except HanabiError as exc:  # a bot bug must not hang the table: say so, resign
+            self._print(f"computer player error: {exc}")
+            peer.session.resign(f"computer player error: {exc}")
+        peer.node.flush()
+        self._maybe_act()
