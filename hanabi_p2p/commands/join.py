@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 
-
 from hanabi_p2p.commands.peerargs import add_common, choose_frontend, peer_options, run_game
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.net.discovery import browse_tables
-from hanabi_p2p.peer.launch import GameResult, PeerOptions, join_address, pick_table, resume
 from hanabi_p2p.peer.frontends import Frontend
+from hanabi_p2p.peer.launch import GameResult, PeerOptions, join_address, pick_table, resume
 
 HELP = "join a table found on the network, or at --address HOST:PORT"
 BROWSE_SECONDS = 3.0

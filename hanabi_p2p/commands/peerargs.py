@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from hanabi_p2p.datadir import DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.net.discovery import check_interface, default_interface_address
-from hanabi_p2p.peer.frontends import BotPlayer, Frontend, Headless
+from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.peer.launch import GameResult, PeerOptions
 from hanabi_p2p.peer.node import Timing
 

@@ -1,17 +1,34 @@
-"""`hanabi-p2p rules` (not implemented yet)."""
+"""`hanabi-p2p rules`: a short summary of the rules, in the chosen language."""
 
 from __future__ import annotations
 
 import argparse
 
-from hanabi_p2p.errors import UserError
+from hanabi_p2p import i18n
+from hanabi_p2p.rules.cards import Variant
+from hanabi_p2p.ui.helptext import rules_summary, wrapped
 
-HELP = "rules (not implemented yet)"
+# Printed for reading in any terminal or pager, so a little under the classic 80 columns.
+COLUMNS = 78
+
+HELP = "print a short summary of the rules (--lang en|it|ro|nb)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=f"language: {', '.join(i18n.LANGUAGES)} (default: from the environment)",
+    )
+    parser.add_argument(
+        "--variant",
+        choices=[v.value for v in Variant],
+        help="describe only this variant (default: all of them)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    raise UserError("'rules' is not implemented yet")
+    i18n.setup(args.lang)
+    variant = Variant(args.variant) if args.variant else None
+    print("\n".join(wrapped(rules_summary(variant), COLUMNS)))
+    return 0
