@@ -1,0 +1,177 @@
+"""Where hanabi-p2p keeps its files: the identity key, one log per game, private material.
+
+Resolution order (first that is set wins): the ``--data-dir`` option, the environment variable
+``HANABI_P2P_DATA_DIR``, ``$XDG_DATA_HOME/hanabi-p2p``, ``~/.local/share/hanabi-p2p``.
+
+Layout::
+
+    <data>/identity.pem            Ed25519 private key (0600)
+    <data>/games/<table_id>.hlog   shareable signed log of one game (append-only)
+    <data>/private/<table_id>.msgpack   secrets of one game: seed, channel keys (0600)
+
+The root and ``private/`` are created with mode 0700. Path resolution is pure (the environment
+is passed in) so it can be tested without touching the real home directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from hanabi_p2p.errors import UserError
+
+ENV_DATA_DIR = "HANABI_P2P_DATA_DIR"
+APP_DIR_NAME = "hanabi-p2p"
+IDENTITY_FILE = "identity.pem"
+GAMES_DIR = "games"
+PRIVATE_DIR = "private"
+GAME_SUFFIX = ".hlog"
+PRIVATE_SUFFIX = ".msgpack"
+TABLE_ID_BYTES = 16
+
+DIR_MODE = 0o700
+
+
+def resolve_data_dir(
+    override: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Path:
+    """Return the data directory path (not created). ``env`` defaults to ``os.environ``."""
+    environ = os.environ if env is None else env
+    if override:
+        return Path(override).expanduser()
+    if environ.get(ENV_DATA_DIR):
+        return Path(environ[ENV_DATA_DIR]).expanduser()
+    xdg = environ.get("XDG_DATA_HOME")
+    # The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / APP_DIR_NAME
+    home = environ.get("HOME")
+    base = Path(home) if home else Path.home()
+    return base / ".local" / "share" / APP_DIR_NAME
+
+
+def add_data_dir_argument(parser: argparse.ArgumentParser) -> None:
+    """The shared ``--data-dir`` option for subcommands that touch stored files."""
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        default=None,
+        help=f"where keys and game logs live (default: ${ENV_DATA_DIR}, "
+        f"else $XDG_DATA_HOME/{APP_DIR_NAME}, else ~/.local/share/{APP_DIR_NAME})",
+    )
+
+
+def _make_private_dir(path: Path) -> None:
+    try:
+        path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create directory {path}: {exc.strerror}") from exc
+    if not path.is_dir():
+        raise UserError(f"{path} exists but is not a directory")
+
+
+def table_hex(table_id: bytes) -> str:
+    if len(table_id) != TABLE_ID_BYTES:
+        raise ValueError(f"table id must be {TABLE_ID_BYTES} bytes, got {len(table_id)}")
+    return table_id.hex()
+
+
+@dataclass(frozen=True, slots=True)
+class DataDir:
+    """The resolved data directory and the paths inside it."""
+
+    root: Path
+
+    @classmethod
+    def resolve(
+        cls,
+        override: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> DataDir:
+        return cls(resolve_data_dir(override, env))
+
+    @property
+    def identity_path(self) -> Path:
+        return self.root / IDENTITY_FILE
+
+    @property
+    def games_dir(self) -> Path:
+        return self.root / GAMES_DIR
+
+    @property
+    def private_dir(self) -> Path:
+        return self.root / PRIVATE_DIR
+
+    def game_path(self, table_id: bytes) -> Path:
+        return self.games_dir / (table_hex(table_id) + GAME_SUFFIX)
+
+    def private_path(self, table_id: bytes) -> Path:
+        return self.private_dir / (table_hex(table_id) + PRIVATE_SUFFIX)
+
+    def ensure(self) -> DataDir:
+        """Create root, games/ and private/ if missing. New directories get mode 0700;
+        private/ is forced to 0700 even if it already existed, since it holds secrets."""
+        _make_private_dir(self.root)
+        _make_private_dir(self.games_dir)
+        _make_private_dir(self.private_dir)
+        try:
+            if stat.S_IMODE(self.private_dir.stat().st_mode) != DIR_MODE:
+                os.chmod(self.private_dir, DIR_MODE)
+        except OSError as exc:
+            raise UserError(f"cannot make {self.private_dir} private: {exc.strerror}") from exc
+        return self
+
+    def game_files(self) -> list[Path]:
+        """Every stored game log, sorted by name (stable for listings and tests)."""
+        if not self.games_dir.is_dir():
+            return []
+        return sorted(self.games_dir.glob("*" + GAME_SUFFIX))
+
+
+def fsync_dir(path: Path) -> None:
+    """Make a create/rename/link inside ``path`` durable (skipped where a directory can't be
+    opened, e.g. some network filesystems)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, data: bytes, *, mode: int, replace: bool) -> None:
+    """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
+
+    A temp file in the same directory is created with ``mode`` from the start (secrets are
+    never briefly world-readable), fsync'd, then moved into place: ``os.replace`` when
+    ``replace`` is true, else ``os.link``, which raises ``FileExistsError`` instead of
+    overwriting (two first runs racing must not end up with two different keys).
+    """
+    path.parent.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(tmp)  # left over by a crashed run of a process with our pid
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    fsync_dir(path.parent)

@@ -1,0 +1,207 @@
+"""A player's long-term identity: an Ed25519 key pair, shown as name + readable fingerprint.
+
+A peer *is* its 32-byte raw public key (``peer_id``). The private key lives in
+``<data>/identity.pem`` (PKCS#8 PEM, mode 0600), created on first use. People compare
+fingerprints aloud, so a fingerprint is 8 Crockford base32 characters in two groups
+("K7QF-2M9D"): no I/L/O/U to confuse, 40 bits of a domain-separated SHA-256 of the key.
+
+40 bits are enough to tell friends apart at a table, not to stop someone grinding a
+look-alike key offline; the table code compared at seating (net layer) is the real
+man-in-the-middle check.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import stat
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+    Ed25519PrivateKey,
+    Ed25519PublicKey,
+)
+from nacl.bindings import crypto_core_ed25519_is_valid_point
+
+from hanabi_p2p.datadir import DataDir, atomic_write
+from hanabi_p2p.errors import UserError
+
+PEER_ID_BYTES = 32
+SEED_BYTES = 32
+SIGNATURE_BYTES = 64
+KEY_FILE_MODE = 0o600
+MAX_KEY_FILE_BYTES = 4096
+MAX_NAME_CHARS = 24
+
+FINGERPRINT_DOMAIN = b"hanabi-p2p/v1/fingerprint"
+CROCKFORD_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+FINGERPRINT_CHARS = 8
+
+Rng = Callable[[int], bytes]
+
+
+class Identity:
+    """Our Ed25519 key. Only ``peer_id`` and ``sign`` leave this object."""
+
+    __slots__ = ("_key", "peer_id")
+
+    def __init__(self, private_key: Ed25519PrivateKey) -> None:
+        self._key = private_key
+        self.peer_id: bytes = private_key.public_key().public_bytes_raw()
+
+    @classmethod
+    def from_seed(cls, seed: bytes) -> Identity:
+        """Deterministic identity from a 32-byte seed (tests, known-answer vectors)."""
+        if len(seed) != SEED_BYTES:
+            raise ValueError(f"an Ed25519 seed is {SEED_BYTES} bytes, got {len(seed)}")
+        return cls(Ed25519PrivateKey.from_private_bytes(seed))
+
+    @classmethod
+    def generate(cls, rng: Rng = os.urandom) -> Identity:
+        return cls.from_seed(rng(SEED_BYTES))
+
+    def sign(self, data: bytes) -> bytes:
+        return self._key.sign(data)
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.peer_id)
+
+    def __repr__(self) -> str:  # never print key material
+        return f"Identity({self.fingerprint})"
+
+    def to_pem(self) -> bytes:
+        return self._key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+
+    @classmethod
+    def from_pem(cls, data: bytes, source: str = "key file") -> Identity:
+        try:
+            key = serialization.load_pem_private_key(data, password=None)
+        except (ValueError, TypeError) as exc:
+            raise UserError(f"{source} is not a valid private key: {exc}") from exc
+        if not isinstance(key, Ed25519PrivateKey):
+            raise UserError(f"{source} holds a {type(key).__name__}, not an Ed25519 key")
+        return cls(key)
+
+    @classmethod
+    def load_or_create(cls, data_dir: DataDir, rng: Rng = os.urandom) -> Identity:
+        """This installation's identity: created (mode 0600) in ``data_dir`` on first use.
+
+        Refuses a key file that other users can read or that another user owns.
+        """
+        return cls.load_or_create_at(data_dir.ensure().identity_path, rng)
+
+    @classmethod
+    def load_or_create_at(cls, key_path: Path, rng: Rng = os.urandom) -> Identity:
+        """Like ``load_or_create`` for an explicit key file path."""
+        try:
+            return _load_key(key_path)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:  # unreadable, a symlink (O_NOFOLLOW), a directory...
+            raise UserError(f"cannot read identity key {key_path}: {exc.strerror}") from exc
+        identity = cls.generate(rng)
+        try:
+            atomic_write(key_path, identity.to_pem(), mode=KEY_FILE_MODE, replace=False)
+        except FileExistsError:
+            # Another process created it between our look and our write: use theirs,
+            # so both share one identity.
+            return _load_key(key_path)
+        except OSError as exc:
+            raise UserError(f"cannot create identity key {key_path}: {exc.strerror}") from exc
+        return identity
+
+
+def _load_key(path: Path) -> Identity:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if st.st_mode & 0o077:
+            raise UserError(
+                f"identity key {path} is accessible by other users "
+                f"(mode {stat.S_IMODE(st.st_mode):04o}); fix it with: chmod 600 {path}"
+            )
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            raise UserError(f"identity key {path} belongs to another user (uid {st.st_uid})")
+        data = f.read(MAX_KEY_FILE_BYTES + 1)
+    if len(data) > MAX_KEY_FILE_BYTES:
+        raise UserError(f"identity key {path} is too large to be a key")
+    return Identity.from_pem(data, source=f"identity key {path}")
+
+
+def crockford_base32(data: bytes, chars: int) -> str:
+    """The first ``chars`` base32 digits (5 bits each, most significant first) of ``data``."""
+    bits = len(data) * 8
+    if chars * 5 > bits:
+        raise ValueError("not enough input bits")
+    value = int.from_bytes(data, "big") >> (bits - chars * 5)
+    out = []
+    for shift in range((chars - 1) * 5, -1, -5):
+        out.append(CROCKFORD_ALPHABET[(value >> shift) & 31])
+    return "".join(out)
+
+
+def fingerprint(peer_id: bytes) -> str:
+    """Short readable form of a key: e.g. "K7QF-2M9D"."""
+    digest = hashlib.sha256(FINGERPRINT_DOMAIN + peer_id).digest()
+    code = crockford_base32(digest[:5], FINGERPRINT_CHARS)
+    return f"{code[:4]}-{code[4:]}"
+
+
+def clean_name(name: str) -> str:
+    """A peer-chosen name made safe for a terminal: no control/format characters, bounded."""
+    kept = []
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category[0] == "C" or category in ("Zl", "Zp"):
+            kept.append("?")
+        else:
+            kept.append(ch)
+    cleaned = " ".join("".join(kept).split())
+    if len(cleaned) > MAX_NAME_CHARS:
+        cleaned = cleaned[: MAX_NAME_CHARS - 1] + "…"
+    return cleaned or "?"
+
+
+def display_name(name: str, peer_id: bytes) -> str:
+    """How a player is shown everywhere: "Alice (K7QF-2M9D)"."""
+    return f"{clean_name(name)} ({fingerprint(peer_id)})"
+
+
+@functools.lru_cache(maxsize=256)
+def _public_key(peer_id: bytes) -> Ed25519PublicKey | None:
+    # Reject non-canonical encodings, points off the curve, and small-order or mixed-order
+    # points: with such keys one "signature" can verify for many messages, and equivocation
+    # proofs against them would prove nothing.
+    if len(peer_id) != PEER_ID_BYTES or not crypto_core_ed25519_is_valid_point(peer_id):
+        return None
+    try:
+        return Ed25519PublicKey.from_public_bytes(peer_id)
+    except ValueError:
+        return None
+
+
+def is_valid_peer_id(peer_id: bytes) -> bool:
+    """True if ``peer_id`` is a usable Ed25519 public key (prime-order, canonical)."""
+    return _public_key(bytes(peer_id)) is not None
+
+
+def verify_signature(peer_id: bytes, signature: bytes, message: bytes) -> bool:
+    """RFC 8032 Ed25519 verification (OpenSSL: rejects non-canonical S)."""
+    key = _public_key(bytes(peer_id))
+    if key is None or len(signature) != SIGNATURE_BYTES:
+        return False
+    try:
+        key.verify(signature, message)
+    except InvalidSignature:
+        return False
+    return True

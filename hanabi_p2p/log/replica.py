@@ -1,0 +1,358 @@
+"""The replication state machine: entries in (any order, any number of times), applied out.
+
+Sans-IO and deterministic. The replica knows nothing about Hanabi: it keeps each author's
+hash chain, holds entries that cannot apply yet, detects equivocation, and hands entries to
+an ``App`` (the session layer) in chain order when the app says they are ready.
+
+Per entry, ``add`` decides (SPEC-log.md 3.6 has the normative list):
+
+1. remembered as bad before            -> REJECTED (same error again)
+2. wrong table id                       -> REJECTED
+3. same (author, seq) stored:
+   same bytes -> DUPLICATE; different bytes -> REJECTED + Equivocation proof, author flagged
+4. author flagged as equivocator        -> REJECTED
+5. app restricts authors, not one       -> REJECTED
+6. seq too far ahead                    -> REJECTED (transient: may be sent again later)
+7. seq beyond the author's next         -> HELD (a gap, see ``gaps()``)
+8. seq is the author's next:
+   prev != hash of author's previous    -> REJECTED
+   app.ready(entry) -> apply (app raising HanabiError -> REJECTED), else HELD
+Holding is bounded per author and in bytes; over budget -> REJECTED (transient).
+
+After every successful apply, held entries are retried until nothing more applies. The
+candidates are the held entries that are next in their author's chain, tried in the
+canonical order (turn, author, seq), so the outcome depends only on the app state.
+
+Contract for ``App``: ``ready`` and ``allowed_authors`` are pure functions of app state;
+``apply`` raises ``HanabiError`` without changing anything to reject; and two entries that
+can be ready at the same time must commute (e.g. table talk kept in a canonical order).
+Then every peer holding the same entries reaches the same app state, whatever the order
+and duplication of delivery (tests/log/test_log_replica_properties.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from hanabi_p2p.errors import HanabiError, LocalProtocolError
+from hanabi_p2p.log.entry import ZERO_HASH, BadEntry, Entry, decode_entry
+from hanabi_p2p.log.equivocation import Equivocation
+
+# Bounds on what a hostile peer can make us keep in memory.
+MAX_AHEAD = 1024  # an entry more than this many seqs past the author's next is refused
+MAX_HELD_PER_AUTHOR = 512
+MAX_HELD_BYTES = 16 * 1024 * 1024
+MAX_REMEMBERED_BAD = 1024  # rejected entries kept as evidence / for quick re-rejection
+MAX_PROOFS_PER_AUTHOR = 4
+
+
+class App(Protocol):
+    """What the replica drives; the session layer implements it.
+
+    Optionally the app may also define ``allowed_authors() -> frozenset[bytes] | None``
+    (see ``SeatedApp``): the seated peer_ids once seating is done, None while anyone may
+    write (the lobby). Entries from other authors are then rejected, held ones dropped.
+    """
+
+    def ready(self, entry: Entry) -> bool:
+        """Can ``entry`` be applied to the current state (e.g. is it for the current turn)?"""
+        ...
+
+    def apply(self, entry: Entry) -> None:
+        """Apply ``entry``, or raise HanabiError (changing nothing) to reject it."""
+        ...
+
+
+class SeatedApp(App, Protocol):
+    def allowed_authors(self) -> frozenset[bytes] | None: ...
+
+
+class Status(StrEnum):
+    ACCEPTED = "accepted"  # applied now (see AddResult.applied for any cascade)
+    HELD = "held"  # valid so far, waiting for earlier entries or app readiness
+    DUPLICATE = "duplicate"  # already stored; nothing changed
+    REJECTED = "rejected"  # see reason/error; nothing changed
+
+
+@dataclass(frozen=True, slots=True)
+class AddResult:
+    status: Status
+    reason: str = ""
+    error: BadEntry | None = None
+    # Every entry applied because of this add, in application order (the added entry and
+    # any held entries it unblocked). The session persists and displays these.
+    applied: tuple[Entry, ...] = ()
+    # Held entries rejected while retrying (bad chain link, app refused, author unseated).
+    dropped: tuple[BadEntry, ...] = ()
+    equivocation: Equivocation | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """The author's entries ``start <= seq < stop`` are missing while later ones are held."""
+
+    author: bytes
+    start: int
+    stop: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    entry: Entry
+    error: BadEntry
+
+
+def _canonical_key(entry: Entry) -> tuple[int, bytes, int]:
+    return (entry.turn, entry.author, entry.seq)
+
+
+class Replica:
+    """One table's replicated log. Feed it with ``add``/``add_raw``; read ``applied``."""
+
+    def __init__(self, table_id: bytes, app: App) -> None:
+        self.table_id = table_id
+        self.app = app
+        allowed = getattr(app, "allowed_authors", None)
+        self._allowed_authors: Callable[[], frozenset[bytes] | None] = (
+            allowed if callable(allowed) else lambda: None
+        )
+        self.applied: list[Entry] = []
+        self.equivocations: list[Equivocation] = []
+        self.rejections: list[Rejection] = []
+        self.equivocators: set[bytes] = set()
+        self._next: dict[bytes, int] = {}  # author -> seq of its next entry to apply
+        self._head: dict[bytes, bytes] = {}  # author -> hash of its last applied entry
+        self._stored: dict[tuple[bytes, int], Entry] = {}  # applied and held
+        self._held: dict[tuple[bytes, int], Entry] = {}
+        self._held_bytes = 0
+        self._held_count: dict[bytes, int] = {}
+        self._bad: dict[bytes, BadEntry] = {}  # entry hash -> why it was rejected
+
+    # ---- input -------------------------------------------------------------------------
+
+    def add_raw(self, raw: bytes) -> AddResult:
+        """Decode untrusted bytes and add them; a decoding failure is a REJECTED result."""
+        try:
+            entry = decode_entry(raw)
+        except BadEntry as exc:
+            return AddResult(Status.REJECTED, exc.reason, error=exc)
+        return self.add(entry)
+
+    def add(self, entry: Entry) -> AddResult:
+        if not isinstance(entry, Entry):
+            raise LocalProtocolError("Replica.add takes a decoded Entry")
+        known = self._bad.get(entry.hash)
+        if known is not None:
+            return AddResult(Status.REJECTED, known.reason, error=known)
+        if entry.table_id != self.table_id:
+            return self._refuse(entry, f"entry belongs to table {entry.table_id.hex()}")
+        author, seq = entry.author, entry.seq
+        existing = self._stored.get((author, seq))
+        if existing is not None:
+            if existing.hash == entry.hash:
+                return AddResult(Status.DUPLICATE)
+            return self._equivocation(existing, entry)
+        if author in self.equivocators:
+            return self._refuse(entry, "author has equivocated; its entries are ignored")
+        allowed = self._allowed_authors()
+        if allowed is not None and author not in allowed:
+            return self._reject(entry, "author is not seated at this table")
+        next_seq = self._next.get(author, 0)
+        # seq < next_seq cannot reach here: applied entries stay in _stored.
+        if seq >= next_seq + MAX_AHEAD:
+            return self._refuse(entry, f"seq {seq} is too far ahead (next is {next_seq})")
+        if seq > next_seq:
+            return self._hold(entry)
+        if entry.prev != self._head.get(author, ZERO_HASH):
+            return self._reject(entry, f"prev does not match the author's entry {seq - 1}")
+        if not self.app.ready(entry):
+            return self._hold(entry)
+        try:
+            self.app.apply(entry)
+        except HanabiError as exc:
+            return self._reject(entry, f"refused by the game: {exc}")
+        self._record_applied(entry)
+        applied, dropped = self._drain()
+        return AddResult(Status.ACCEPTED, applied=(entry, *applied), dropped=dropped)
+
+    # ---- queries -----------------------------------------------------------------------
+
+    def have(self) -> dict[bytes, int]:
+        """Per author, how many entries from seq 0 on we store without a hole (applied and
+        held). Peers exchange this to find what to relay."""
+        out: dict[bytes, int] = {}
+        for author in sorted(self._authors()):
+            n = self._next.get(author, 0)
+            while (author, n) in self._held:
+                n += 1
+            out[author] = n
+        return out
+
+    def missing(self, peer_have: Mapping[bytes, int], limit: int | None = None) -> list[Entry]:
+        """Entries we store that a peer with ``peer_have`` lacks, in an order it can apply
+        without holding: applied ones in our application order, then held ones canonically.
+        Entries are self-authenticating, so relaying anyone's entries is safe."""
+        out: list[Entry] = []
+        for entry in [*self.applied, *sorted(self._held.values(), key=_canonical_key)]:
+            wanted_from = peer_have.get(entry.author, 0)
+            if not isinstance(wanted_from, int) or entry.seq >= wanted_from:
+                out.append(entry)
+                if limit is not None and len(out) >= limit:
+                    break
+        return out
+
+    def gaps(self) -> list[Gap]:
+        """Holes we know of: seqs missing below a held entry of the same author."""
+        out: list[Gap] = []
+        for author in sorted(self._authors()):
+            seqs = sorted(seq for (a, seq) in self._held if a == author)
+            expected = self._next.get(author, 0)
+            for seq in seqs:
+                if seq > expected:
+                    out.append(Gap(author, expected, seq))
+                expected = seq + 1
+        return out
+
+    def wants(self, peer_have: Mapping[bytes, int]) -> dict[bytes, int]:
+        """Authors a peer has more of than we do, with the seq to ask from."""
+        ours = self.have()
+        return {
+            author: ours.get(author, 0)
+            for author, theirs in sorted(peer_have.items())
+            if isinstance(theirs, int) and theirs > ours.get(author, 0)
+        }
+
+    def next_link(self, author: bytes) -> tuple[int, bytes]:
+        """(seq, prev) for ``author``'s next entry: used to sign our own entries."""
+        seq = self.have().get(author, 0)
+        if seq == 0:
+            return 0, ZERO_HASH
+        return seq, self._stored[(author, seq - 1)].hash
+
+    def get(self, author: bytes, seq: int) -> Entry | None:
+        return self._stored.get((author, seq))
+
+    def held(self) -> list[Entry]:
+        return sorted(self._held.values(), key=_canonical_key)
+
+    def next_seq(self, author: bytes) -> int:
+        """How many of ``author``'s entries have been applied."""
+        return self._next.get(author, 0)
+
+    # ---- internals ---------------------------------------------------------------------
+
+    def _authors(self) -> set[bytes]:
+        return set(self._next) | {author for (author, _) in self._held}
+
+    def _refuse(self, entry: Entry, reason: str) -> AddResult:
+        """Reject without remembering: the same bytes may be fine later or elsewhere."""
+        error = BadEntry(entry.author, reason)
+        return AddResult(Status.REJECTED, reason, error=error)
+
+    def _reject(self, entry: Entry, reason: str) -> AddResult:
+        """Reject for good: remember the entry (bounded) as evidence and to skip re-checks."""
+        error = self._remember_bad(entry, reason)
+        return AddResult(Status.REJECTED, reason, error=error)
+
+    def _remember_bad(self, entry: Entry, reason: str) -> BadEntry:
+        error = BadEntry(entry.author, reason)
+        if len(self._bad) < MAX_REMEMBERED_BAD:
+            self._bad[entry.hash] = error
+            self.rejections.append(Rejection(entry, error))
+        return error
+
+    def _hold(self, entry: Entry) -> AddResult:
+        author = entry.author
+        size = len(entry.encoded)
+        if self._held_count.get(author, 0) >= MAX_HELD_PER_AUTHOR:
+            return self._refuse(entry, "too many entries held for this author")
+        if self._held_bytes + size > MAX_HELD_BYTES:
+            return self._refuse(entry, "too many bytes held for all authors")
+        key = (author, entry.seq)
+        self._held[key] = entry
+        self._stored[key] = entry
+        self._held_bytes += size
+        self._held_count[author] = self._held_count.get(author, 0) + 1
+        return AddResult(Status.HELD, "waiting for earlier entries or for its turn")
+
+    def _unhold(self, entry: Entry) -> None:
+        key = (entry.author, entry.seq)
+        del self._held[key]
+        del self._stored[key]
+        self._held_bytes -= len(entry.encoded)
+        self._held_count[entry.author] -= 1
+
+    def _record_applied(self, entry: Entry) -> None:
+        key = (entry.author, entry.seq)
+        if key in self._held:
+            self._unhold(entry)
+        self._stored[key] = entry
+        self._next[entry.author] = entry.seq + 1
+        self._head[entry.author] = entry.hash
+        self.applied.append(entry)
+
+    def _equivocation(self, first: Entry, second: Entry) -> AddResult:
+        author = first.author
+        proof = Equivocation(first, second)
+        if sum(1 for p in self.equivocations if p.author == author) < MAX_PROOFS_PER_AUTHOR:
+            self.equivocations.append(proof)
+        self.equivocators.add(author)
+        # Nothing more of this author applies; what is held would only ever be disputed.
+        for entry in [e for (a, _), e in self._held.items() if a == author]:
+            self._unhold(entry)
+        reason = f"equivocation: two different entries with seq {first.seq}"
+        error = BadEntry(author, reason)
+        return AddResult(Status.REJECTED, reason, error=error, equivocation=proof)
+
+    def _drain(self) -> tuple[tuple[Entry, ...], tuple[BadEntry, ...]]:
+        """Retry held entries until none applies. Deterministic: depends on app state only."""
+        applied: list[Entry] = []
+        dropped: list[BadEntry] = []
+        progress = True
+        while progress:
+            progress = False
+            dropped.extend(self._drop_unseated())
+            candidates = sorted(
+                (
+                    entry
+                    for (author, seq), entry in self._held.items()
+                    if seq == self._next.get(author, 0)
+                ),
+                key=_canonical_key,
+            )
+            for entry in candidates:
+                if entry.prev != self._head.get(entry.author, ZERO_HASH):
+                    self._unhold(entry)
+                    reason = f"prev does not match the author's entry {entry.seq - 1}"
+                    dropped.append(self._remember_bad(entry, reason))
+                    progress = True
+                    break
+                if not self.app.ready(entry):
+                    continue
+                self._unhold(entry)
+                try:
+                    self.app.apply(entry)
+                except HanabiError as exc:
+                    dropped.append(self._remember_bad(entry, f"refused by the game: {exc}"))
+                else:
+                    self._record_applied(entry)
+                    applied.append(entry)
+                progress = True
+                break
+        return tuple(applied), tuple(dropped)
+
+    def _drop_unseated(self) -> Iterable[BadEntry]:
+        allowed = self._allowed_authors()
+        if allowed is None:
+            return []
+        gone = sorted(
+            (e for (a, _), e in self._held.items() if a not in allowed), key=_canonical_key
+        )
+        out = []
+        for entry in gone:
+            self._unhold(entry)
+            out.append(self._remember_bad(entry, "author is not seated at this table"))
+        return out
