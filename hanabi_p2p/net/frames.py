@@ -1,0 +1,380 @@
+"""Length-prefixed msgpack frames: the only thing that ever crosses a link (sans-IO).
+
+Wire format of one frame::
+
+    u32 big-endian length N (1 <= N <= MAX_FRAME_BYTES) || N bytes of msgpack
+
+The msgpack value is an array ``[type: str, *fields]``. Every frame type is a small frozen
+dataclass that validates its own fields on construction, h11-style; `encode_frame` turns one
+into bytes and `FrameDecoder` turns a byte stream back into frames. A frame built locally with
+bad fields raises `LocalProtocolError` (our bug); the same problem in bytes from a peer raises
+`FrameError` naming the peer. After a `FrameError` the decoder refuses further use: a stream
+that went bad once cannot be resynchronised.
+
+The handshake frames (HELLO, PAKE, CONFIRM, AUTH) are described in `handshake.py`; the rest
+are for the layers above (log sync, lobby/session messages) and for keepalive.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from types import MappingProxyType
+from typing import ClassVar
+
+import msgpack
+
+from hanabi_p2p.errors import LocalProtocolError
+from hanabi_p2p.net.errors import FrameError
+
+# A frame's msgpack payload is at most this long: four times the log's largest entry
+# (hanabi_p2p.log MAX_ENTRY_BYTES = 64 KiB; a test keeps the two in step), small enough that
+# a hostile peer cannot make us buffer much (one partial frame per link).
+MAX_FRAME_BYTES = 256 * 1024
+LENGTH_PREFIX = struct.Struct(">I")
+# An ENTRY's bytes leave room for the frame's own msgpack overhead (array + tag + bin header).
+MAX_ENTRY_BYTES = MAX_FRAME_BYTES - 64
+MAX_MESSAGE_BODY_BYTES = MAX_ENTRY_BYTES
+MAX_TOPIC_CHARS = 32
+MAX_REASON_CHARS = 200
+# HAVE/WANT map one entry per log author: players (<= 5) plus room for a later spectator role.
+MAX_AUTHORS = 16
+MAX_SEQ = 2**32 - 1
+MAX_PING_NONCE = 2**32 - 1
+
+TABLE_ID_BYTES = 16
+PEER_ID_BYTES = 32
+NONCE_BYTES = 32
+POINT_BYTES = 32
+MAC_BYTES = 32
+SIGNATURE_BYTES = 64
+MAX_VERSION = 2**16 - 1
+
+# The widest frame has this many fields after the tag; msgpack arrays longer than that are
+# refused by the parser before Python objects are built for them.
+_MAX_ARRAY_LEN = 8
+# Strings on the wire are tags, topics and reasons: all short.
+_MAX_STR_BYTES = 1024
+
+
+# -- field checks: raise LocalProtocolError; the decoder turns that into FrameError ---------
+
+
+def _check_bytes(name: str, value: object, *, exact: int | None = None, most: int = 0) -> None:
+    if not isinstance(value, bytes):
+        raise LocalProtocolError(f"{name} must be bytes, not {type(value).__name__}")
+    if exact is not None and len(value) != exact:
+        raise LocalProtocolError(f"{name} must be {exact} bytes, not {len(value)}")
+    if exact is None and len(value) > most:
+        raise LocalProtocolError(f"{name} is {len(value)} bytes; the limit is {most}")
+
+
+def _check_int(name: str, value: object, most: int) -> None:
+    # bool is an int subclass in Python, but msgpack has a separate boolean type: refuse it.
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise LocalProtocolError(f"{name} must be an integer, not {type(value).__name__}")
+    if not 0 <= value <= most:
+        raise LocalProtocolError(f"{name} must be in 0..{most}, not {value}")
+
+
+def _check_text(name: str, value: object, most: int, *, allow_empty: bool = True) -> None:
+    if not isinstance(value, str):
+        raise LocalProtocolError(f"{name} must be a string, not {type(value).__name__}")
+    if len(value) > most:
+        raise LocalProtocolError(f"{name} is {len(value)} characters; the limit is {most}")
+    if not allow_empty and not value:
+        raise LocalProtocolError(f"{name} must not be empty")
+    # Reasons and topics end up on a terminal: no escape sequences or other control chars.
+    if not value.isprintable():
+        raise LocalProtocolError(f"{name} contains control characters")
+
+
+def _check_seq_map(name: str, value: object) -> None:
+    if not isinstance(value, Mapping):
+        raise LocalProtocolError(f"{name} must be a map, not {type(value).__name__}")
+    if len(value) > MAX_AUTHORS:
+        raise LocalProtocolError(f"{name} names {len(value)} authors; the limit is {MAX_AUTHORS}")
+    for author, seq in value.items():
+        _check_bytes(f"{name} author", author, exact=PEER_ID_BYTES)
+        _check_int(f"{name} seq", seq, MAX_SEQ)
+
+
+# -- the frame types ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """First frame both ways: who I am, which table, a fresh nonce, whether I use a code."""
+
+    TAG: ClassVar[str] = "HELLO"
+    version: int
+    table_id: bytes
+    peer_id: bytes
+    nonce: bytes
+    uses_secret: bool
+
+    def __post_init__(self) -> None:
+        _check_int("version", self.version, MAX_VERSION)
+        _check_bytes("table_id", self.table_id, exact=TABLE_ID_BYTES)
+        _check_bytes("peer_id", self.peer_id, exact=PEER_ID_BYTES)
+        _check_bytes("nonce", self.nonce, exact=NONCE_BYTES)
+        if not isinstance(self.uses_secret, bool):
+            raise LocalProtocolError("uses_secret must be a boolean")
+
+
+@dataclass(frozen=True, slots=True)
+class Pake:
+    """CPace share: an edwards25519 point (only when the table has a code)."""
+
+    TAG: ClassVar[str] = "PAKE"
+    point: bytes
+
+    def __post_init__(self) -> None:
+        _check_bytes("point", self.point, exact=POINT_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """CPace key confirmation: a MAC under the shared key over the transcript."""
+
+    TAG: ClassVar[str] = "CONFIRM"
+    mac: bytes
+
+    def __post_init__(self) -> None:
+        _check_bytes("mac", self.mac, exact=MAC_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class Auth:
+    """Ed25519 signature by the sender's identity key over the handshake transcript."""
+
+    TAG: ClassVar[str] = "AUTH"
+    signature: bytes
+
+    def __post_init__(self) -> None:
+        _check_bytes("signature", self.signature, exact=SIGNATURE_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One log entry, opaque to the network layer (the log module validates it)."""
+
+    TAG: ClassVar[str] = "ENTRY"
+    data: bytes
+
+    def __post_init__(self) -> None:
+        _check_bytes("entry", self.data, most=MAX_ENTRY_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class Have:
+    """What of the log I hold: author peer_id -> the next seq I lack from that author."""
+
+    TAG: ClassVar[str] = "HAVE"
+    next_seq: Mapping[bytes, int]
+
+    def __post_init__(self) -> None:
+        _check_seq_map("HAVE", self.next_seq)
+        # Frozen means frozen: copy into a read-only view so the caller cannot mutate it later.
+        object.__setattr__(self, "next_seq", MappingProxyType(dict(self.next_seq)))
+
+
+@dataclass(frozen=True, slots=True)
+class Want:
+    """Please send entries: author peer_id -> the first seq I want from that author."""
+
+    TAG: ClassVar[str] = "WANT"
+    from_seq: Mapping[bytes, int]
+
+    def __post_init__(self) -> None:
+        _check_seq_map("WANT", self.from_seq)
+        object.__setattr__(self, "from_seq", MappingProxyType(dict(self.from_seq)))
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A message for the layers above that is not a log entry (lobby chatter, for example)."""
+
+    TAG: ClassVar[str] = "MSG"
+    topic: str
+    body: bytes
+
+    def __post_init__(self) -> None:
+        _check_text("topic", self.topic, MAX_TOPIC_CHARS, allow_empty=False)
+        _check_bytes("body", self.body, most=MAX_MESSAGE_BODY_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Keepalive probe; the peer answers with a PONG carrying the same nonce."""
+
+    TAG: ClassVar[str] = "PING"
+    nonce: int
+
+    def __post_init__(self) -> None:
+        _check_int("nonce", self.nonce, MAX_PING_NONCE)
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """Keepalive answer."""
+
+    TAG: ClassVar[str] = "PONG"
+    nonce: int
+
+    def __post_init__(self) -> None:
+        _check_int("nonce", self.nonce, MAX_PING_NONCE)
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """I am closing this link on purpose; the reason is for the log/UI."""
+
+    TAG: ClassVar[str] = "BYE"
+    reason: str
+
+    def __post_init__(self) -> None:
+        _check_text("reason", self.reason, MAX_REASON_CHARS)
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """I am closing this link because of something you sent; the reason says what."""
+
+    TAG: ClassVar[str] = "ERROR"
+    reason: str
+
+    def __post_init__(self) -> None:
+        _check_text("reason", self.reason, MAX_REASON_CHARS)
+
+
+Frame = Hello | Pake | Confirm | Auth | Entry | Have | Want | Message | Ping | Pong | Bye | Error
+
+FRAME_TYPES: dict[str, type[Frame]] = {
+    cls.TAG: cls
+    for cls in (Hello, Pake, Confirm, Auth, Entry, Have, Want, Message, Ping, Pong, Bye, Error)
+}
+
+
+def clip_reason(reason: str) -> str:
+    """Make any text fit a BYE/ERROR reason (printable, short) so sending it cannot fail."""
+    printable = "".join(ch if ch.isprintable() else "?" for ch in reason)
+    return printable[:MAX_REASON_CHARS]
+
+
+# -- encoding -------------------------------------------------------------------------------
+
+
+def _wire_value(value: object) -> object:
+    # Mappings are stored as read-only views; msgpack only packs real dicts.
+    return dict(value) if isinstance(value, Mapping) else value
+
+
+def encode_payload(frame: Frame) -> bytes:
+    """The msgpack bytes of a frame, without the length prefix."""
+    values = [_wire_value(getattr(frame, f.name)) for f in fields(frame)]
+    payload: bytes = msgpack.packb([frame.TAG, *values], use_bin_type=True)
+    return payload
+
+
+def encode_frame(frame: Frame) -> bytes:
+    """Length prefix + msgpack: exactly the bytes to write to the stream."""
+    payload = encode_payload(frame)
+    if len(payload) > MAX_FRAME_BYTES:
+        raise LocalProtocolError(
+            f"{frame.TAG} frame is {len(payload)} bytes; the limit is {MAX_FRAME_BYTES}"
+        )
+    return LENGTH_PREFIX.pack(len(payload)) + payload
+
+
+# -- decoding -------------------------------------------------------------------------------
+
+
+def decode_payload(payload: bytes, peer: str) -> Frame:
+    """Parse one frame's msgpack bytes; anything wrong raises FrameError naming `peer`."""
+    try:
+        value = msgpack.unpackb(
+            payload,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_array_len=_MAX_ARRAY_LEN,
+            max_map_len=MAX_AUTHORS,
+            max_str_len=_MAX_STR_BYTES,
+            max_bin_len=MAX_FRAME_BYTES,
+            max_ext_len=0,
+        )
+    # msgpack reports bad input with a zoo of exception types (ExtraData, FormatError,
+    # StackError, ValueError, UnicodeDecodeError, TypeError for unhashable keys, ...).
+    # This is the one place hostile bytes enter the parser, so all of them become FrameError.
+    except Exception as exc:
+        raise FrameError(peer, f"frame is not valid msgpack ({type(exc).__name__})") from exc
+    if not isinstance(value, list) or not value:
+        raise FrameError(peer, "frame is not a non-empty msgpack array")
+    tag, *values = value
+    if not isinstance(tag, str):
+        raise FrameError(peer, "frame type is not a string")
+    cls = FRAME_TYPES.get(tag)
+    if cls is None:
+        raise FrameError(peer, f"unknown frame type {tag[:MAX_TOPIC_CHARS]!r}")
+    expected = len(fields(cls))
+    if len(values) != expected:
+        raise FrameError(peer, f"{tag} frame has {len(values)} fields, expected {expected}")
+    try:
+        frame: Frame = cls(*values)
+    except LocalProtocolError as exc:
+        raise FrameError(peer, f"bad {tag} frame: {exc}") from exc
+    return frame
+
+
+class FrameDecoder:
+    """Turns a byte stream from one peer into frames: `feed(data)`, then `next_frame()`.
+
+    Buffers at most one partial frame (<= MAX_FRAME_BYTES + prefix); an announced length over
+    the limit is refused as soon as the 4-byte prefix arrives, before any body is buffered.
+    """
+
+    def __init__(self, peer: str) -> None:
+        self.peer = peer
+        self._buffer = bytearray()
+        self._broken: FrameError | None = None
+
+    def feed(self, data: bytes) -> None:
+        """Append bytes received from the peer."""
+        if self._broken is not None:
+            raise LocalProtocolError(f"frame stream from {self.peer} already failed")
+        self._buffer += data
+
+    def next_frame(self) -> Frame | None:
+        """The next complete frame, or None if more bytes are needed."""
+        if self._broken is not None:
+            raise LocalProtocolError(f"frame stream from {self.peer} already failed")
+        try:
+            return self._next_frame()
+        except FrameError as exc:
+            self._broken = exc
+            self._buffer.clear()
+            raise
+
+    def _next_frame(self) -> Frame | None:
+        if len(self._buffer) < LENGTH_PREFIX.size:
+            return None
+        (length,) = LENGTH_PREFIX.unpack_from(self._buffer)
+        if length == 0:
+            raise FrameError(self.peer, "empty frame")
+        if length > MAX_FRAME_BYTES:
+            raise FrameError(
+                self.peer, f"frame of {length} bytes announced; the limit is {MAX_FRAME_BYTES}"
+            )
+        end = LENGTH_PREFIX.size + length
+        if len(self._buffer) < end:
+            return None
+        payload = bytes(self._buffer[LENGTH_PREFIX.size : end])
+        del self._buffer[:end]
+        return decode_payload(payload, self.peer)
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet returned as frames (for tests and diagnostics)."""
+        return len(self._buffer)

@@ -1,0 +1,396 @@
+"""The link handshake (sans-IO): who is on the other end, at which table, with which code.
+
+Both ends run the same machine; `initiator` says who dialled (it orders the transcript and the
+role byte in every MAC and signature, so nothing can be reflected back at its sender)::
+
+    both:  HELLO {version, table_id, peer_id, nonce, uses_secret}
+    with a table code:   PAKE {Y}  ->  CONFIRM {mac}        (CPace over edwards25519)
+    both:  AUTH {Ed25519 signature over the transcript hash}
+
+Each side sends its next frame as soon as it has checked the peer's previous one, so neither
+waits on the other beyond that. `start()` gives the first frames to send; `receive(frame)`
+checks one frame from the peer and gives the frames to send next; once `done`, `result`
+names the verified peer. Every failure raises a typed `HandshakeError` (naming the peer) and
+the machine is then dead: further calls raise `LocalProtocolError`.
+
+The allowed transitions are one table, `_TRANSITIONS`, at the bottom of the class: a frame
+that is not in it for the current state is a protocol error, never a silently ignored one.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import hmac
+import os
+import struct
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
+
+import nacl.bindings as sodium
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from hanabi_p2p.errors import LocalProtocolError
+from hanabi_p2p.net.errors import (
+    BadSignatureError,
+    HandshakeError,
+    PeerRefusedError,
+    UnexpectedPeerError,
+    VersionMismatchError,
+    WrongSecretError,
+    WrongTableError,
+)
+from hanabi_p2p.net.frames import (
+    NONCE_BYTES,
+    PEER_ID_BYTES,
+    TABLE_ID_BYTES,
+    Auth,
+    Confirm,
+    Error,
+    Frame,
+    Hello,
+    Pake,
+)
+
+PROTOCOL_VERSION = 1
+MAX_SECRET_BYTES = 256
+
+# Every hash, MAC and signature input starts with its own label, so that no value computed
+# for one purpose can ever be replayed as another (or as a log-entry signature).
+_DOMAIN = b"hanabi-p2p/v1/"
+_LABEL_TRANSCRIPT = _DOMAIN + b"handshake-transcript"
+_LABEL_AUTH_TRANSCRIPT = _DOMAIN + b"handshake-auth-transcript"
+_LABEL_AUTH = _DOMAIN + b"handshake-auth"
+_LABEL_GENERATOR = _DOMAIN + b"cpace-generator"
+_LABEL_ISK = _DOMAIN + b"cpace-isk"
+_LABEL_CONFIRM = _DOMAIN + b"cpace-confirm"
+_LABEL_TABLE_CODE = _DOMAIN + b"table-code"
+
+_ROLE_INITIATOR = b"I"
+_ROLE_RESPONDER = b"R"
+
+RandomBytes = Callable[[int], bytes]
+
+
+class Signer(Protocol):
+    """What the handshake needs of an identity (hanabi_p2p.identity.Identity fits)."""
+
+    @property
+    def peer_id(self) -> bytes: ...
+
+    def sign(self, message: bytes) -> bytes: ...
+
+
+@dataclass(frozen=True, slots=True)
+class HandshakeResult:
+    """A finished handshake: the peer proved it holds `peer_id` and is at our table."""
+
+    peer_id: bytes
+    initiator: bool  # True if we dialled
+    transcript_hash: bytes  # binds both HELLOs (and PAKE shares); unique per link
+    # 32 bytes both ends share when a table code was used (CPace ISK), else None.
+    session_key: bytes | None
+
+
+class State(enum.Enum):
+    START = "start"
+    AWAIT_HELLO = "awaiting HELLO"
+    AWAIT_PAKE = "awaiting PAKE"
+    AWAIT_CONFIRM = "awaiting CONFIRM"
+    AWAIT_AUTH = "awaiting AUTH"
+    DONE = "done"
+    FAILED = "failed"
+
+
+def fingerprint_hex(peer_id: bytes) -> str:
+    """Short hex label of an identity key for error messages."""
+    return peer_id[:6].hex()
+
+
+def normalize_secret(code: str) -> bytes:
+    """The bytes of a table code as typed: NFKC, case-folded, inner whitespace collapsed.
+
+    People read codes aloud and retype them, so "Blue  Moon" and "blue moon" must agree.
+    """
+    text = " ".join(unicodedata.normalize("NFKC", code).casefold().split())
+    if not text:
+        raise LocalProtocolError("the table code is empty")
+    data = text.encode("utf-8")
+    if len(data) > MAX_SECRET_BYTES:
+        raise LocalProtocolError(f"the table code is longer than {MAX_SECRET_BYTES} bytes")
+    return data
+
+
+def _lv(data: bytes) -> bytes:
+    """Length-prefixed bytes: concatenations of these can never be ambiguous."""
+    return struct.pack(">I", len(data)) + data
+
+
+def _hello_bytes(hello: Hello) -> bytes:
+    # Fixed-width fields, so the concatenation of two HELLOs parses one way only.
+    return (
+        struct.pack(">H", hello.version)
+        + hello.table_id
+        + hello.peer_id
+        + hello.nonce
+        + (b"\x01" if hello.uses_secret else b"\x00")
+    )
+
+
+def table_code(table_id: bytes, peer_ids: list[bytes] | tuple[bytes, ...] | set[bytes]) -> str:
+    """Twelve digits ("482 019 337 605") all seated players read aloud and compare.
+
+    Derived from the table id and every seated identity key, in any order. A man in the
+    middle has to substitute its own key on at least one side, so the two sides compute the
+    code over different key sets and the codes differ (chance of a collision: 1 in 10^12).
+    """
+    if len(table_id) != TABLE_ID_BYTES:
+        raise LocalProtocolError(f"table_id must be {TABLE_ID_BYTES} bytes")
+    keys = sorted(set(peer_ids))
+    if any(len(k) != PEER_ID_BYTES for k in keys):
+        raise LocalProtocolError(f"every peer_id must be {PEER_ID_BYTES} bytes")
+    digest = hashlib.sha256(_lv(_LABEL_TABLE_CODE) + table_id + b"".join(keys)).digest()
+    number = int.from_bytes(digest[:8], "big") % 10**12
+    digits = f"{number:012d}"
+    return " ".join(digits[i : i + 3] for i in range(0, 12, 3))
+
+
+class Handshake:
+    """One end of one link's handshake. See the module docstring for the message flow."""
+
+    def __init__(
+        self,
+        identity: Signer,
+        table_id: bytes,
+        *,
+        initiator: bool,
+        peer_label: str,
+        secret: bytes | None = None,
+        expected_peer: bytes | None = None,
+        allow_peer: Callable[[bytes], bool] | None = None,
+        random_bytes: RandomBytes = os.urandom,
+        version: int = PROTOCOL_VERSION,
+    ) -> None:
+        if len(table_id) != TABLE_ID_BYTES:
+            raise LocalProtocolError(f"table_id must be {TABLE_ID_BYTES} bytes")
+        if secret is not None and not 0 < len(secret) <= MAX_SECRET_BYTES:
+            raise LocalProtocolError(f"the table code must be 1..{MAX_SECRET_BYTES} bytes")
+        self._identity = identity
+        self._table_id = table_id
+        self._initiator = initiator
+        self._secret = secret
+        self._expected_peer = expected_peer
+        self._allow_peer = allow_peer
+        self._random_bytes = random_bytes
+        self._version = version
+        self.peer_label = peer_label
+        self.state = State.START
+        self._my_hello: Hello | None = None
+        self._peer_id = b""
+        self._transcript = b""
+        self._scalar = b""
+        self._my_point = b""
+        self._session_key: bytes | None = None
+        self._result: HandshakeResult | None = None
+
+    # -- public API -----------------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        return self.state is State.DONE
+
+    @property
+    def result(self) -> HandshakeResult:
+        if self._result is None:
+            raise LocalProtocolError("the handshake has not finished")
+        return self._result
+
+    def start(self) -> list[Frame]:
+        """The frames to send first (our HELLO)."""
+        if self.state is not State.START:
+            raise LocalProtocolError(f"handshake already started (state: {self.state.value})")
+        self._my_hello = Hello(
+            version=self._version,
+            table_id=self._table_id,
+            peer_id=self._identity.peer_id,
+            nonce=self._random_bytes(NONCE_BYTES),
+            uses_secret=self._secret is not None,
+        )
+        self.state = State.AWAIT_HELLO
+        return [self._my_hello]
+
+    def receive(self, frame: Frame) -> list[Frame]:
+        """Check one frame from the peer; returns the frames to send in answer."""
+        if self.state in (State.START, State.DONE, State.FAILED):
+            raise LocalProtocolError(f"handshake cannot receive in state {self.state.value}")
+        try:
+            if isinstance(frame, Error):
+                raise PeerRefusedError(self.peer_label, f"refused: {frame.reason}")
+            handler = self._TRANSITIONS.get((self.state, type(frame)))
+            if handler is None:
+                raise HandshakeError(
+                    self.peer_label, f"unexpected {frame.TAG} frame while {self.state.value}"
+                )
+            return handler(self, frame)
+        except HandshakeError:
+            self.state = State.FAILED
+            self._scalar = b""
+            raise
+
+    # -- transitions ----------------------------------------------------------------------
+
+    def _on_hello(self, frame: Frame) -> list[Frame]:
+        assert isinstance(frame, Hello) and self._my_hello is not None
+        self._check_hello(frame)
+        self._peer_id = frame.peer_id
+        self.peer_label = f"{fingerprint_hex(frame.peer_id)}@{self.peer_label}"
+        first, second = (self._my_hello, frame) if self._initiator else (frame, self._my_hello)
+        self._transcript = hashlib.sha256(
+            _lv(_LABEL_TRANSCRIPT) + _hello_bytes(first) + _hello_bytes(second)
+        ).digest()
+        if self._secret is None:
+            self.state = State.AWAIT_AUTH
+            return [self._auth()]
+        self._scalar = _random_scalar(self._random_bytes)
+        generator = _cpace_generator(self._secret, self._table_id, self._transcript)
+        self._my_point = sodium.crypto_scalarmult_ed25519_noclamp(self._scalar, generator)
+        self.state = State.AWAIT_PAKE
+        return [Pake(self._my_point)]
+
+    def _on_pake(self, frame: Frame) -> list[Frame]:
+        assert isinstance(frame, Pake) and self._secret is not None
+        peer_point = frame.point
+        if not sodium.crypto_core_ed25519_is_valid_point(peer_point):
+            raise HandshakeError(self.peer_label, "PAKE share is not a valid group element")
+        if peer_point == self._my_point:
+            raise HandshakeError(self.peer_label, "PAKE share is a reflection of ours")
+        try:
+            shared = sodium.crypto_scalarmult_ed25519_noclamp(self._scalar, peer_point)
+        except Exception as exc:  # libsodium refuses a result at the identity element
+            raise HandshakeError(self.peer_label, "PAKE share gives a degenerate key") from exc
+        self._scalar = b""  # one use only
+        point_i, point_r = (
+            (self._my_point, peer_point) if self._initiator else (peer_point, self._my_point)
+        )
+        self._session_key = hashlib.sha512(
+            _lv(_LABEL_ISK) + _lv(self._transcript) + _lv(shared) + _lv(point_i) + _lv(point_r)
+        ).digest()[:32]
+        # From here on every MAC and signature covers the PAKE shares too.
+        self._transcript = hashlib.sha256(
+            _lv(_LABEL_AUTH_TRANSCRIPT) + self._transcript + point_i + point_r
+        ).digest()
+        self.state = State.AWAIT_CONFIRM
+        return [Confirm(self._confirm_mac(self._my_role))]
+
+    def _on_confirm(self, frame: Frame) -> list[Frame]:
+        assert isinstance(frame, Confirm)
+        if not hmac.compare_digest(frame.mac, self._confirm_mac(self._peer_role)):
+            raise WrongSecretError(
+                self.peer_label, "key confirmation failed: the peer uses a different table code"
+            )
+        self.state = State.AWAIT_AUTH
+        return [self._auth()]
+
+    def _on_auth(self, frame: Frame) -> list[Frame]:
+        assert isinstance(frame, Auth)
+        key = Ed25519PublicKey.from_public_bytes(self._peer_id)  # checked in _check_hello
+        try:
+            key.verify(frame.signature, self._auth_message(self._peer_role))
+        except InvalidSignature as exc:
+            raise BadSignatureError(
+                self.peer_label, "handshake signature does not verify with the peer's key"
+            ) from exc
+        self.state = State.DONE
+        self._result = HandshakeResult(
+            peer_id=self._peer_id,
+            initiator=self._initiator,
+            transcript_hash=self._transcript,
+            session_key=self._session_key,
+        )
+        return []
+
+    _TRANSITIONS: ClassVar[dict[tuple[State, type], Callable[[Handshake, Frame], list[Frame]]]] = {
+        (State.AWAIT_HELLO, Hello): _on_hello,
+        (State.AWAIT_PAKE, Pake): _on_pake,
+        (State.AWAIT_CONFIRM, Confirm): _on_confirm,
+        (State.AWAIT_AUTH, Auth): _on_auth,
+    }
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _check_hello(self, hello: Hello) -> None:
+        label = self.peer_label
+        if hello.version != self._version:
+            raise VersionMismatchError(
+                label,
+                f"peer speaks network protocol version {hello.version}, we speak {self._version}",
+            )
+        if hello.table_id != self._table_id:
+            raise WrongTableError(
+                label,
+                f"peer is at table {hello.table_id.hex()}, not at ours ({self._table_id.hex()})",
+            )
+        if hello.peer_id == self._identity.peer_id:
+            raise UnexpectedPeerError(label, "peer claims our own identity key")
+        if self._expected_peer is not None and hello.peer_id != self._expected_peer:
+            raise UnexpectedPeerError(
+                label,
+                f"expected player {fingerprint_hex(self._expected_peer)} but "
+                f"{fingerprint_hex(hello.peer_id)} answered",
+            )
+        if self._allow_peer is not None and not self._allow_peer(hello.peer_id):
+            raise UnexpectedPeerError(
+                label, f"player {fingerprint_hex(hello.peer_id)} is not seated at this table"
+            )
+        if hello.uses_secret and self._secret is None:
+            raise WrongSecretError(label, "the table needs a code (--code) and we have none")
+        if self._secret is not None and not hello.uses_secret:
+            raise WrongSecretError(label, "the peer has no table code but this table needs one")
+        try:
+            Ed25519PublicKey.from_public_bytes(hello.peer_id)
+        except ValueError as exc:
+            raise BadSignatureError(label, "peer_id is not an Ed25519 public key") from exc
+
+    @property
+    def _my_role(self) -> bytes:
+        return _ROLE_INITIATOR if self._initiator else _ROLE_RESPONDER
+
+    @property
+    def _peer_role(self) -> bytes:
+        return _ROLE_RESPONDER if self._initiator else _ROLE_INITIATOR
+
+    def _auth_message(self, role: bytes) -> bytes:
+        return _lv(_LABEL_AUTH) + role + self._transcript
+
+    def _auth(self) -> Auth:
+        return Auth(self._identity.sign(self._auth_message(self._my_role)))
+
+    def _confirm_mac(self, role: bytes) -> bytes:
+        assert self._session_key is not None
+        return hmac.new(
+            self._session_key, _lv(_LABEL_CONFIRM) + role + self._transcript, hashlib.sha256
+        ).digest()
+
+
+def _random_scalar(random_bytes: RandomBytes) -> bytes:
+    """A uniformly random non-zero scalar mod the group order (64 bytes reduced: no bias)."""
+    while True:
+        scalar: bytes = sodium.crypto_core_ed25519_scalar_reduce(random_bytes(64))
+        if any(scalar):
+            return scalar
+
+
+def _cpace_generator(secret: bytes, table_id: bytes, transcript: bytes) -> bytes:
+    """CPace generator: a point nobody knows the discrete log of, fixed by code and session.
+
+    Hashing the code together with this link's transcript (both nonces) makes every
+    connection's generator fresh, so a share can't be replayed into another session.
+    """
+    uniform = hashlib.sha256(
+        _lv(_LABEL_GENERATOR) + _lv(secret) + _lv(table_id) + _lv(transcript)
+    ).digest()
+    point: bytes = sodium.crypto_core_ed25519_from_uniform(uniform)
+    return point

@@ -1,0 +1,337 @@
+"""One handshaked connection to one peer over asyncio streams (the IO shell around frames).
+
+`open_link()` runs the sans-IO `Handshake` over a StreamReader/StreamWriter pair under a
+deadline (a connection that never speaks is dropped after `handshake_timeout`) and returns a
+`Link`. A Link then:
+
+- `send(frame)`: queues a frame without blocking; a peer that stops reading fills its bounded
+  outbox and is disconnected rather than stalling everyone else;
+- `recv()`: the next frame for the layers above; PING/PONG are answered here and never seen
+  above; BYE/ERROR from the peer end the link with `LinkClosedError`;
+- keeps the link alive with a PING every `keepalive_interval` and declares the peer gone if
+  nothing at all arrives for `idle_timeout`;
+- `close(reason)`: says BYE and closes; `abort(error)` tells the peer what it did wrong (an
+  ERROR frame, best effort) and closes at once.
+
+Every error names the peer: its address before the handshake, `fingerprint@address` after.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections import deque
+from dataclasses import dataclass
+
+from hanabi_p2p.errors import HanabiError, RemoteProtocolError
+from hanabi_p2p.net.errors import (
+    FrameError,
+    LinkClosedError,
+    LinkTimeoutError,
+    PeerRefusedError,
+)
+from hanabi_p2p.net.frames import (
+    Auth,
+    Bye,
+    Confirm,
+    Error,
+    Frame,
+    FrameDecoder,
+    Hello,
+    Pake,
+    Ping,
+    Pong,
+    clip_reason,
+    encode_frame,
+)
+from hanabi_p2p.net.handshake import Handshake, HandshakeResult
+
+HANDSHAKE_TIMEOUT_S = 10.0
+KEEPALIVE_INTERVAL_S = 5.0
+# Three missed keepalives: long enough to ride out a busy peer (e.g. a deck shuffle proof
+# being computed), short enough that "waiting for Bob" appears within half a minute.
+IDLE_TIMEOUT_S = 3 * KEEPALIVE_INTERVAL_S
+# Time allowed to flush a BYE before the socket is closed anyway.
+CLOSE_FLUSH_S = 1.0
+READ_CHUNK_BYTES = 64 * 1024
+# Outbox limits: a peer that lets this much pile up is not reading and gets disconnected.
+OUTBOX_MAX_FRAMES = 1024
+OUTBOX_MAX_BYTES = 16 * 1024 * 1024
+
+_HANDSHAKE_FRAMES = (Hello, Pake, Confirm, Auth)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkTiming:
+    """Timeouts of one link (tests shorten them; no test asserts how long anything takes)."""
+
+    handshake_timeout: float = HANDSHAKE_TIMEOUT_S
+    keepalive_interval: float = KEEPALIVE_INTERVAL_S
+    idle_timeout: float = IDLE_TIMEOUT_S
+
+
+def peer_address(writer: asyncio.StreamWriter) -> str:
+    """`host:port` of the other end, for error messages before we know who it is."""
+    peername = writer.get_extra_info("peername")
+    if isinstance(peername, tuple) and len(peername) >= 2:
+        return f"{peername[0]}:{peername[1]}"
+    return "unknown address"
+
+
+async def _read_frame(
+    reader: asyncio.StreamReader, decoder: FrameDecoder, label: str, timeout: float | None
+) -> Frame:
+    while (frame := decoder.next_frame()) is None:
+        try:
+            data = await asyncio.wait_for(reader.read(READ_CHUNK_BYTES), timeout)
+        except TimeoutError:
+            raise LinkTimeoutError(label, f"nothing received for {timeout:g} s") from None
+        except OSError as exc:
+            raise LinkClosedError(label, f"connection lost ({exc.__class__.__name__})") from exc
+        if not data:
+            raise LinkClosedError(label, "connection closed by the peer")
+        decoder.feed(data)
+    return frame
+
+
+def _error_frame_for(error: HanabiError) -> Error | None:
+    """What to tell a peer about why we drop it (nothing if it was the peer who refused)."""
+    if isinstance(error, PeerRefusedError | LinkClosedError):
+        return None
+    reason = error.reason if isinstance(error, RemoteProtocolError) else str(error)
+    return Error(clip_reason(reason))
+
+
+def _abort_writer(writer: asyncio.StreamWriter, error: HanabiError) -> None:
+    frame = _error_frame_for(error)
+    with contextlib.suppress(Exception):  # best effort: the socket may already be gone
+        if frame is not None and not writer.is_closing():
+            writer.write(encode_frame(frame))
+    with contextlib.suppress(Exception):
+        writer.close()
+
+
+async def open_link(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    handshake: Handshake,
+    timing: LinkTiming = LinkTiming(),
+) -> Link:
+    """Run the handshake on a fresh connection; on any failure the connection is closed."""
+    decoder = FrameDecoder(handshake.peer_label)
+    try:
+        async with asyncio.timeout(timing.handshake_timeout):
+            for frame in handshake.start():
+                writer.write(encode_frame(frame))
+            await writer.drain()
+            while not handshake.done:
+                frame = await _read_frame(reader, decoder, handshake.peer_label, None)
+                for answer in handshake.receive(frame):
+                    writer.write(encode_frame(answer))
+                await writer.drain()
+    except TimeoutError:
+        error: HanabiError = LinkTimeoutError(
+            handshake.peer_label, f"no handshake within {timing.handshake_timeout:g} s"
+        )
+        _abort_writer(writer, error)
+        raise error from None
+    except OSError as exc:
+        error = LinkClosedError(handshake.peer_label, f"connection lost ({type(exc).__name__})")
+        _abort_writer(writer, error)
+        raise error from exc
+    except HanabiError as exc:
+        _abort_writer(writer, exc)
+        raise
+    except BaseException:  # cancelled: do not leak the socket
+        writer.close()
+        raise
+    decoder.peer = handshake.peer_label
+    return Link(
+        reader, writer, handshake.result, decoder=decoder, label=handshake.peer_label, timing=timing
+    )
+
+
+class Link:
+    """A handshaked link to one verified peer. Create with `open_link`, then `start()`."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        result: HandshakeResult,
+        *,
+        decoder: FrameDecoder,
+        label: str,
+        timing: LinkTiming,
+    ) -> None:
+        self.result = result
+        self.label = label
+        self._reader = reader
+        self._writer = writer
+        self._decoder = decoder  # may already hold bytes the peer sent right after its AUTH
+        self._timing = timing
+        self._outbox: deque[bytes] = deque()
+        self._outbox_bytes = 0
+        self._wakeup = asyncio.Event()
+        self._closed: LinkClosedError | None = None
+        self._ping_nonces = itertools.count(1)
+        self._write_task: asyncio.Task[None] | None = None
+        self._ping_task: asyncio.Task[None] | None = None
+
+    @property
+    def peer_id(self) -> bytes:
+        return self.result.peer_id
+
+    @property
+    def initiator(self) -> bool:
+        """True if this end dialled the link."""
+        return self.result.initiator
+
+    @property
+    def closed(self) -> bool:
+        return self._closed is not None
+
+    def start(self) -> None:
+        """Start the writer and keepalive tasks (needs a running event loop)."""
+        self._write_task = asyncio.create_task(self._write_loop(), name=f"write {self.label}")
+        self._ping_task = asyncio.create_task(self._keepalive_loop(), name=f"ping {self.label}")
+
+    def send(self, frame: Frame) -> None:
+        """Queue a frame; raises LinkClosedError if the link is closed or the peer not reading.
+
+        A frame too large to send raises LocalProtocolError before anything is queued.
+        """
+        data = encode_frame(frame)
+        if self._closed is not None:
+            raise self._closed
+        if (
+            len(self._outbox) >= OUTBOX_MAX_FRAMES
+            or self._outbox_bytes + len(data) > OUTBOX_MAX_BYTES
+        ):
+            error = LinkClosedError(self.label, "the peer is not reading (outbox full)")
+            self._shutdown(error, None)
+            self._writer.transport.abort()  # what is buffered for it will never be read
+            raise error
+        self._outbox.append(data)
+        self._outbox_bytes += len(data)
+        self._wakeup.set()
+
+    async def recv(self) -> Frame:
+        """The next frame from the peer for the layers above.
+
+        Raises LinkClosedError (BYE, EOF, our own close), LinkTimeoutError (silence) or
+        FrameError/RemoteProtocolError (garbage: the link is aborted with an ERROR frame).
+        """
+        while True:
+            if self._closed is not None:
+                raise self._closed
+            try:
+                frame = await _read_frame(
+                    self._reader, self._decoder, self.label, self._timing.idle_timeout
+                )
+            except HanabiError as exc:
+                if self._closed is not None:  # we closed it ourselves: that is the reason
+                    raise self._closed from None
+                if isinstance(exc, LinkClosedError):
+                    self._shutdown(exc, None)
+                else:
+                    self._shutdown(LinkClosedError(self.label, str(exc)), exc)
+                raise
+            if isinstance(frame, Ping):
+                self._send_quietly(Pong(frame.nonce))
+            elif isinstance(frame, Pong):
+                continue  # its arrival already reset the idle timer; nothing else to do
+            elif isinstance(frame, Bye):
+                error = LinkClosedError(self.label, f"the peer left ({frame.reason or 'bye'})")
+                self._shutdown(error, None)
+                raise error
+            elif isinstance(frame, Error):
+                error = LinkClosedError(self.label, f"the peer reported an error: {frame.reason}")
+                self._shutdown(error, None)
+                raise error
+            elif isinstance(frame, _HANDSHAKE_FRAMES):
+                failure = FrameError(self.label, f"unexpected {frame.TAG} after the handshake")
+                self._shutdown(LinkClosedError(self.label, str(failure)), failure)
+                raise failure
+            else:
+                return frame
+
+    async def close(self, reason: str = "bye") -> None:
+        """Say BYE, give it a moment to leave, and close the connection."""
+        if self._closed is None:
+            self._send_quietly(Bye(clip_reason(reason)))
+            self._closed = LinkClosedError(self.label, f"closed by us ({reason})")
+            self._wakeup.set()
+            if self._ping_task is not None:
+                self._ping_task.cancel()
+            # The write loop drains the outbox (BYE last) and then closes the socket.
+            if self._write_task is None:  # never started (e.g. a duplicate link): write here
+                with contextlib.suppress(Exception):
+                    self._writer.write(b"".join(self._outbox))
+                self._outbox.clear()
+            else:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(CLOSE_FLUSH_S):
+                        await asyncio.gather(self._write_task, return_exceptions=True)
+        self._shutdown(self._closed, None)
+        await self._wait_tasks()
+
+    def abort(self, error: HanabiError) -> None:
+        """Close at once, telling the peer why (an ERROR frame, best effort)."""
+        self._shutdown(LinkClosedError(self.label, str(error)), error)
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _send_quietly(self, frame: Frame) -> None:
+        with contextlib.suppress(LinkClosedError):
+            self.send(frame)
+
+    def _shutdown(self, closed: LinkClosedError, blame: HanabiError | None) -> None:
+        """Close the socket now; `blame` (the peer's fault) is reported with an ERROR frame."""
+        if self._closed is None:
+            self._closed = closed
+        for task in (self._write_task, self._ping_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        if blame is not None:
+            _abort_writer(self._writer, blame)
+        else:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+
+    async def _wait_tasks(self) -> None:
+        current = asyncio.current_task()
+        tasks = [t for t in (self._write_task, self._ping_task) if t not in (None, current)]
+        await asyncio.gather(*tasks, return_exceptions=True)
+        try:
+            async with asyncio.timeout(CLOSE_FLUSH_S):
+                await self._writer.wait_closed()
+        except TimeoutError:
+            self._writer.transport.abort()  # the peer is not taking our last bytes: drop them
+        except OSError:
+            pass  # the socket died on its own; it is closed either way
+
+    async def _write_loop(self) -> None:
+        try:
+            while True:
+                while self._outbox:
+                    data = self._outbox.popleft()
+                    self._outbox_bytes -= len(data)
+                    self._writer.write(data)
+                await self._writer.drain()
+                if self._closed is not None and not self._outbox:
+                    self._writer.close()
+                    return
+                self._wakeup.clear()
+                if not self._outbox and self._closed is None:
+                    await self._wakeup.wait()
+        except OSError as exc:
+            self._shutdown(
+                LinkClosedError(self.label, f"connection lost ({type(exc).__name__})"), None
+            )
+
+    async def _keepalive_loop(self) -> None:
+        while self._closed is None:
+            await asyncio.sleep(self._timing.keepalive_interval)
+            self._send_quietly(Ping(next(self._ping_nonces) % 2**32))

@@ -1,0 +1,385 @@
+"""The peer mesh: one handshaked link to every other player, kept up while the game lasts.
+
+`Mesh` listens for inbound links, dials the peers it is told about (`connect`), redials with
+exponential backoff when a link drops, and reports everything as events on one bounded queue:
+`PeerUp`, `PeerDown`, `Received` (a frame from a peer) and `LinkFailed` (a connection that
+never became a link: failed handshake, refused, unreachable).
+
+Delivery is at most once: a frame queued on a link that then drops is lost. The layer above
+re-synchronises on every `PeerUp` (send a HAVE; the peer answers with what is missing), which
+also covers a link being replaced by a newer one (`PeerUp` can repeat for a peer already up).
+
+Who may connect: while `accepting_new` is true (the lobby) any peer at our table that passes
+the handshake; afterwards only peers in `seated` or ones we dial ourselves.
+
+Duplicate links: if both peers dial at once there are briefly two links. Both ends keep the
+same one by the same rule (see `_keep_existing`), so they always converge on one link.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import dataclass, field
+
+from hanabi_p2p.errors import HanabiError, LocalProtocolError
+from hanabi_p2p.net.errors import LinkClosedError
+from hanabi_p2p.net.frames import PEER_ID_BYTES, TABLE_ID_BYTES, Frame
+from hanabi_p2p.net.handshake import Handshake, RandomBytes, Signer, fingerprint_hex
+from hanabi_p2p.net.link import Link, LinkTiming, open_link, peer_address
+
+# Events waiting for the layer above; when full, links stop reading (TCP back-pressure).
+EVENT_QUEUE_LIMIT = 1024
+# Connections still in their handshake; more than this are closed unanswered (a flood).
+MAX_PENDING_HANDSHAKES = 16
+BACKOFF_INITIAL_S = 0.25
+BACKOFF_MAX_S = 8.0
+# A link that stayed up this long resets the backoff; one that drops sooner keeps growing it
+# (so a peer that accepts and immediately drops us is not hammered).
+BACKOFF_RESET_AFTER_S = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class PeerUp:
+    """A link to `peer_id` is up (again). Send it your HAVE."""
+
+    peer_id: bytes
+    address: str
+
+
+@dataclass(frozen=True, slots=True)
+class PeerDown:
+    """The link to `peer_id` dropped; if we dial it, we are redialling."""
+
+    peer_id: bytes
+    reason: str
+    error: HanabiError | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """A frame from `peer_id` (never PING/PONG/BYE/ERROR or handshake frames)."""
+
+    peer_id: bytes
+    frame: Frame
+
+
+@dataclass(frozen=True, slots=True)
+class LinkFailed:
+    """A connection to or from `address` did not become a link; `error` says why."""
+
+    address: str
+    error: HanabiError
+    peer_id: bytes | None = None  # set when we were dialling a known peer
+
+
+MeshEvent = PeerUp | PeerDown | Received | LinkFailed
+
+
+@dataclass(frozen=True, slots=True)
+class MeshConfig:
+    """Tunables (tests shorten the timings; `rng` makes backoff jitter reproducible)."""
+
+    timing: LinkTiming = field(default_factory=LinkTiming)
+    backoff_initial: float = BACKOFF_INITIAL_S
+    backoff_max: float = BACKOFF_MAX_S
+    backoff_reset_after: float = BACKOFF_RESET_AFTER_S
+    rng: random.Random = field(default_factory=random.Random)
+
+
+class Mesh:
+    """Links to every peer at one table. See the module docstring."""
+
+    def __init__(
+        self,
+        identity: Signer,
+        table_id: bytes,
+        listen_host: str = "127.0.0.1",
+        listen_port: int = 0,
+        secret: bytes | None = None,
+        *,
+        config: MeshConfig | None = None,
+        random_bytes: RandomBytes = os.urandom,
+    ) -> None:
+        if len(table_id) != TABLE_ID_BYTES:
+            raise LocalProtocolError(f"table_id must be {TABLE_ID_BYTES} bytes")
+        self.identity = identity
+        self.table_id = table_id
+        self.accepting_new = True
+        self._listen = (listen_host, listen_port)
+        self._secret = secret
+        self._config = config or MeshConfig()
+        self._random_bytes = random_bytes
+        self._server: asyncio.Server | None = None
+        self._seated: set[bytes] = set()
+        self._links: dict[bytes, Link] = {}
+        self._link_gone: dict[bytes, asyncio.Event] = {}
+        self._dialers: dict[bytes, asyncio.Task[None]] = {}
+        self._tasks: set[asyncio.Task[object]] = set()
+        self._pending_handshakes = 0
+        self._events: asyncio.Queue[MeshEvent | None] = asyncio.Queue(EVENT_QUEUE_LIMIT)
+        self._closing = False
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start listening (port 0 picks a free port: read it from `port`)."""
+        host, port = self._listen
+        self._server = await asyncio.start_server(self._on_inbound, host, port)
+
+    @property
+    def port(self) -> int:
+        if self._server is None or not self._server.sockets:
+            raise LocalProtocolError("the mesh is not listening; call start() first")
+        bound: int = self._server.sockets[0].getsockname()[1]
+        return bound
+
+    async def close(self) -> None:
+        """Say BYE on every link, stop listening and dialling; ends `events()`."""
+        if self._closing:
+            return
+        self._closing = True
+        if self._server is not None:
+            self._server.close()
+        links = list(self._links.values())
+        for task in [*self._dialers.values(), *self._tasks]:
+            task.cancel()
+        await asyncio.gather(*(link.close("leaving") for link in links))
+        await asyncio.gather(*self._dialers.values(), *self._tasks, return_exceptions=True)
+        self._links.clear()
+        if self._server is not None:
+            await self._server.wait_closed()
+        with contextlib.suppress(asyncio.QueueFull):
+            self._events.put_nowait(None)
+
+    # -- who may connect ------------------------------------------------------------------
+
+    def seat(self, peer_ids: Iterable[bytes]) -> None:
+        """Add players to the seated set (they may connect after `accepting_new` is off)."""
+        for peer_id in peer_ids:
+            if len(peer_id) != PEER_ID_BYTES:
+                raise LocalProtocolError(f"peer_id must be {PEER_ID_BYTES} bytes")
+            self._seated.add(peer_id)
+
+    @property
+    def seated(self) -> frozenset[bytes]:
+        return frozenset(self._seated)
+
+    def _may_connect(self, peer_id: bytes) -> bool:
+        return self.accepting_new or peer_id in self._seated or peer_id in self._dialers
+
+    # -- dialling -------------------------------------------------------------------------
+
+    def connect(self, peer_id: bytes, host: str, port: int) -> None:
+        """Keep a link to `peer_id` at host:port: dial now and redial whenever it drops."""
+        if self._closing:
+            raise LocalProtocolError("the mesh is closed")
+        if peer_id == self.identity.peer_id:
+            raise LocalProtocolError("cannot connect to ourselves")
+        old = self._dialers.pop(peer_id, None)
+        if old is not None:
+            old.cancel()
+        self._dialers[peer_id] = asyncio.create_task(
+            self._dial_loop(peer_id, host, port), name=f"dial {fingerprint_hex(peer_id)}"
+        )
+
+    async def disconnect(self, peer_id: bytes, reason: str = "bye") -> None:
+        """Stop dialling `peer_id` and close its link (if any)."""
+        dialer = self._dialers.pop(peer_id, None)
+        if dialer is not None:
+            dialer.cancel()
+        link = self._links.get(peer_id)
+        if link is not None:
+            await link.close(reason)
+
+    async def _dial_loop(self, peer_id: bytes, host: str, port: int) -> None:
+        config = self._config
+        delay = config.backoff_initial
+        loop = asyncio.get_running_loop()
+        while True:
+            if peer_id in self._links:
+                up_since = loop.time()
+                await self._gone_event(peer_id).wait()
+                if loop.time() - up_since >= config.backoff_reset_after:
+                    delay = config.backoff_initial
+                await self._backoff(delay)
+                delay = min(delay * 2, config.backoff_max)
+                continue
+            try:
+                link = await self._open(host, port, expected=peer_id)
+            except HanabiError as exc:
+                self._report(LinkFailed(f"{host}:{port}", exc, peer_id))
+            else:
+                await self._adopt(link, f"{host}:{port}")
+                continue
+            await self._backoff(delay)
+            delay = min(delay * 2, config.backoff_max)
+
+    async def dial(self, host: str, port: int) -> bytes:
+        """Dial whoever listens at host:port (joining a table found by discovery).
+
+        Returns the peer_id the handshake verified, then keeps the link up like `connect`.
+        Raises a HanabiError saying why if the connection or the handshake fails.
+        """
+        if self._closing:
+            raise LocalProtocolError("the mesh is closed")
+        link = await self._open(host, port, expected=None)
+        peer_id = link.peer_id
+        await self._adopt(link, f"{host}:{port}")
+        if peer_id not in self._dialers:
+            self.connect(peer_id, host, port)  # finds the link up and waits for it to drop
+        return peer_id
+
+    async def _open(self, host: str, port: int, *, expected: bytes | None) -> Link:
+        address = f"{host}:{port}"
+        try:
+            async with asyncio.timeout(self._config.timing.handshake_timeout):
+                reader, writer = await asyncio.open_connection(host, port)
+        except (OSError, TimeoutError) as exc:
+            raise LinkClosedError(address, _os_reason(exc)) from exc
+        handshake = self._handshake(initiator=True, label=address, expected=expected)
+        return await open_link(reader, writer, handshake, self._config.timing)
+
+    async def _backoff(self, delay: float) -> None:
+        # Jitter keeps peers that lost the same link from redialling in lockstep.
+        await asyncio.sleep(delay * self._config.rng.uniform(0.5, 1.0))
+
+    # -- accepting ------------------------------------------------------------------------
+
+    async def _on_inbound(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        address = peer_address(writer)
+        if self._closing or self._pending_handshakes >= MAX_PENDING_HANDSHAKES:
+            writer.close()
+            return
+        self._track(asyncio.current_task())
+        self._pending_handshakes += 1
+        try:
+            handshake = self._handshake(initiator=False, label=address, expected=None)
+            link = await open_link(reader, writer, handshake, self._config.timing)
+        except HanabiError as exc:
+            self._report(LinkFailed(address, exc))
+            return
+        finally:
+            self._pending_handshakes -= 1
+        await self._adopt(link, address)
+
+    def _handshake(self, *, initiator: bool, label: str, expected: bytes | None) -> Handshake:
+        return Handshake(
+            self.identity,
+            self.table_id,
+            initiator=initiator,
+            peer_label=label,
+            secret=self._secret,
+            expected_peer=expected,
+            allow_peer=None if initiator else self._may_connect,
+            random_bytes=self._random_bytes,
+        )
+
+    # -- links ----------------------------------------------------------------------------
+
+    def _keep_existing(self, old: Link, new: Link) -> bool:
+        """Of two links to one peer, keep `old` only if the lower peer_id dialled it and not
+        `new`. Both ends compute the same answer, so they keep the same link; otherwise the
+        newer link wins (the dialler knows its old link is dead even if we do not yet)."""
+        lower_is_me = self.identity.peer_id < old.peer_id
+
+        def dialled_by_lower(link: Link) -> bool:
+            return link.initiator == lower_is_me
+
+        return dialled_by_lower(old) and not dialled_by_lower(new)
+
+    async def _adopt(self, link: Link, address: str) -> None:
+        if self._closing:
+            await link.close("leaving")
+            return
+        peer_id = link.peer_id
+        old = self._links.get(peer_id)
+        if old is not None and self._keep_existing(old, link):
+            await link.close("duplicate link")
+            return
+        self._links[peer_id] = link
+        self._gone_event(peer_id).clear()
+        link.start()
+        # PeerUp goes first so that no Received from this link can overtake it.
+        await self._events.put(PeerUp(peer_id, address))
+        self._track(asyncio.create_task(self._pump(link), name=f"pump {link.label}"))
+        if old is not None:
+            await old.close("replaced by a newer link")
+
+    async def _pump(self, link: Link) -> None:
+        error: HanabiError | None = None
+        try:
+            while True:
+                frame = await link.recv()
+                await self._events.put(Received(link.peer_id, frame))
+        except LinkClosedError as exc:
+            reason = exc.reason
+        except HanabiError as exc:
+            reason, error = str(exc), exc
+        finally:
+            if self._links.get(link.peer_id) is link:
+                del self._links[link.peer_id]
+                self._gone_event(link.peer_id).set()
+                stays_down = True
+            else:
+                stays_down = False  # replaced: the peer is still up on the new link
+        await link.close(reason)
+        if stays_down and not self._closing:
+            await self._events.put(PeerDown(link.peer_id, reason, error))
+
+    def _track(self, task: asyncio.Task[None] | asyncio.Task[object] | None) -> None:
+        if task is not None:
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _gone_event(self, peer_id: bytes) -> asyncio.Event:
+        return self._link_gone.setdefault(peer_id, asyncio.Event())
+
+    def _report(self, event: LinkFailed) -> None:
+        # Diagnostics only: dropped when the queue is full, so strangers cannot fill it.
+        with contextlib.suppress(asyncio.QueueFull):
+            self._events.put_nowait(event)
+
+    # -- sending and receiving ------------------------------------------------------------
+
+    @property
+    def connected(self) -> frozenset[bytes]:
+        """Peers with a link up right now."""
+        return frozenset(self._links)
+
+    def send(self, peer_id: bytes, frame: Frame) -> bool:
+        """Queue a frame for one peer; False if there is no link to it (or it just dropped)."""
+        link = self._links.get(peer_id)
+        if link is None:
+            return False
+        try:
+            link.send(frame)
+        except LinkClosedError:
+            return False
+        return True
+
+    def broadcast(self, frame: Frame) -> int:
+        """Queue a frame for every connected peer; returns how many links took it."""
+        return sum(self.send(peer_id, frame) for peer_id in list(self._links))
+
+    async def next_event(self) -> MeshEvent | None:
+        """The next event, or None once the mesh is closed."""
+        if self._closing and self._events.empty():
+            return None
+        return await self._events.get()
+
+    async def events(self) -> AsyncIterator[MeshEvent]:
+        """All events until the mesh is closed."""
+        while (event := await self.next_event()) is not None:
+            yield event
+
+
+def _os_reason(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return "connection attempt timed out"
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"cannot connect: {exc.strerror}"
+    return f"cannot connect ({type(exc).__name__})"

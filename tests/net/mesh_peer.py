@@ -1,0 +1,66 @@
+"""Test helper process: one player's Mesh, driven by stdin, reporting events on stdout.
+
+Prints one JSON object per line: {"event": "listening", "port": N} first, then "up" / "down"
+/ "recv" / "failed" events. Commands on stdin: "dial HOST PORT" (dial whoever is there),
+"send HEX" (broadcast an ENTRY), EOF to close. Timings are short so tests stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+
+from net_helpers import TestIdentity
+
+from hanabi_p2p.net.frames import Entry
+from hanabi_p2p.net.link import LinkTiming
+from hanabi_p2p.net.mesh import LinkFailed, Mesh, MeshConfig, PeerDown, PeerUp, Received
+
+TIMING = LinkTiming(handshake_timeout=2.0, keepalive_interval=0.2, idle_timeout=1.0)
+
+
+def emit(**fields: object) -> None:
+    print(json.dumps(fields), flush=True)
+
+
+async def report(mesh: Mesh) -> None:
+    async for event in mesh.events():
+        if isinstance(event, PeerUp):
+            emit(event="up", peer=event.peer_id.hex())
+        elif isinstance(event, PeerDown):
+            emit(event="down", peer=event.peer_id.hex(), reason=event.reason)
+        elif isinstance(event, Received) and isinstance(event.frame, Entry):
+            emit(event="recv", peer=event.peer_id.hex(), data=event.frame.data.hex())
+        elif isinstance(event, LinkFailed):
+            emit(event="failed", address=event.address, reason=str(event.error))
+
+
+async def main(args: argparse.Namespace) -> None:
+    config = MeshConfig(timing=TIMING, backoff_initial=0.1, backoff_max=0.5, rng=random.Random(1))
+    mesh = Mesh(
+        TestIdentity(args.seed.encode()), bytes.fromhex(args.table), args.listen, 0, config=config
+    )
+    await mesh.start()
+    emit(event="listening", port=mesh.port)
+    reporter = asyncio.create_task(report(mesh))
+    loop = asyncio.get_running_loop()
+    while line := await loop.run_in_executor(None, sys.stdin.readline):
+        command, *rest = line.split()
+        if command == "dial":
+            peer = await mesh.dial(rest[0], int(rest[1]))
+            emit(event="dialled", peer=peer.hex())
+        elif command == "send":
+            emit(event="sent", count=mesh.broadcast(Entry(bytes.fromhex(rest[0]))))
+    await mesh.close()
+    await reporter
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", required=True)
+    parser.add_argument("--listen", required=True)
+    parser.add_argument("--table", default="54" * 16)
+    asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,232 @@
+"""Discovery: defensive TXT parsing (unit), and real mDNS between processes in namespaces."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from netlab import Host, NetLab
+
+from hanabi_p2p.cli import main as cli_main
+from hanabi_p2p.commands.tables import format_tables
+from hanabi_p2p.errors import LocalProtocolError, UserError
+from hanabi_p2p.net.discovery import (
+    FoundTable,
+    TableAd,
+    check_interface,
+    parse_txt,
+    txt_properties,
+)
+
+HELPER = str(Path(__file__).with_name("advertise_table.py"))
+BROWSE_S = "2"
+
+AD = TableAd(
+    table_id=bytes(range(16)),
+    name="Friday night",
+    variant="rainbow",
+    options=("empty_clues",),
+    seats_taken=2,
+    seats_total=4,
+    host_fingerprint="K7QF-2M9D",
+)
+
+
+def as_wire(props: dict[str, str]) -> dict[bytes, bytes | None]:
+    return {k.encode(): v.encode() for k, v in props.items()}
+
+
+# -- TXT parsing ------------------------------------------------------------------------------
+
+
+def test_txt_round_trip() -> None:
+    assert parse_txt(as_wire(txt_properties(AD))) == AD
+
+
+def test_txt_without_options_round_trips() -> None:
+    ad = TableAd(bytes(16), "x", "standard", (), 0, 2, "fp")
+    assert parse_txt(as_wire(txt_properties(ad))) == ad
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        (b"v", b"one"),
+        (b"v", b"\xd9\xa1"),  # an Arabic-Indic digit: isdecimal() but not a wire number
+        (b"v", None),
+        (b"id", b"zz" * 16),
+        (b"id", b"00" * 15),
+        (b"id", b"AA" * 16),  # upper case is not what we write; refuse rather than guess
+        (b"name", b"\x1b[2Jgotcha"),
+        (b"name", b""),
+        (b"name", b"n" * 41),
+        (b"name", b"\xff\xfe"),
+        (b"var", b"rain bow"),
+        (b"opt", b"a,,b"),
+        (b"opt", b",".join([b"o"] * 9)),
+        (b"seats", b"3/2"),
+        (b"seats", b"1/6"),
+        (b"seats", b"2"),
+        (b"seats", b"-1/4"),
+        (b"seats", b"1/4/5"),
+        (b"fp", b"f" * 33),
+        (b"fp", b"\x07"),
+    ],
+)
+def test_malformed_txt_is_ignored_not_fatal(key: bytes, value: bytes | None) -> None:
+    props = as_wire(txt_properties(AD))
+    props[key] = value
+    assert parse_txt(props) is None
+
+
+def test_missing_key_is_ignored() -> None:
+    props = as_wire(txt_properties(AD))
+    del props[b"fp"]
+    assert parse_txt(props) is None
+
+
+def test_other_version_is_listed_but_not_compatible() -> None:
+    props = as_wire(txt_properties(AD))
+    props[b"v"] = b"2"
+    ad = parse_txt(props)
+    assert ad is not None and ad.version == 2
+    table = FoundTable(ad, "10.0.0.1", 4000)
+    assert not table.compatible
+    assert "cannot join" in format_tables([table])
+
+
+def test_bad_local_advert_is_refused() -> None:
+    with pytest.raises(LocalProtocolError, match="seats"):
+        TableAd(bytes(16), "x", "standard", (), 5, 4, "fp")
+
+
+@pytest.mark.parametrize("address", ["nope", "0.0.0.0", "224.0.0.251", "::1", "255.255.255.255"])
+def test_interface_must_be_one_ipv4_address(address: str) -> None:
+    with pytest.raises(UserError):
+        check_interface(address)
+
+
+def test_tables_command_reports_bad_arguments_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli_main(["tables", "--interface", "not-an-ip"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "IPv4" in err
+    assert cli_main(["tables", "--interface", "127.0.0.1", "--timeout", "0"]) == 2
+    assert "timeout" in capsys.readouterr().err
+
+
+def test_format_tables_aligns_columns() -> None:
+    other = FoundTable(
+        TableAd(b"\xff" * 16, "B", "standard", (), 1, 2, "ZZZZ-ZZZZ"), "10.0.0.2", 5000
+    )
+    lines = format_tables([FoundTable(AD, "10.0.0.1", 4000), other]).splitlines()
+    assert lines[0].split() == ["NAME", "VARIANT", "SEATS", "HOST", "ADDRESS", "TABLE"]
+    assert "Friday night" in lines[1] and "rainbow +empty_clues" in lines[1]
+    assert lines[1].index("2/4") == lines[2].index("1/2") == lines[0].index("SEATS")
+    assert lines[2].rstrip().endswith("ffffffff")
+
+
+# -- real mDNS in namespaces ------------------------------------------------------------------
+
+
+def start_advert(host: Host, *args: str) -> subprocess.Popen[str]:
+    return host.popen(
+        sys.executable,
+        HELPER,
+        "--interface",
+        host.address,
+        *args,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+
+
+def wait_ready(*processes: subprocess.Popen[str]) -> None:
+    for process in processes:
+        assert process.stdout is not None
+        assert process.stdout.readline().strip() == "ready"
+
+
+def advertise(host: Host, *args: str) -> subprocess.Popen[str]:
+    process = start_advert(host, *args)
+    wait_ready(process)
+    return process
+
+
+def tables(host: Host, ignored: int = 0) -> list[list[str]]:
+    result = host.run(
+        sys.executable,
+        "-m",
+        "hanabi_p2p",
+        "tables",
+        "--interface",
+        host.address,
+        "--timeout",
+        BROWSE_S,
+    )
+    assert result.returncode == 0, result.stderr
+    if ignored:
+        assert f"ignored {ignored} malformed table advert" in result.stderr
+    else:
+        assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines and lines[0].startswith("NAME"), result.stdout
+    return [line.split("  ") for line in lines[1:]]
+
+
+def cells(row: list[str]) -> list[str]:
+    return [c.strip() for c in row if c.strip()]
+
+
+@pytest.mark.netns
+def test_loopback_namespace_lists_good_table_ignores_junk_and_sees_updates(netlab: NetLab) -> None:
+    host = netlab.loopback()
+    table = start_advert(host, "--name", "Lobby", "--table-id", "ab" * 16, "--taken", "1")
+    junk = start_advert(host, "--junk", "--name", "evil")
+    wait_ready(table, junk)
+    rows = [cells(r) for r in tables(host, ignored=1)]
+    assert rows == [["Lobby", "standard", "1/4", "K7QF-2M9D", "127.0.0.1:4000", "abababab"]]
+    assert table.stdin is not None and table.stdout is not None
+    table.stdin.write("seats 3\n")
+    table.stdin.flush()
+    assert table.stdout.readline().strip() == "updated"
+    assert [cells(r)[2] for r in tables(host, ignored=1)] == ["3/4"]
+
+
+@pytest.mark.netns
+def test_two_tables_on_a_lan_are_both_listed_and_distinguishable(netlab: NetLab) -> None:
+    h1, h2, h3 = netlab.lan(3)
+    first = ["--name", "Friday", "--table-id", "11" * 16, "--fp", "AAAA-1111", "--port", "4101"]
+    second = ["--name", "Friday", "--table-id", "22" * 16, "--fp", "BBBB-2222", "--port", "4102"]
+    second += ["--variant", "rainbow", "--total", "5", "--taken", "3"]
+    wait_ready(start_advert(h1, *first), start_advert(h2, *second))
+    # Same name on purpose: the id, host fingerprint and address tell them apart.
+    rows = [cells(r) for r in tables(h3)]
+    assert rows == [
+        ["Friday", "standard", "1/4", "AAAA-1111", "10.231.0.1:4101", "11111111"],
+        ["Friday", "rainbow", "3/5", "BBBB-2222", "10.231.0.2:4102", "22222222"],
+    ]
+
+
+@pytest.mark.netns
+def test_a_host_cut_from_the_lan_sees_no_tables(netlab: NetLab) -> None:
+    h1, h2 = netlab.lan(2)
+    advertise(h1, "--name", "Cut")
+    h2.set_link(False)
+    result = h2.run(
+        sys.executable, "-m", "hanabi_p2p", "tables", "--interface", h2.address, "--timeout", "1"
+    )
+    assert result.returncode == 0
+    assert result.stdout.startswith("no tables found")
+
+
+@pytest.mark.netns
+def test_without_interface_and_without_default_route_says_what_to_do(netlab: NetLab) -> None:
+    host = netlab.loopback()  # no default route in this namespace
+    result = host.run(sys.executable, "-m", "hanabi_p2p", "tables", "--timeout", "1")
+    assert result.returncode == 2
+    assert "no default route" in result.stderr and "--interface" in result.stderr
+    assert "Traceback" not in result.stderr

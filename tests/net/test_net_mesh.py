@@ -1,0 +1,475 @@
+"""Mesh and links over real loopback TCP: exchange, hostile peers, timeouts, reconnects.
+
+Timings are shortened through MeshConfig so the suite stays fast; every wait is bounded by
+`asyncio.timeout` only so a broken build fails instead of hanging (no test asserts speed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+import struct
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
+
+import pytest
+from net_helpers import TestIdentity, identities_sorted
+
+from hanabi_p2p.net.errors import (
+    FrameError,
+    LinkClosedError,
+    LinkTimeoutError,
+    PeerRefusedError,
+    UnexpectedPeerError,
+    WrongSecretError,
+    WrongTableError,
+)
+from hanabi_p2p.net.frames import (
+    MAX_FRAME_BYTES,
+    Entry,
+    Error,
+    Frame,
+    FrameDecoder,
+    Have,
+    Message,
+    Ping,
+    Pong,
+    encode_frame,
+)
+from hanabi_p2p.net.handshake import Handshake
+from hanabi_p2p.net.link import LinkTiming
+from hanabi_p2p.net.mesh import (
+    LinkFailed,
+    Mesh,
+    MeshConfig,
+    MeshEvent,
+    PeerDown,
+    PeerUp,
+    Received,
+)
+
+TABLE = b"T" * 16
+OTHER_TABLE = b"O" * 16
+TIMING = LinkTiming(handshake_timeout=0.5, keepalive_interval=0.1, idle_timeout=0.5)
+WAIT_S = 10.0  # upper bound for anything to happen; only reached when a test is failing
+
+T = TypeVar("T")
+
+
+def config() -> MeshConfig:
+    return MeshConfig(timing=TIMING, backoff_initial=0.05, backoff_max=0.2, rng=random.Random(7))
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+async def started(identity: TestIdentity, table: bytes = TABLE, **kw: Any) -> Mesh:
+    mesh = Mesh(identity, table, "127.0.0.1", 0, config=config(), **kw)
+    await mesh.start()
+    return mesh
+
+
+async def wait_event(
+    mesh: Mesh, match: Callable[[MeshEvent], bool], seen: list[MeshEvent] | None = None
+) -> MeshEvent:
+    """Consume `mesh` events until one matches (all consumed events go to `seen`)."""
+    async with asyncio.timeout(WAIT_S):
+        while True:
+            event = await mesh.next_event()
+            assert event is not None, "mesh closed while waiting"
+            if seen is not None:
+                seen.append(event)
+            if match(event):
+                return event
+
+
+def up(peer: bytes) -> Callable[[MeshEvent], bool]:
+    return lambda e: isinstance(e, PeerUp) and e.peer_id == peer
+
+
+def down(peer: bytes) -> Callable[[MeshEvent], bool]:
+    return lambda e: isinstance(e, PeerDown) and e.peer_id == peer
+
+
+def failed(e: MeshEvent) -> bool:
+    return isinstance(e, LinkFailed)
+
+
+def got(peer: bytes, frame: Frame) -> Callable[[MeshEvent], bool]:
+    return lambda e: isinstance(e, Received) and e.peer_id == peer and e.frame == frame
+
+
+async def closing(*meshes: Mesh) -> None:
+    await asyncio.gather(*(m.close() for m in meshes))
+
+
+async def raw_handshake(
+    port: int, identity: TestIdentity, table: bytes = TABLE
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, FrameDecoder]:
+    """A hand-driven client: does the handshake, then leaves the raw socket to the test."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    hs = Handshake(identity, table, initiator=True, peer_label="mesh")
+    decoder = FrameDecoder("mesh")
+    for frame in hs.start():
+        writer.write(encode_frame(frame))
+    while not hs.done:
+        decoder.feed(await reader.read(4096))
+        while not hs.done and (frame := decoder.next_frame()) is not None:
+            for answer in hs.receive(frame):
+                writer.write(encode_frame(answer))
+    await writer.drain()
+    return reader, writer, decoder
+
+
+async def read_until_closed(reader: asyncio.StreamReader, decoder: FrameDecoder) -> list[Frame]:
+    frames: list[Frame] = []
+    async with asyncio.timeout(WAIT_S):
+        while data := await reader.read(4096):
+            decoder.feed(data)
+            while (frame := decoder.next_frame()) is not None:
+                frames.append(frame)
+    return frames
+
+
+def with_meshes(n: int) -> Callable[[Callable[..., Awaitable[None]]], Callable[[], None]]:
+    """Run the test body with n started meshes (ordered by peer_id), always closing them."""
+
+    def wrap(body: Callable[..., Awaitable[None]]) -> Callable[[], None]:
+        def test() -> None:
+            async def main() -> None:
+                ids = identities_sorted(*(f"{body.__name__}-{i}".encode() for i in range(n)))
+                meshes = [await started(i) for i in ids]
+                try:
+                    await body(*meshes)
+                finally:
+                    await closing(*meshes)
+
+            run(main())
+
+        test.__name__ = body.__name__
+        return test
+
+    return wrap
+
+
+def pid(mesh: Mesh) -> bytes:
+    return mesh.identity.peer_id
+
+
+# -- exchange ---------------------------------------------------------------------------------
+
+
+@with_meshes(3)
+async def test_three_meshes_exchange_and_broadcast(a: Mesh, b: Mesh, c: Mesh) -> None:
+    a.connect(pid(b), "127.0.0.1", b.port)
+    a.connect(pid(c), "127.0.0.1", c.port)
+    b.connect(pid(c), "127.0.0.1", c.port)
+    await wait_event(b, up(pid(a)))
+    await wait_event(c, up(pid(a)))
+    await wait_event(c, up(pid(b)))
+    assert a.connected == {pid(b), pid(c)}
+
+    entry = Entry(b"signed log entry")
+    assert a.send(pid(b), entry)
+    await wait_event(b, got(pid(a), entry))
+
+    have = Have({pid(a): 3})
+    assert a.broadcast(have) == 2
+    await wait_event(b, got(pid(a), have))
+    await wait_event(c, got(pid(a), have))
+
+    reply = Message("lobby", b"hi")
+    assert c.send(pid(b), reply)
+    await wait_event(b, got(pid(c), reply))
+
+
+@with_meshes(2)
+async def test_send_to_unknown_peer_returns_false(a: Mesh, b: Mesh) -> None:
+    assert not a.send(pid(b), Entry(b"x"))
+    assert a.broadcast(Entry(b"x")) == 0
+
+
+@with_meshes(2)
+async def test_keepalive_keeps_an_idle_link_up(a: Mesh, b: Mesh) -> None:
+    a.connect(pid(b), "127.0.0.1", b.port)
+    await wait_event(a, up(pid(b)))
+    await wait_event(b, up(pid(a)))
+    await asyncio.sleep(4 * TIMING.idle_timeout)  # nothing sent by the layers above
+    assert a.connected == {pid(b)} and b.connected == {pid(a)}
+    entry = Entry(b"still here")
+    assert b.send(pid(a), entry)
+    event = await wait_event(a, lambda e: isinstance(e, Received | PeerDown))
+    assert event == Received(pid(b), entry)  # no PeerDown came first
+
+
+@with_meshes(2)
+async def test_simultaneous_dials_converge_on_one_link(a: Mesh, b: Mesh) -> None:
+    a.connect(pid(b), "127.0.0.1", b.port)
+    b.connect(pid(a), "127.0.0.1", a.port)
+    await wait_event(a, up(pid(b)))
+    await wait_event(b, up(pid(a)))
+    await asyncio.sleep(5 * 0.2)  # let any duplicate link be closed and redials settle
+    # Both ends kept the same link: it was dialled by one end and accepted by the other.
+    link_a, link_b = a._links[pid(b)], b._links[pid(a)]
+    assert link_a.initiator != link_b.initiator
+    assert link_a.result.transcript_hash == link_b.result.transcript_hash
+    for n in range(3):
+        assert a.send(pid(b), Entry(bytes([n])))
+        await wait_event(b, got(pid(a), Entry(bytes([n]))))
+
+
+# -- hostile or broken peers ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("junk", "why"),
+    [
+        (b"\x00\x00\x00\x02\xc1\xc1", "msgpack"),
+        (struct.pack(">I", MAX_FRAME_BYTES + 1), "limit"),
+        (encode_frame(Ping(1))[:4] + b"\x92\xa4NOPE\x01", "unknown frame type"),
+    ],
+)
+def test_junk_before_handshake_is_refused_and_mesh_keeps_serving(junk: bytes, why: str) -> None:
+    async def main() -> None:
+        a, b = identities_sorted(b"junk-a", b"junk-b")
+        ma, mb = await started(a), await started(b)
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", mb.port)
+            writer.write(junk)
+            event = await wait_event(mb, failed)
+            assert isinstance(event, LinkFailed)
+            assert isinstance(event.error, FrameError)
+            assert why in event.error.reason
+            assert event.error.peer == event.address  # named by its address
+            # The sender is told why before being cut off.
+            frames = await read_until_closed(reader, FrameDecoder("b"))
+            assert [type(f) for f in frames][-1] is Error
+            writer.close()
+            # Others are still served.
+            ma.connect(pid(mb), "127.0.0.1", mb.port)
+            await wait_event(mb, up(pid(ma)))
+        finally:
+            await closing(ma, mb)
+
+    run(main())
+
+
+@pytest.mark.parametrize(
+    ("junk", "why"),
+    [
+        (b"\x00\x00\x00\x01\xc1", "msgpack"),
+        (struct.pack(">I", MAX_FRAME_BYTES + 1), "limit"),
+        (encode_frame(Ping(5))[:-1] + b"\xff", "0.."),
+    ],
+)
+def test_junk_after_handshake_drops_that_peer_only(junk: bytes, why: str) -> None:
+    async def main() -> None:
+        a, b, evil = identities_sorted(b"ja-a", b"ja-b", b"ja-evil")
+        ma, mb = await started(a), await started(b)
+        try:
+            ma.connect(pid(mb), "127.0.0.1", mb.port)
+            await wait_event(mb, up(pid(ma)))
+            reader, writer, decoder = await raw_handshake(mb.port, evil)
+            await wait_event(mb, up(evil.peer_id))
+            writer.write(junk)
+            event = await wait_event(mb, down(evil.peer_id))
+            assert isinstance(event, PeerDown)
+            assert isinstance(event.error, FrameError)
+            assert why in event.error.reason
+            assert evil.peer_id[:6].hex() in event.error.peer  # named by fingerprint
+            frames = await read_until_closed(reader, decoder)
+            errors = [f for f in frames if isinstance(f, Error)]
+            assert errors and why in errors[-1].reason
+            writer.close()
+            # The honest peer's link is untouched.
+            assert mb.connected == {pid(ma)}
+            assert mb.send(pid(ma), Entry(b"ok"))
+            await wait_event(ma, got(pid(mb), Entry(b"ok")))
+        finally:
+            await closing(ma, mb)
+
+    run(main())
+
+
+@with_meshes(1)
+async def test_connection_that_never_speaks_times_out(a: Mesh) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", a.port)
+    event = await wait_event(a, failed)
+    assert isinstance(event, LinkFailed)
+    assert isinstance(event.error, LinkTimeoutError)
+    assert "no handshake" in event.error.reason
+    # Our HELLO went out at once, and after the deadline the connection is closed.
+    frames = await read_until_closed(reader, FrameDecoder("a"))
+    assert frames and frames[0].TAG == "HELLO"
+    writer.close()
+
+
+@with_meshes(1)
+async def test_peer_that_goes_silent_after_handshake_is_dropped(a: Mesh) -> None:
+    evil = TestIdentity(b"silent")
+    _, writer, _ = await raw_handshake(a.port, evil)
+    await wait_event(a, up(evil.peer_id))
+    # It never answers PINGs (nor sends anything else).
+    event = await wait_event(a, down(evil.peer_id))
+    assert isinstance(event, PeerDown)
+    assert isinstance(event.error, LinkTimeoutError)
+    writer.close()
+
+
+@with_meshes(1)
+async def test_pings_are_answered_and_not_delivered(a: Mesh) -> None:
+    client = TestIdentity(b"pinger")
+    reader, writer, decoder = await raw_handshake(a.port, client)
+    await wait_event(a, up(client.peer_id))
+    writer.write(encode_frame(Ping(77)) + encode_frame(Entry(b"after ping")))
+    event = await wait_event(a, lambda e: isinstance(e, Received))
+    assert event == Received(client.peer_id, Entry(b"after ping"))
+    async with asyncio.timeout(WAIT_S):
+        while True:
+            decoder.feed(await reader.read(4096))
+            frames = []
+            while (frame := decoder.next_frame()) is not None:
+                frames.append(frame)
+            if Pong(77) in frames:
+                break
+    writer.close()
+
+
+def test_wrong_table_is_refused_both_ways() -> None:
+    async def main() -> None:
+        a, b = identities_sorted(b"wt-a", b"wt-b")
+        ma, mb = await started(a), await started(b, table=OTHER_TABLE)
+        try:
+            ma.connect(pid(mb), "127.0.0.1", mb.port)
+            dial = await wait_event(ma, failed)
+            accept = await wait_event(mb, failed)
+            assert isinstance(dial, LinkFailed) and isinstance(accept, LinkFailed)
+            assert isinstance(dial.error, WrongTableError | PeerRefusedError)
+            assert isinstance(accept.error, WrongTableError)
+            assert dial.peer_id == pid(mb)
+            assert ma.connected == frozenset() and mb.connected == frozenset()
+        finally:
+            await closing(ma, mb)
+
+    run(main())
+
+
+@pytest.mark.parametrize(("sa", "sb", "ok"), [(b"moon", b"moon", True), (b"moon", b"sun", False)])
+def test_table_code_over_the_mesh(sa: bytes, sb: bytes, ok: bool) -> None:
+    async def main() -> None:
+        a, b = identities_sorted(b"tc-a", b"tc-b")
+        ma, mb = await started(a, secret=sa), await started(b, secret=sb)
+        try:
+            ma.connect(pid(mb), "127.0.0.1", mb.port)
+            if ok:
+                await wait_event(mb, up(pid(ma)))
+            else:
+                event = await wait_event(mb, failed)
+                assert isinstance(event, LinkFailed)
+                assert isinstance(event.error, WrongSecretError | PeerRefusedError)
+                assert mb.connected == frozenset()
+        finally:
+            await closing(ma, mb)
+
+    run(main())
+
+
+@with_meshes(3)
+async def test_after_lobby_only_seated_peers_may_connect(a: Mesh, b: Mesh, stranger: Mesh) -> None:
+    a.seat([pid(b)])
+    a.accepting_new = False
+    stranger.connect(pid(a), "127.0.0.1", a.port)
+    refused = await wait_event(a, failed)
+    assert isinstance(refused, LinkFailed)
+    assert isinstance(refused.error, UnexpectedPeerError)
+    told = await wait_event(stranger, failed)
+    assert isinstance(told, LinkFailed)
+    assert isinstance(told.error, PeerRefusedError)
+    assert "not seated" in told.error.reason
+    b.connect(pid(a), "127.0.0.1", a.port)
+    await wait_event(a, up(pid(b)))
+    assert pid(stranger) not in a.connected
+
+
+# -- reconnecting -----------------------------------------------------------------------------
+
+
+def test_reconnects_after_peer_restarts_on_same_port() -> None:
+    async def main() -> None:
+        a, b = identities_sorted(b"rc-a", b"rc-b")
+        ma, mb = await started(a), await started(b)
+        mb2: Mesh | None = None
+        try:
+            ma.connect(pid(mb), "127.0.0.1", mb.port)
+            await wait_event(ma, up(pid(mb)))
+            port = mb.port
+            await mb.close()
+            event = await wait_event(ma, down(pid(mb)))
+            assert isinstance(event, PeerDown)
+            mb2 = Mesh(b, TABLE, "127.0.0.1", port, config=config())
+            await mb2.start()
+            await wait_event(ma, up(pid(mb2)))
+            assert ma.send(pid(mb2), Entry(b"welcome back"))
+            await wait_event(mb2, got(pid(ma), Entry(b"welcome back")))
+        finally:
+            await closing(ma, mb, *([mb2] if mb2 else []))
+
+    run(main())
+
+
+@with_meshes(2)
+async def test_redials_after_link_is_cut(a: Mesh, b: Mesh) -> None:
+    a.connect(pid(b), "127.0.0.1", b.port)
+    await wait_event(a, up(pid(b)))
+    b._links[pid(a)]._writer.transport.abort()  # a cut cable, no BYE
+    seen: list[MeshEvent] = []
+    await wait_event(a, up(pid(b)), seen)
+    assert any(isinstance(e, PeerDown) for e in seen)
+    assert a.send(pid(b), Entry(b"again"))
+    await wait_event(b, got(pid(a), Entry(b"again")))
+
+
+@with_meshes(1)
+async def test_peer_that_stops_reading_is_dropped_not_waited_for(a: Mesh) -> None:
+    lazy = TestIdentity(b"lazy")
+    _, writer, _ = await raw_handshake(a.port, lazy)
+    await wait_event(a, up(lazy.peer_id))
+
+    async def stay_alive() -> None:  # it keeps talking, so it is not silent, just not reading
+        while True:
+            writer.write(encode_frame(Ping(1)))
+            await asyncio.sleep(TIMING.keepalive_interval)
+
+    talker = asyncio.create_task(stay_alive())
+    chunk = Entry(b"\x00" * 64 * 1024)
+    sent = 0
+    async with asyncio.timeout(WAIT_S):
+        while a.send(lazy.peer_id, chunk):  # never read on the other side
+            sent += 1
+            if sent % 16 == 0:
+                await asyncio.sleep(0)
+    event = await wait_event(a, down(lazy.peer_id))
+    talker.cancel()
+    assert isinstance(event, PeerDown)
+    assert "not reading" in event.reason
+    writer.close()
+
+
+@with_meshes(2)
+async def test_dial_learns_the_peer_and_keeps_the_link(a: Mesh, b: Mesh) -> None:
+    assert await a.dial("127.0.0.1", b.port) == pid(b)
+    await wait_event(b, up(pid(a)))
+    b._links[pid(a)]._writer.transport.abort()
+    await wait_event(a, down(pid(b)))
+    await wait_event(a, up(pid(b)))  # redialled without being told again
+
+
+@with_meshes(1)
+async def test_dial_to_nobody_says_why(a: Mesh) -> None:
+    with socket.socket() as s:  # a port nobody listens on: bind, never listen
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        with pytest.raises(LinkClosedError, match="cannot connect"):
+            await a.dial("127.0.0.1", port)
