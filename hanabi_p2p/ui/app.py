@@ -1,0 +1,351 @@
+"""The full-screen terminal application: one screen at a time and a command line below it.
+
+The session drives it: `update(view)` shows a new lobby/table/end view, `notify(text)` shows a
+one-line notice. What the player types comes back through the `SessionCallbacks` it was given
+(`on_action`, `on_say`, `on_start`, `on_quit`); nothing is sent for a command that fails its
+checks: the reason is shown under the input line instead.
+
+Call `update` and `notify` from the thread running the application's event loop (from another
+thread: ``loop.call_soon_threadsafe(app.update, view)``). Input and output can be injected
+(`create_pipe_input()`, `DummyOutput()`) so tests drive the real application without a
+terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import (
+    BufferControl,
+    Float,
+    FloatContainer,
+    FormattedTextControl,
+    HSplit,
+    Layout,
+    Window,
+)
+from prompt_toolkit.layout.menus import CompletionsMenu
+from prompt_toolkit.layout.processors import BeforeInput
+from prompt_toolkit.output import Output
+
+from hanabi_p2p.i18n import _
+from hanabi_p2p.rules.actions import Action
+from hanabi_p2p.ui.board import Board, board_from_state
+from hanabi_p2p.ui.commands import (
+    CommandError,
+    Intent,
+    Mode,
+    Quit,
+    Say,
+    SendAction,
+    Show,
+    Start,
+    parse_on_board,
+    parse_simple,
+)
+from hanabi_p2p.ui.completion import CommandCompleter, CompletionContext
+from hanabi_p2p.ui.end import render_end
+from hanabi_p2p.ui.helptext import command_help, rules_summary
+from hanabi_p2p.ui.lobby import render_lobby
+from hanabi_p2p.ui.symbols import STYLE, Glyphs, glyphs_for
+from hanabi_p2p.ui.table import labels_for, log_lines, render_board, status_line
+from hanabi_p2p.ui.text import Fragment, Line, fit, to_formatted, wrap_text
+from hanabi_p2p.ui.view import EndView, LobbyView, ScreenView, TableView
+
+# Rows below the screen body: the input line and the message line.
+INPUT_ROWS = 2
+MAX_INPUT_CHARS = 400
+
+
+class SessionCallbacks(Protocol):
+    """What the session does with the player's commands (all called on the UI's loop)."""
+
+    def on_action(self, action: Action) -> None:
+        """A checked, legal action (Play/Discard/Clue/Move) to send to the table."""
+
+    def on_say(self, text: str) -> None:
+        """Table talk to relay to every player."""
+
+    def on_start(self) -> None:
+        """The host asks to start the game (only offered when `LobbyView.can_start`)."""
+
+    def on_quit(self) -> None:
+        """The player leaves (typed quit, or Ctrl-C/Ctrl-D); the App exits right after."""
+
+
+def mode_of(view: ScreenView | None) -> Mode:
+    if isinstance(view, TableView):
+        return Mode.TABLE
+    if isinstance(view, EndView):
+        return Mode.END
+    return Mode.LOBBY
+
+
+class App:
+    """The hanabi-p2p terminal UI. `run()` blocks until the player quits or `exit()`."""
+
+    def __init__(
+        self,
+        callbacks: SessionCallbacks,
+        *,
+        input: Input | None = None,
+        output: Output | None = None,
+    ) -> None:
+        self._callbacks = callbacks
+        self._view: ScreenView | None = None
+        self._board: Board | None = None
+        self._panel: str | None = None  # "help" | "rules" | "log" | None
+        self._scroll = 0  # lines scrolled back in the log or panel
+        self._message: Line = []
+        self._rung_for: tuple[int, int] | None = None  # (turn, seat) we last rang the bell for
+        self.bells = 0  # how often the bell rang (the session or tests may look)
+
+        # True from a submitted line until the next Tab: a completion still running from
+        # before Enter (fast typing, pasting) must not pop a menu up over the next command.
+        self._completion_muted = False
+        self._input = Buffer(
+            multiline=False,
+            completer=CommandCompleter(self._completion_context, lambda: self._completion_muted),
+            complete_while_typing=False,
+            accept_handler=self._accept,
+        )
+        body = Window(FormattedTextControl(self._body_fragments), wrap_lines=False)
+        input_line = Window(
+            BufferControl(self._input, input_processors=[BeforeInput("> ", style="class:prompt")]),
+            height=1,
+        )
+        message = Window(FormattedTextControl(self._message_fragments), height=1)
+        root = FloatContainer(
+            HSplit([body, input_line, message]),
+            floats=[Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8))],
+        )
+        self.application: Application[None] = Application(
+            layout=Layout(root, focused_element=input_line),
+            key_bindings=self._key_bindings(),
+            style=STYLE,
+            full_screen=True,
+            enable_page_navigation_bindings=False,
+            input=input,
+            output=output,
+        )
+        self._glyphs: Glyphs = glyphs_for(self.application.output.encoding())
+
+    # --- pushed by the session ----------------------------------------------------------------
+
+    def update(self, view: ScreenView) -> None:
+        """Show `view` (a new snapshot replaces the old one entirely)."""
+        if type(view) is not type(self._view):
+            self._panel = None
+            self._scroll = 0
+        self._view = view
+        self._board = (
+            board_from_state(view.state, view.my_seat) if isinstance(view, TableView) else None
+        )
+        self._signal_turn()
+        self.application.invalidate()
+
+    def notify(self, text: str) -> None:
+        """A one-line notice under the input line (e.g. "Carol dropped out")."""
+        self._message = [("class:notice", text)]
+        self.application.invalidate()
+
+    def exit(self) -> None:
+        if self.application.is_running:
+            self.application.exit()
+
+    def run(self) -> None:
+        self.application.run()
+
+    async def run_async(self) -> None:
+        await self.application.run_async()
+
+    @property
+    def view(self) -> ScreenView | None:
+        return self._view
+
+    @property
+    def panel(self) -> str | None:
+        return self._panel
+
+    @property
+    def input_text(self) -> str:
+        return self._input.text
+
+    @property
+    def message(self) -> str:
+        return "".join(text for _style, text in self._message)
+
+    def _signal_turn(self) -> None:
+        """Ring the bell once when a turn of ours begins; the status line turns reverse."""
+        board = self._board
+        if board is None or not board.my_turn:
+            return
+        key = (board.turn, board.current_seat)
+        if key != self._rung_for:
+            self._rung_for = key
+            self.bells += 1
+            self.application.output.bell()
+
+    # --- input --------------------------------------------------------------------------------
+
+    def _completion_context(self) -> CompletionContext:
+        view = self._view
+        names: Sequence[str] = view.names if isinstance(view, TableView) else ()
+        return CompletionContext(mode_of(view), self._board, names)
+
+    def _accept(self, buffer: Buffer) -> bool:
+        """Enter pressed; returns True to keep the text (so a rejected line can be fixed)."""
+        self._completion_muted = True
+        buffer.cancel_completion()
+        return not self.handle_text(buffer.text)
+
+    def handle_text(self, text: str) -> bool:
+        """Carry out one typed line as if entered; False if it was rejected (reason shown)."""
+        try:
+            intent = self._parse(text[:MAX_INPUT_CHARS])
+        except CommandError as exc:
+            self._message = [("class:error", str(exc))]
+            self.application.invalidate()
+            return False
+        self._message = []
+        if intent is not None:
+            self.handle(intent)
+        return True
+
+    def _parse(self, text: str) -> Intent | None:
+        view = self._view
+        if isinstance(view, TableView) and self._board is not None:
+            return parse_on_board(text, self._board, view.names, view.state.check)
+        return parse_simple(text, mode_of(view))
+
+    def handle(self, intent: Intent) -> None:
+        """Carry out a parsed intent (public so the session can script the UI in tests)."""
+        if isinstance(intent, SendAction):
+            self._panel = None
+            self._callbacks.on_action(intent.action)
+        elif isinstance(intent, Say):
+            self._callbacks.on_say(intent.text)
+        elif isinstance(intent, Show):
+            self._panel = None if self._panel == intent.what else intent.what
+            self._scroll = 0
+        elif isinstance(intent, Start):
+            view = self._view
+            if not isinstance(view, LobbyView) or not view.i_am_host:
+                self._message = [("class:error", _("only the host can start the game"))]
+            elif not view.can_start:
+                self._message = [("class:error", _("not everyone is here yet"))]
+            else:
+                self._callbacks.on_start()
+        elif isinstance(intent, Quit):
+            self._callbacks.on_quit()
+            self.exit()
+        self.application.invalidate()
+
+    def _key_bindings(self) -> KeyBindings:
+        kb = KeyBindings()
+
+        @kb.add("tab")
+        def _complete(event: KeyPressEvent) -> None:
+            self._completion_muted = False
+            buffer = event.current_buffer
+            if buffer.complete_state:
+                buffer.complete_next()
+            else:
+                buffer.start_completion(insert_common_part=True)
+
+        @kb.add("escape", eager=True)
+        def _close(event: KeyPressEvent) -> None:
+            self._panel = None
+            self._scroll = 0
+            self._message = []
+
+        @kb.add("pageup")
+        def _back(event: KeyPressEvent) -> None:
+            self._scroll += max(self._rows() // 2, 1)
+
+        @kb.add("pagedown")
+        def _forward(event: KeyPressEvent) -> None:
+            self._scroll = max(self._scroll - max(self._rows() // 2, 1), 0)
+
+        @kb.add("c-c")
+        @kb.add("c-d")
+        def _quit(event: KeyPressEvent) -> None:
+            self.handle(Quit())
+
+        return kb
+
+    # --- drawing ------------------------------------------------------------------------------
+
+    def _rows(self) -> int:
+        return max(self.application.output.get_size().rows - INPUT_ROWS, 1)
+
+    def _columns(self) -> int:
+        return max(self.application.output.get_size().columns, 20)
+
+    def screen_lines(self) -> list[Line]:
+        """The body as it is drawn now: exactly the rows above the input line."""
+        rows, columns = self._rows(), self._columns()
+        view, glyphs = self._view, self._glyphs
+        if view is None:
+            return [[("class:dim", _("Connecting..."))], *([] for _ in range(rows - 1))]
+        if self._panel is not None:
+            return self._panel_lines(rows, columns)
+        if isinstance(view, LobbyView):
+            return render_lobby(view, columns, rows, glyphs)
+        if isinstance(view, EndView):
+            return render_end(view, columns, rows, glyphs, self._scroll)
+        assert self._board is not None
+        return render_board(
+            self._board, labels_for(view), columns, rows, glyphs=glyphs, log_offset=self._scroll
+        )
+
+    def _panel_lines(self, rows: int, columns: int) -> list[Line]:
+        view = self._view
+        titles = {"help": _("Help"), "rules": _("Rules"), "log": _("Game log")}
+        title: Line = [("class:title", titles.get(self._panel or "", ""))]
+        title.append(("class:dim", "  " + _("(Esc to close, PageUp/PageDown to scroll)")))
+        bottom: Line = []
+        if isinstance(view, TableView) and self._board is not None:
+            # Keep whose turn it is in sight while reading.
+            bottom = status_line(self._board, labels_for(view), self._glyphs, columns)
+        room = rows - 1 - (1 if bottom else 0)
+        if self._panel == "log":
+            log = view.log if isinstance(view, TableView | EndView) else ()
+            body = log_lines(log, columns, room, self._scroll)
+        else:
+            if self._panel == "rules":
+                config = getattr(view, "config", None)
+                text = rules_summary(config.variant if config is not None else None)
+            else:
+                text = command_help(mode_of(view))
+            wrapped = [w for line in text for w in wrap_text(line, columns)]
+            start = min(self._scroll, max(len(wrapped) - room, 0))
+            body = [[("", line)] for line in wrapped[start : start + room]]
+        lines = [fit(title, columns), *body]
+        lines.extend([] for _ in range(rows - len(lines) - (1 if bottom else 0)))
+        if bottom:
+            lines.append(bottom)
+        return lines[:rows]
+
+    def _encodable(self, fragments: Sequence[Fragment]) -> Line:
+        """Replace what a non-UTF-8 terminal cannot show (names, translations) with '?'."""
+        encoding = self.application.output.encoding()
+        if encoding.lower().replace("-", "") in ("utf8", "utf16", "utf32"):
+            return list(fragments)
+        return [
+            (style, text.encode(encoding, "replace").decode(encoding, "replace"))
+            for style, text in fragments
+        ]
+
+    def _body_fragments(self) -> StyleAndTextTuples:
+        lines = self.screen_lines()
+        return to_formatted([self._encodable(line) for line in lines])
+
+    def _message_fragments(self) -> StyleAndTextTuples:
+        return to_formatted([self._encodable(fit(self._message, self._columns()))])

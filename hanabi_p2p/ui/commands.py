@@ -1,0 +1,375 @@
+"""Typed commands: parse a line into an action or intent, and say why one cannot be done.
+
+Pure: `parse_on_board` needs only what the player sees (a `Board`) and the seat names. Every
+turn action is checked here with a localised one-line reason ("no clue tokens left") and
+then, as a last safety net, by the engine's own `check`, so an illegal command is never sent.
+
+Grammar (slots are 1-based from the left; names, colours and command words may be shortened
+to any unique prefix, case-insensitive; colours in English, in the current language, or by
+their letter R/Y/G/B/W/M):
+
+    play SLOT [COLOUR]     discard SLOT     clue PLAYER COLOUR|NUMBER     move FROM TO
+    say TEXT     log     rules     help     quit     start (lobby, host only)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TypeVar
+
+from hanabi_p2p.errors import HanabiError, IllegalAction, UserError
+from hanabi_p2p.i18n import _, ngettext
+from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play
+from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, RANKS, Suit
+from hanabi_p2p.rules.engine import GameState
+from hanabi_p2p.ui.board import Board, board_from_state
+from hanabi_p2p.ui.terms import colour_name
+
+# Table talk is relayed to every peer; keep it to a sentence or two.
+MAX_SAY_CHARS = 280
+MAX_COMMAND_CHARS = 400
+
+
+class CommandError(UserError):
+    """A typed command cannot be carried out now; the message (translated) says why."""
+
+
+class Mode(StrEnum):
+    """Which screen the command line belongs to: each accepts its own commands."""
+
+    LOBBY = "lobby"
+    TABLE = "table"
+    END = "end"
+
+
+COMMANDS: dict[Mode, tuple[str, ...]] = {
+    Mode.LOBBY: ("start", "say", "rules", "help", "quit"),
+    Mode.TABLE: ("play", "discard", "clue", "move", "say", "log", "rules", "help", "quit"),
+    Mode.END: ("log", "say", "rules", "help", "quit"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SendAction:
+    """Send this game action to the table."""
+
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Show a panel locally: "log", "rules" or "help". Nothing is sent."""
+
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    pass
+
+
+Intent = SendAction | Say | Show | Quit | Start
+
+
+T = TypeVar("T")
+
+# --- matching words ---------------------------------------------------------------------------
+
+_FOLD = str.maketrans({"ø": "o", "æ": "ae", "ß": "ss", "ı": "i"})
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form, so "rosu" finds "roșu" and "rod" finds "rød"."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().translate(_FOLD))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def match_prefix(typed: str, candidates: Iterable[tuple[str, T]]) -> list[T]:
+    """Values whose label equals `typed`, else whose label starts with it (folded).
+
+    Several labels may name the same value (a colour in two languages): duplicates count once.
+    """
+    key = fold(typed)
+    labelled = [(fold(label), value) for label, value in candidates]
+    exact = _unique(value for label, value in labelled if label == key)
+    if exact:
+        return exact
+    return _unique(value for label, value in labelled if label.startswith(key))
+
+
+def _unique(values: Iterable[T]) -> list[T]:
+    out: list[T] = []
+    for value in values:
+        if value not in out:
+            out.append(value)
+    return out
+
+
+def colour_labels(suits: Iterable[Suit]) -> list[tuple[str, Suit]]:
+    """Every way to type a colour: its letter, English name and name in the current language."""
+    labels: list[tuple[str, Suit]] = []
+    for suit in suits:
+        labels.append((suit.letter, suit))
+        labels.append((suit.value, suit))
+        if suit is Suit.MULTI:
+            labels.append(("multicolour", suit))
+        labels.append((colour_name(suit), suit))
+    return labels
+
+
+def command_word(typed: str, mode: Mode) -> str:
+    found = match_prefix(typed, ((word, word) for word in COMMANDS[mode]))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise CommandError(_("unknown command '{word}': type help for the list").format(word=typed))
+    raise CommandError(
+        _("'{word}' could be {choices}").format(word=typed, choices=", ".join(found))
+    )
+
+
+# --- parsing ----------------------------------------------------------------------------------
+
+
+def parse_command(line: str, state: GameState, my_seat: int, names: Sequence[str]) -> Intent | None:
+    """Parse a command typed at the table; the engine state checks it before it is sent."""
+    return parse_on_board(line, board_from_state(state, my_seat), names, state.check)
+
+
+def parse_simple(line: str, mode: Mode) -> Intent | None:
+    """Parse a command of the lobby or end screen (no game actions there)."""
+    words = line.split()
+    if not words:
+        return None
+    word = command_word(words[0], mode)
+    return _common(word, line, mode)
+
+
+def _common(word: str, line: str, mode: Mode) -> Intent:
+    if word == "say":
+        return Say(_say_text(line))
+    if word == "quit":
+        return Quit()
+    if word == "start":
+        return Start()
+    return Show(word)
+
+
+def _say_text(line: str) -> str:
+    text = line.strip().split(None, 1)[1].strip() if len(line.split()) > 1 else ""
+    if not text:
+        raise CommandError(_("usage: say TEXT"))
+    if len(text) > MAX_SAY_CHARS:
+        raise CommandError(
+            _("that is too long to say: at most {count} characters").format(count=MAX_SAY_CHARS)
+        )
+    return "".join(ch for ch in text if ch.isprintable())
+
+
+def parse_on_board(
+    line: str,
+    board: Board,
+    names: Sequence[str],
+    check: Callable[[Action], None] | None = None,
+) -> Intent | None:
+    """Parse a table command; None for a blank line. Raises `CommandError` saying why."""
+    if len(line) > MAX_COMMAND_CHARS:
+        raise CommandError(_("that command is too long"))
+    words = line.split()
+    if not words:
+        return None
+    word = command_word(words[0], Mode.TABLE)
+    args = words[1:]
+    if word in ("say", "log", "rules", "help", "quit"):
+        return _common(word, line, Mode.TABLE)
+    if board.over:
+        raise CommandError(_("the game is over"))
+    if word == "move":
+        action: Action = _move(args, board)
+    else:
+        _check_turn(board, names)
+        if word == "play":
+            action = _play(args, board)
+        elif word == "discard":
+            action = _discard(args, board)
+        else:
+            action = _clue(line, args, board, names)
+    if check is not None:
+        try:
+            check(action)
+        except IllegalAction as exc:
+            # Everything the engine forbids is normally caught above with a friendlier,
+            # translated reason; this is the safety net, so its message is the engine's own.
+            raise CommandError(str(exc)) from None
+        except HanabiError as exc:
+            raise CommandError(str(exc)) from None
+    return SendAction(action)
+
+
+def _name(seat: int, names: Sequence[str]) -> str:
+    return names[seat] if seat < len(names) else f"#{seat + 1}"
+
+
+def _check_turn(board: Board, names: Sequence[str]) -> None:
+    if board.current_seat != board.my_seat:
+        raise CommandError(_("it is {name}'s turn").format(name=_name(board.current_seat, names)))
+
+
+def _slot(text: str, board: Board) -> int:
+    """A 1-based slot typed by the player -> 0-based index into the own hand."""
+    held = len(board.hands[board.my_seat])
+    if not text.isdigit():
+        raise CommandError(
+            _("'{text}' is not a slot: give a number from 1 to {count}").format(
+                text=text, count=held
+            )
+        )
+    slot = int(text)
+    if not 1 <= slot <= held:
+        raise CommandError(
+            ngettext(
+                "slot {slot} does not exist: you hold {count} card",
+                "slot {slot} does not exist: you hold {count} cards",
+                held,
+            ).format(slot=slot, count=held)
+        )
+    return slot - 1
+
+
+def _colour(text: str, board: Board) -> Suit:
+    found = match_prefix(text, colour_labels(Suit))
+    if len(found) > 1:
+        choices = ", ".join(colour_name(s) for s in found)
+        raise CommandError(_("'{word}' could be {choices}").format(word=text, choices=choices))
+    if not found:
+        raise CommandError(_("'{word}' is not a colour").format(word=text))
+    suit = found[0]
+    if suit not in board.config.suits:
+        raise CommandError(_("there is no {colour} in this game").format(colour=colour_name(suit)))
+    if suit not in board.config.clue_colours:
+        raise CommandError(
+            _("{colour} cannot be named in this variant: it counts as every colour").format(
+                colour=colour_name(suit)
+            )
+        )
+    return suit
+
+
+def _my_card(board: Board, index: int) -> int:
+    return board.hands[board.my_seat][index].card
+
+
+def _play(args: list[str], board: Board) -> Play:
+    if not 1 <= len(args) <= 2:
+        raise CommandError(_("usage: play SLOT [COLOUR]"))
+    card = _my_card(board, _slot(args[0], board))
+    announce = None
+    if len(args) == 2:
+        if not board.config.choreography:
+            raise CommandError(_("announcing a colour needs the choreography option"))
+        announce = _colour(args[1], board)
+    return Play(seat=board.my_seat, card=card, announce=announce)
+
+
+def _discard(args: list[str], board: Board) -> Discard:
+    if len(args) != 1:
+        raise CommandError(_("usage: discard SLOT"))
+    card = _my_card(board, _slot(args[0], board))
+    if board.clue_tokens >= MAX_CLUE_TOKENS:
+        raise CommandError(
+            _("you cannot discard: all {count} clue tokens are available").format(
+                count=MAX_CLUE_TOKENS
+            )
+        )
+    return Discard(seat=board.my_seat, card=card)
+
+
+def _move(args: list[str], board: Board) -> Move:
+    if len(args) != 2:
+        raise CommandError(_("usage: move FROM TO"))
+    source = _slot(args[0], board)
+    target = _slot(args[1], board)
+    if source == target:
+        raise CommandError(_("that card is already in slot {slot}").format(slot=source + 1))
+    return Move(seat=board.my_seat, card=_my_card(board, source), to=target)
+
+
+def _player(typed: str, names: Sequence[str]) -> int:
+    found = match_prefix(typed, ((name, seat) for seat, name in enumerate(names)))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise CommandError(
+            _("nobody here is called '{name}' (players: {names})").format(
+                name=typed, names=", ".join(names)
+            )
+        )
+    choices = ", ".join(names[seat] for seat in found)
+    raise CommandError(_("'{word}' could be {choices}").format(word=typed, choices=choices))
+
+
+def _split_clue(line: str, args: list[str], names: Sequence[str]) -> tuple[str, str]:
+    """(player, value) from the clue's arguments; a player's name may contain spaces."""
+    rest = line.strip().split(None, 1)[1] if len(args) >= 1 else ""
+    for name in sorted(names, key=len, reverse=True):
+        if " " in name and fold(rest).startswith(fold(name) + " "):
+            value = rest[len(name) :].strip()
+            if len(value.split()) == 1:
+                return name, value
+    if len(args) != 2:
+        raise CommandError(_("usage: clue PLAYER COLOUR|NUMBER"))
+    return args[0], args[1]
+
+
+def _clue(line: str, args: list[str], board: Board, names: Sequence[str]) -> Clue:
+    who, value = _split_clue(line, args, names)
+    target = _player(who, names)
+    if target == board.my_seat:
+        raise CommandError(_("you cannot clue yourself"))
+    if board.clue_tokens <= 0:
+        raise CommandError(_("no clue tokens left"))
+    colour: Suit | None = None
+    rank: int | None = None
+    if value.isdigit():
+        rank = int(value)
+        if rank not in RANKS:
+            raise CommandError(
+                _("there is no number {number}: numbers go from 1 to 5").format(number=value)
+            )
+    else:
+        colour = _colour(value, board)
+    hand = board.hands[target]
+    if any(cell.face is None for cell in hand):
+        raise CommandError(
+            _("{name}'s cards are not all visible yet").format(name=_name(target, names))
+        )
+    touched = frozenset(
+        cell.card
+        for cell in hand
+        if cell.face is not None
+        and (
+            board.config.colour_touches(colour, cell.face)
+            if colour is not None
+            else cell.face.rank == rank
+        )
+    )
+    if not touched and not board.config.empty_clues:
+        raise CommandError(
+            _("that clue touches none of {name}'s cards, and empty clues are off").format(
+                name=_name(target, names)
+            )
+        )
+    return Clue(seat=board.my_seat, target=target, colour=colour, rank=rank, touched=touched)

@@ -1,0 +1,62 @@
+"""The end screen: score and rating, the fireworks, the audit's verdict, where the log is."""
+
+from __future__ import annotations
+
+from hanabi_p2p.i18n import _
+from hanabi_p2p.rules.cards import MAX_STRIKES
+from hanabi_p2p.ui.symbols import UNICODE, Glyphs, suit_style
+from hanabi_p2p.ui.table import log_lines
+from hanabi_p2p.ui.terms import end_reason, rating_word
+from hanabi_p2p.ui.text import Line, fit, join_cells, wrap_text
+from hanabi_p2p.ui.view import EndView
+
+
+def render_end(
+    view: EndView, columns: int, rows: int, glyphs: Glyphs = UNICODE, log_offset: int = 0
+) -> list[Line]:
+    """Exactly `rows` lines, none wider than `columns`; the game log fills what is left."""
+    config = view.config
+    lines: list[Line] = [
+        [("class:title", _("Game over")), ("", ": "), ("", end_reason(view.end))],
+        [],
+    ]
+    if config.all_or_nothing:
+        result: Line = [("class:label", _("Result")), ("", ": ")]
+        won = view.rating == "win"
+        result.append(("class:good" if won else "class:bad", rating_word(view.rating)))
+        lines.append(result)
+    else:
+        score = _("Score {score} of {max}").format(score=view.score, max=config.max_score)
+        lines.append(
+            [
+                ("class:label", score),
+                ("class:dim", glyphs.dot),
+                ("class:title", rating_word(view.rating)),
+            ]
+        )
+    cells: list[Line] = []
+    for suit, top in view.fireworks:
+        cells.append([(suit_style(suit) if top else "class:dim", f"{suit.letter}{top}")])
+    lines.append([("class:label", _("Fireworks")), ("", "  "), *join_cells(cells, " ")])
+    fuses = _("Fuses burnt: {count} of {max}").format(count=view.strikes, max=MAX_STRIKES)
+    lines.append([("", fuses)])
+    lines.append([])
+    if view.audit_ok is None:
+        verdict: Line = [("class:notice", _("Audit: checking every card and clue..."))]
+    elif view.audit_ok:
+        verdict = [("class:good", _("Audit passed"))]
+    else:
+        verdict = [("class:bad", _("Audit FAILED"))]
+    lines.append(verdict)
+    for text in wrap_text(view.audit_text, max(columns - 2, 10)) if view.audit_text else []:
+        lines.append([("", "  " + text)])
+    if view.log_path:
+        lines.append([("class:label", _("Log saved to")), ("", f" {view.log_path}")])
+    lines.append([("class:dim", _("Type log to read the whole game, quit to leave."))])
+    out = [fit(line, columns) for line in lines[:rows]]
+    room = rows - len(out) - 1
+    if room > 1 and view.log:
+        out.append([("class:rule", glyphs.rule * columns)])
+        out.extend(log_lines(view.log, columns, room, log_offset))
+    out.extend([] for _ in range(rows - len(out)))
+    return out

@@ -1,0 +1,134 @@
+"""Help for the commands and a short rules summary, in our own words, in every language.
+
+The same summary is printed by `hanabi-p2p rules` and shown by the `rules` command in game.
+"""
+
+from __future__ import annotations
+
+from hanabi_p2p.i18n import _
+from hanabi_p2p.rules.cards import GameConfig, Variant
+from hanabi_p2p.ui.commands import Mode
+from hanabi_p2p.ui.terms import option_name, variant_name
+from hanabi_p2p.ui.text import wrap_text
+
+# The command column is typed as shown, in every language; only the explanation is translated.
+COMMAND_COLUMN = 16
+
+
+def _entry(example: str, explanation: str) -> str:
+    return f"  {example.ljust(COMMAND_COLUMN)} {explanation}"
+
+
+def command_help(mode: Mode) -> list[str]:
+    """One line per command available on the screen `mode`, then a legend of the table."""
+    lines = [_("Commands (any unique beginning of a word will do, Tab completes):")]
+    if mode is Mode.LOBBY:
+        lines.append(_entry("start", _("start the game (host only, once every seat is taken)")))
+    if mode is Mode.TABLE:
+        lines.extend(
+            [
+                _entry("play 2", _("play the card in slot 2 (slots count from the left)")),
+                _entry("play 2 red", _("choreography: announce its colour first")),
+                _entry("discard 4", _("discard the card in slot 4 (gains a clue token)")),
+                _entry("clue bob red", _("show Bob all his red cards")),
+                _entry("clue carol 3", _("show Carol all her 3s")),
+                _entry("move 5 1", _("move your card from slot 5 to slot 1")),
+            ]
+        )
+    lines.append(_entry("say hello", _("table talk (no hints outside clues!)")))
+    if mode is not Mode.LOBBY:
+        lines.append(_entry("log", _("the whole game log (PageUp/PageDown scroll)")))
+    lines.extend(
+        [
+            _entry("rules", _("a short summary of the rules")),
+            _entry("help", _("this list")),
+            _entry("quit", _("leave the table")),
+            _("Esc closes this panel."),
+        ]
+    )
+    if mode is Mode.TABLE:
+        lines.extend(
+            [
+                "",
+                _(
+                    "Cards show colour and letter: R red, Y yellow, G green, B blue, W white, "
+                    "M multicolour. Clue marks: B4(4) was told it is a 4."
+                ),
+                _(
+                    "Your own cards: 2* means slot 2 was clued; the letters and numbers still "
+                    "possible are shown, the ones ruled out are dots."
+                ),
+            ]
+        )
+    return lines
+
+
+def rules_summary(variant: Variant | None = None) -> list[str]:
+    """Paragraphs (wrap them to the screen): the turn, the end, scoring and the variants.
+
+    About 30 lines at 80 columns. All variants are described, or only `variant` if given.
+    """
+    lines = [
+        _("HANABI: a cooperative game for 2 to 5 players."),
+        _(
+            "Together you build five fireworks (red, yellow, green, blue, white), each from "
+            "1 up to 5 in order. You see everyone's cards except your own."
+        ),
+        "",
+        _("Each turn, do exactly one of these:"),
+        _(
+            "- Give a clue (costs a clue token): pick another player and one colour or one "
+            "number, and point at ALL their cards of it. Not possible with no tokens left."
+        ),
+        _("- Discard a card (gains a clue token back, up to 8): not possible with all 8."),
+        _(
+            "- Play a card: if it is the next number of its firework it is added; if not, it "
+            "is discarded and a fuse burns. Completing a firework with its 5 returns a clue "
+            "token. Either way, draw a new card."
+        ),
+        _("You may rearrange your own hand at any time. Beyond clues, no hints!"),
+        "",
+        _(
+            "The game ends when the third fuse burns (you lose: score 0), when every firework "
+            "is complete, or one round after the last card is drawn: everyone, the player who "
+            "drew it included, takes one more turn."
+        ),
+        _(
+            "Score: the top card of each firework. 0-5 horrible, 6-10 mediocre, 11-15 "
+            "honourable, 16-20 excellent, 21-24 amazing, 25 legendary, 30 divine (with six "
+            "colours)."
+        ),
+        "",
+        _("Variants and options:"),
+    ]
+    descriptions = {
+        Variant.MULTICOLOR: _("a sixth colour of 10 cards, named in clues like any other."),
+        Variant.MULTICOLOR_SHORT: _("a sixth colour with a single card of each number."),
+        Variant.RAINBOW: _(
+            "multicolour cards are touched by every colour clue; multicolour cannot be named."
+        ),
+    }
+    options = {
+        "all_or_nothing": _(
+            "no last round: play on until every firework is complete, or you lose."
+        ),
+        "choreography": _(
+            "announce a colour when playing: right and placed, +1 clue token; wrong, a fuse."
+        ),
+        "empty_clues": _("a clue may point at no card at all."),
+    }
+    # No variant named: describe them all; standard has nothing to add but the options.
+    shown = list(descriptions) if variant is None else [v for v in descriptions if v is variant]
+    for v in shown:
+        lines.append(f"- {variant_name(v)}: {descriptions[v]}")
+    for option, text in options.items():
+        lines.append(f"- {option_name(option)}: {text}")
+    return lines
+
+
+def rules_for(config: GameConfig) -> list[str]:
+    return rules_summary(config.variant)
+
+
+def wrapped(paragraphs: list[str], columns: int) -> list[str]:
+    return [line for paragraph in paragraphs for line in wrap_text(paragraph, columns)]

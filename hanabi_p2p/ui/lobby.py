@@ -1,0 +1,106 @@
+"""The lobby screen: the table, its seats, the table code to compare aloud, who is missing."""
+
+from __future__ import annotations
+
+from hanabi_p2p.i18n import _, ngettext
+from hanabi_p2p.ui.narrate import MAX_SHOWN_NAME, clean
+from hanabi_p2p.ui.symbols import UNICODE, Glyphs
+from hanabi_p2p.ui.terms import variant_summary
+from hanabi_p2p.ui.text import Line, fit, wrap_text
+from hanabi_p2p.ui.view import LobbyView
+
+
+def lobby_prompt(view: LobbyView) -> str:
+    """What we are waiting for, as one sentence."""
+    if view.free_seats:
+        return ngettext(
+            "Waiting for {count} more player to join",
+            "Waiting for {count} more players to join",
+            view.free_seats,
+        ).format(count=view.free_seats)
+    missing = [clean(seat.name, MAX_SHOWN_NAME) for seat in view.seats if not seat.connected]
+    if missing:
+        return _("Waiting for {names} to reconnect").format(names=", ".join(missing))
+    if view.i_am_host:
+        return _("Everyone is here: compare the table code, then type start")
+    host = next((clean(seat.name, MAX_SHOWN_NAME) for seat in view.seats if seat.is_host), "")
+    return _("Everyone is here: waiting for {host} to start").format(host=host)
+
+
+def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNICODE) -> list[Line]:
+    """Exactly `rows` lines, none wider than `columns`."""
+    config = view.config
+    lines: list[Line] = [
+        [("class:title", _("Table {name}").format(name=clean(view.table_name, MAX_SHOWN_NAME)))],
+        [
+            ("class:label", _("Game")),
+            ("", ": "),
+            ("", variant_summary(config.variant, config.options)),
+            ("class:dim", glyphs.dot),
+            (
+                "",
+                ngettext("{count} player", "{count} players", config.players).format(
+                    count=config.players
+                ),
+            ),
+        ],
+    ]
+    if view.address:
+        lines.append([("class:label", _("Address")), ("", f": {view.address}")])
+    lines.append([])
+    lines.append(
+        [
+            (
+                "class:label",
+                _("Seats: {taken} of {total} taken").format(
+                    taken=len(view.seats), total=config.players
+                ),
+            )
+        ]
+    )
+    # Names and fingerprints come from peers: never print their control characters.
+    names = [clean(seat.name, MAX_SHOWN_NAME) for seat in view.seats]
+    name_w = max([len(name) for name in names] + [8])
+    for number, (seat, name) in enumerate(zip(view.seats, names, strict=True), start=1):
+        line: Line = [
+            ("", f" {number}. "),
+            ("class:you" if seat.is_me else "", name.ljust(name_w)),
+        ]
+        line.append(
+            (
+                "class:dim",
+                "  "
+                + _("key {fingerprint}").format(
+                    fingerprint=clean(seat.fingerprint, MAX_SHOWN_NAME)
+                ),
+            )
+        )
+        tags = []
+        if seat.is_host:
+            tags.append(_("host"))
+        if seat.is_me:
+            tags.append(_("you"))
+        if tags:
+            line.append(("", "  (" + ", ".join(tags) + ")"))
+        if not seat.connected:
+            line.append(("class:dropped", "  " + _("not connected")))
+        lines.append(line)
+    for number in range(len(view.seats) + 1, config.players + 1):
+        lines.append([("", f" {number}. "), ("class:dim", _("free seat"))])
+    lines.append([])
+    if view.table_code:
+        lines.append(
+            [("class:label", _("Table code")), ("", ": "), ("class:code", view.table_code)]
+        )
+        for text in wrap_text(
+            _("Read it aloud: everyone must see the same code, or someone is in the middle."),
+            max(columns - 2, 10),
+        ):
+            lines.append([("class:dim", text)])
+        lines.append([])
+    lines.append([("class:notice", lobby_prompt(view))])
+    if view.status:
+        lines.append([("class:notice", view.status)])
+    out = [fit(line, columns) for line in lines[:rows]]
+    out.extend([] for _ in range(rows - len(out)))
+    return out

@@ -1,0 +1,74 @@
+"""View models: everything a screen shows, pushed by the session to `App.update`.
+
+Immutable snapshots: the session builds a new one whenever something changes, so a screen is
+a pure function of one value and can be rendered (and tested) without a running game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hanabi_p2p.rules.cards import GameConfig, Suit
+from hanabi_p2p.rules.engine import End, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    name: str
+    fingerprint: str  # short identity-key fingerprint, compared aloud if in doubt
+    is_host: bool = False
+    is_me: bool = False
+    connected: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyView:
+    table_name: str
+    config: GameConfig  # `players` is the number of seats
+    seats: tuple[LobbySeat, ...]  # taken seats, in seat order
+    i_am_host: bool
+    table_code: str | None = None  # shown once every seat is taken
+    address: str | None = None  # where others can join, e.g. "10.0.0.5:7301"
+    status: str = ""  # a line from the session, already translated
+
+    @property
+    def free_seats(self) -> int:
+        return max(self.config.players - len(self.seats), 0)
+
+    @property
+    def can_start(self) -> bool:
+        return self.i_am_host and self.free_seats == 0 and all(s.connected for s in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    config: GameConfig
+    my_seat: int
+    names: tuple[str, ...]  # per seat
+    state: GameState  # the observer's engine state for `my_seat`
+    table_name: str = ""
+    fingerprints: tuple[str, ...] = ()  # per seat, may be empty
+    table_code: str | None = None
+    log: tuple[str, ...] = ()  # action log in words and table talk, oldest first
+    # seats the session is waiting on (e.g. for a deck step); empty = the player to move
+    waiting_for: tuple[int, ...] = ()
+    disconnected: frozenset[int] = field(default_factory=frozenset)
+    status: str = ""  # a line from the session, already translated
+
+
+@dataclass(frozen=True, slots=True)
+class EndView:
+    config: GameConfig
+    score: int
+    rating: str  # a key of cards.rating: "legendary", "win", ...
+    end: End
+    fireworks: tuple[tuple[Suit, int], ...]
+    strikes: int = 0
+    audit_ok: bool | None = None  # None = the audit has not finished
+    audit_text: str = ""  # what the audit found, already translated
+    log_path: str | None = None
+    names: tuple[str, ...] = ()
+    log: tuple[str, ...] = ()
+
+
+ScreenView = LobbyView | TableView | EndView

@@ -1,0 +1,212 @@
+"""The real Application driven through a pipe: keys in, callbacks and screen out."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable, Iterator
+
+import pytest
+from prompt_toolkit.input import PipeInput, create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from ui_helpers import NAMES, game
+
+from hanabi_p2p.rules.actions import Action, Clue, Play
+from hanabi_p2p.rules.cards import GameConfig, Suit
+from hanabi_p2p.ui.app import App
+from hanabi_p2p.ui.text import plain
+from hanabi_p2p.ui.view import LobbySeat, LobbyView, TableView
+
+HANDS = [
+    ["R1", "R2", "Y1", "Y3", "B5"],
+    ["R3", "R4", "G1", "W1", "R5"],
+    ["Y2", "G2", "B1", "B2", "W2"],
+]
+
+
+class Recorder:
+    """Session callbacks that remember what the UI asked for."""
+
+    def __init__(self) -> None:
+        self.actions: list[Action] = []
+        self.said: list[str] = []
+        self.starts = 0
+        self.quits = 0
+
+    def on_action(self, action: Action) -> None:
+        self.actions.append(action)
+
+    def on_say(self, text: str) -> None:
+        self.said.append(text)
+
+    def on_start(self) -> None:
+        self.starts += 1
+
+    def on_quit(self) -> None:
+        self.quits += 1
+
+
+class BellCountingOutput(DummyOutput):
+    def __init__(self) -> None:
+        self.rang = 0
+
+    def bell(self) -> None:
+        self.rang += 1
+
+
+@pytest.fixture
+def pipe() -> Iterator[PipeInput]:
+    with create_pipe_input() as pipe_input:
+        yield pipe_input
+
+
+def table(seat: int = 0) -> TableView:
+    config = GameConfig(3)
+    return TableView(config, seat, NAMES[:3], game(config, HANDS))
+
+
+Step = tuple[str, Callable[[], bool]]
+
+
+def drive_steps(app: App, pipe: PipeInput, steps: list[Step]) -> None:
+    """Run the app; for each step type its keys and wait until its condition holds.
+
+    Waiting is bounded (~5 s per step) but nothing asserts on time: a step that never
+    completes shows up as the test's own assertion failing afterwards.
+    """
+
+    async def main() -> None:
+        task = asyncio.create_task(app.run_async())
+        await asyncio.sleep(0)
+        for keys, until in steps:
+            pipe.send_text(keys)
+            for _ in range(500):
+                if until():
+                    break
+                await asyncio.sleep(0.01)
+        app.exit()
+        await task
+
+    asyncio.run(main())
+
+
+def drive(app: App, pipe: PipeInput, keys: str, until: Callable[[], bool]) -> None:
+    drive_steps(app, pipe, [(keys, until)])
+
+
+def screen(app: App) -> list[str]:
+    return [plain(line) for line in app.screen_lines()]
+
+
+def test_a_legal_command_is_sent_as_an_action(pipe: PipeInput) -> None:
+    session = Recorder()
+    app = App(session, input=pipe, output=DummyOutput())
+    view = table()
+    app.update(view)
+    bob = view.state.hands[1]
+    drive(app, pipe, "clue bob red\r", lambda: bool(session.actions))
+    assert session.actions == [
+        Clue(seat=0, target=1, colour=Suit.RED, touched=frozenset({bob[0], bob[1], bob[4]}))
+    ]
+    assert app.message == ""
+
+
+def test_an_illegal_command_sends_nothing_and_says_why(pipe: PipeInput) -> None:
+    session = Recorder()
+    app = App(session, input=pipe, output=DummyOutput())
+    app.update(table())
+    drive(app, pipe, "discard 1\r", lambda: bool(app.message))
+    assert session.actions == []
+    assert app.message == "you cannot discard: all 8 clue tokens are available"
+
+
+def test_not_my_turn_is_refused(pipe: PipeInput) -> None:
+    session = Recorder()
+    app = App(session, input=pipe, output=DummyOutput())
+    app.update(table(seat=2))
+    drive(app, pipe, "play 1\r", lambda: bool(app.message))
+    assert session.actions == []
+    assert app.message == "it is Alice's turn"
+
+
+def test_tab_completes_names_and_colours(pipe: PipeInput) -> None:
+    session = Recorder()
+    app = App(session, input=pipe, output=DummyOutput())
+    view = table()
+    app.update(view)
+    drive_steps(
+        app,
+        pipe,
+        [
+            ("c\t", lambda: app.input_text == "clue "),
+            ("ca\t", lambda: app.input_text == "clue Carol "),
+            ("gr\t", lambda: app.input_text == "clue Carol green "),
+            ("\r", lambda: bool(session.actions or app.message)),
+        ],
+    )
+    assert session.actions and isinstance(session.actions[0], Clue)
+    assert session.actions[0].target == 2 and session.actions[0].colour is Suit.GREEN
+
+
+def test_say_and_quit(pipe: PipeInput) -> None:
+    session = Recorder()
+    app = App(session, input=pipe, output=DummyOutput())
+    app.update(table())
+    drive(app, pipe, "say good luck\rquit\r", lambda: session.quits > 0)
+    assert session.said == ["good luck"]
+    assert session.quits == 1
+    assert session.actions == []
+
+
+def test_bell_rings_once_when_my_turn_begins() -> None:
+    output = BellCountingOutput()
+    app = App(Recorder(), input=None, output=output)
+    view = table(seat=1)  # Alice to move: not our turn
+    app.update(view)
+    assert output.rang == 0
+    state = view.state
+    state.apply(Play(seat=0, card=state.hands[0][0]))
+    app.update(dataclasses.replace(view, state=state))  # now Bob, us
+    assert output.rang == 1
+    app.update(dataclasses.replace(view, state=state, log=("chat",)))  # same turn: no bell
+    assert output.rang == 1
+    assert screen(app)[-1].startswith("▶ Your turn")
+
+
+def test_help_rules_and_log_panels_toggle(pipe: PipeInput) -> None:
+    app = App(Recorder(), input=pipe, output=DummyOutput())
+    app.update(dataclasses.replace(table(), log=("Alice plays R1 from slot 1: placed",)))
+    drive(app, pipe, "help\r", lambda: app.panel == "help")
+    assert screen(app)[0].startswith("Help")
+    assert any("clue bob red" in line for line in screen(app))
+    app.handle_text("rules")
+    assert app.panel == "rules"
+    assert any("HANABI" in line for line in screen(app))
+    app.handle_text("log")
+    assert any("Alice plays R1" in line for line in screen(app))
+    app.handle_text("log")
+    assert app.panel is None
+
+
+def test_lobby_start_only_for_the_host_once_full() -> None:
+    session = Recorder()
+    app = App(session, input=None, output=DummyOutput())
+    seats = tuple(LobbySeat(name, "ab") for name in NAMES[:3])
+    guest = LobbyView("Friday", GameConfig(3), seats, i_am_host=False)
+    app.update(guest)
+    app.handle_text("start")
+    assert session.starts == 0 and app.message == "only the host can start the game"
+    app.update(dataclasses.replace(guest, i_am_host=True, seats=seats[:2]))
+    app.handle_text("start")
+    assert session.starts == 0 and app.message == "not everyone is here yet"
+    app.update(dataclasses.replace(guest, i_am_host=True))
+    app.handle_text("start")
+    assert session.starts == 1
+
+
+def test_screen_fills_the_terminal_above_the_input() -> None:
+    app = App(Recorder(), input=None, output=DummyOutput())  # DummyOutput is 80x40
+    app.update(table())
+    lines = app.screen_lines()
+    assert len(lines) == 38
+    assert all(len(plain(line)) <= 80 for line in lines)
