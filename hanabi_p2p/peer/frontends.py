@@ -98,7 +98,8 @@ class Headless(Frontend):
         if isinstance(event, ev.DeckReady):
             return "deck shuffled and locked by every player; dealing"
         if isinstance(event, ev.TurnResolved):
-            return f"turn {event.turn + 1}: {describe(event.before, event.action, event.outcome, session.names)}"
+            text = describe(event.before, event.action, event.outcome, session.names)
+            return f"turn {event.turn + 1}: {text}"
         if isinstance(event, ev.Chat):
             who = session.name_of(event.seat) if event.seat >= 0 else "?"
             return f"{who} says: {event.text}"

@@ -312,12 +312,15 @@ class Node:
         if limit is None or self.session.my_seat is None:
             return
         for (seat, what), since in self._wait_since.items():
-            if seat != self.session.my_seat and now - since > limit:
-                peer_id = self.session.seats[seat].peer_id
-                self._peer_fault(
-                    peer_id, f"kept the game waiting for its {what} for {int(now - since)} s", True
-                )
-                return
+            if seat == self.session.my_seat or now - since <= limit:
+                continue
+            peer_id = self.session.seats[seat].peer_id
+            if what == "turn" and peer_id in self.connected:
+                continue  # a player thinking is no fault; a player gone that long is
+            self._peer_fault(
+                peer_id, f"kept the game waiting for its {what} for {int(now - since)} s", True
+            )
+            return
 
     def waiting_since(self) -> dict[tuple[int, str], float]:
         return dict(self._wait_since)

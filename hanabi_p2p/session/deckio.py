@@ -47,7 +47,9 @@ class DeckAdapter:
         self.table_id = table_id
         self.seats = list(seats)
         self.my_seat = my_seat
-        self.peer = DeckPeer(config, table_id, self.seats, my_seat, seed) if my_seat is not None else None
+        self.peer = (
+            DeckPeer(config, table_id, self.seats, my_seat, seed) if my_seat is not None else None
+        )
         self._known_faces = dict(known_faces or {})
         self._observer_ready = False
         self._faces_given = False

@@ -437,7 +437,8 @@ class TableSession:
         if entry.turn != state.turn or self.pending is not None:
             raise GameFault(_who(entry), f"acted for turn {entry.turn} during turn {state.turn}")
         if seat != state.current_seat:
-            raise GameFault(_who(entry), f"not their turn: it is {self.name_of(state.current_seat)}'s")
+            current = self.name_of(state.current_seat)
+            raise GameFault(_who(entry), f"not their turn: it is {current}'s")
         body = b.ActionBody.from_wire(entry.body, seat)
         action = body.action
         try:
@@ -455,7 +456,9 @@ class TableSession:
         self.pending = PendingTurn(entry.turn, action)
         deck = self._require_deck()
         mine: list[Any] = []
-        if self.my_seat is not None and self.my_seat != seat:
+        if self.my_seat is not None:
+            # Declare both reveals to our DeckPeer even for our own action: a peer resumed
+            # from its log replays its own action without take_action(). Same bytes again.
             mine.extend(deck.public_share(action.card))
             if state.draw_index < state.config.deck_size:
                 mine.extend(deck.deal_shares(state.draw_index, seat))

@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from session_harness import Table
 
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import AUDITED, TableSession
-
-from session_harness import Table
 
 
 def random_choice(rng: random.Random):
@@ -39,9 +38,10 @@ def test_full_game_all_peers_agree_and_audit_passes(players: int) -> None:
 def test_observer_with_audited_faces_replays_the_same_game() -> None:
     """The log verifier's path: an unseated observer, given the faces the deck audit
     decoded, replays every entry to the same final state and checks every clue."""
+    from session_harness import TABLE_ID
+
     from hanabi_p2p.identity import Identity
     from hanabi_p2p.log.replica import Replica, Status
-    from session_harness import TABLE_ID
 
     table = Table(GameConfig(3), seed=11)
     table.seat_everyone()
@@ -77,3 +77,42 @@ def test_overlapping_turns_full_games_with_bots(players: int) -> None:
         assert p.session.phase == AUDITED and p.session.audit.ok
         assert p.session.state.end.value in ("normal", "perfect")
         assert p.session.state.score >= 10  # a sensible bot game, not a strikeout
+
+
+@pytest.mark.parametrize("crash_after", [5, 40, 90])
+def test_peer_resumed_from_its_log_finishes_the_game(crash_after: int) -> None:
+    """A peer that crashes is rebuilt from its stored entries and seed (no memory kept),
+    posts nothing twice, and the game finishes and audits for everyone."""
+    from hanabi_p2p.bots.simple import choose_action
+    from hanabi_p2p.log.replica import Replica
+
+    def bot(s: TableSession):
+        return choose_action(s.state, s.my_seat)
+
+    table = Table(GameConfig(3), seed=7)
+    table.seat_everyone()
+    victim = table.peers[1]
+    for _ in range(crash_after):  # run a while with eager bots, one delivery at a time
+        for p in table.peers:
+            if p.session.can_act():
+                p.session.take_action(bot(p.session))
+                table.flush(p)
+        if not table.deliver_one():
+            break
+    stored = list(victim.replica.applied)
+    seed = victim.session._seed
+    fresh = TableSession(victim.identity, victim.session.table_id, seed=seed,
+                         host_id=victim.session.host_id)
+    replica = Replica(victim.session.table_id, fresh)
+    for e in stored:
+        if e.author == victim.identity.peer_id:
+            fresh.note_own(e)
+    for e in stored:
+        replica.add(e)
+    victim.session, victim.replica = fresh, replica
+    table.flush(victim)  # whatever it still owed, never a second version of anything
+    table.pump(eager=bot)
+    for p in table.peers:
+        assert p.rejected == [], p.rejected
+        assert p.session.phase == AUDITED and p.session.audit.ok
+    assert len({p.session.state.public_hash() for p in table.peers}) == 1
