@@ -1,0 +1,167 @@
+"""Benchmark of the mental-poker deck (hanabi_p2p.deck), all peers in one process.
+
+Times, for 2-5 players and the 50-card deck:
+* setup: commit, both phases with their proofs, every peer verifying every other peer's
+  proofs, and the initial deal (every non-owner decoding every dealt card): the work of all
+  peers added up;
+* the two phases alone without proofs (shuffle: s·X[perm[i]]; lock: (k/s)·X[i]), ours on
+  edwards25519, and the same textbook-style in the 2048-bit MODP group of RFC 3526
+  (x^s mod p, then x^(k/s mod p-1) mod p) with Python's pow, as the baseline;
+* the largest single batch: the longest one DeckPeer call took (what would block an event
+  loop if called on it).
+Times are CPU time of this process (time.process_time), so that other programs running on
+the machine do not inflate them; the work is single-threaded.
+
+Usage: .venv/bin/python bench/deck.py [--repeat N] [--baseline-repeat N]
+The last line printed is one JSON object with the headline figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hanabi_p2p.deck import group
+from hanabi_p2p.deck.derive import PeerSecrets, card_points
+from hanabi_p2p.deck.table import DeckTable
+from hanabi_p2p.rules.cards import GameConfig
+
+# RFC 3526 section 3: the 2048-bit MODP group (a safe prime, p = 2q + 1).
+MODP_2048 = int(
+    "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A0879"
+    "8E3404DDEF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B"
+    "0BFF5CB6F406B7EDEE386BFB5A899FA5AE9F24117C4B1FE649286651ECE45B3DC2007CB8A163BF0598DA4836"
+    "1C55D39A69163FA8FD24CF5F83655D23DCA3AD961C62F356208552BB9ED529077096966D670C354E4ABC9804"
+    "F1746C08CA18217C32905E462E36CE3BE39E772C180E86039B2783A2EC07A28FB5C55DF06F4C52C9DE2BCBF6"
+    "955817183995497CEA956AE515D2261898FA051015728E5A8AACAA68FFFFFFFFFFFFFFFF", 16)
+
+
+def clock() -> float:
+    """CPU seconds of this process: all peers' work, not time spent waiting for a core
+    that other programs on the machine hold."""
+    return time.process_time()
+
+
+def timed_calls(table: DeckTable, longest: list[float]) -> None:
+    """Wrap every DeckPeer entry point so the longest single call is recorded."""
+    for peer in table.peers:
+        for name in ("start", "receive", "deal_shares"):
+            method = getattr(peer, name)
+
+            def wrapper(*args: Any, _method: Callable[..., Any] = method) -> Any:
+                start = clock()
+                try:
+                    return _method(*args)
+                finally:
+                    longest[0] = max(longest[0], clock() - start)
+            setattr(peer, name, wrapper)
+
+
+def time_setup(players: int, run: int) -> tuple[float, float]:
+    """(ms for the whole setup incl. initial deal, ms of the longest single call)."""
+    longest = [0.0]
+    start = clock()
+    table = DeckTable(GameConfig(players), f"bench-{players}-{run}")
+    timed_calls(table, longest)
+    table.setup()
+    table.initial_deal()
+    elapsed = clock() - start
+    assert all(peer.deck_ready for peer in table.peers)
+    return elapsed * 1000, longest[0] * 1000
+
+
+def phase_inputs(players: int, run: int) -> list[PeerSecrets]:
+    table_id = hashlib.sha256(f"bench-phases-{run}".encode()).digest()[:16]
+    return [PeerSecrets(table_id, bytes([seat]) * 32,
+                        hashlib.sha256(f"{run}/{seat}".encode()).digest())
+            for seat in range(players)]
+
+
+def time_phases_ours(players: int, run: int) -> float:
+    """Both phases on edwards25519 without proofs or checks; secrets derived beforehand."""
+    config = GameConfig(players)
+    peers = phase_inputs(players, run)
+    size = config.deck_size
+    plans = [(p.shuffle_scalar, p.permutation(size),
+              [group.scalar_mul(p.lock_scalar(i), group.scalar_invert(p.shuffle_scalar))
+               for i in range(size)]) for p in peers]
+    deck = card_points(config)
+    start = clock()
+    for s, perm, _ in plans:
+        deck = [group.mul(s, deck[perm[i]]) for i in range(size)]
+    for _, _, unlocks in plans:
+        deck = [group.mul(e, x) for e, x in zip(unlocks, deck, strict=True)]
+    return (clock() - start) * 1000
+
+
+def modp_exponent(seed: bytes) -> int:
+    """An exponent invertible modulo p - 1 = 2q: odd and not q."""
+    value = int.from_bytes(hashlib.sha512(seed).digest() * 4, "big") % (MODP_2048 - 1)
+    value |= 1
+    assert math.gcd(value, MODP_2048 - 1) == 1
+    return value
+
+
+def time_phases_modp(players: int, run: int) -> float:
+    """The same two phases, textbook SRA in the RFC 3526 2048-bit group with pow()."""
+    p, order = MODP_2048, MODP_2048 - 1
+    size = GameConfig(players).deck_size
+    peers = phase_inputs(players, run)
+    plans = []
+    for seat, secrets in enumerate(peers):
+        s = modp_exponent(f"s/{run}/{seat}".encode())
+        s_inverse = pow(s, -1, order)
+        unlocks = [modp_exponent(f"k/{run}/{seat}/{i}".encode()) * s_inverse % order
+                   for i in range(size)]
+        plans.append((s, secrets.permutation(size), unlocks))
+    deck = [pow(card + 2, 2, p) for card in range(size)]  # quadratic residues: no leak
+    start = clock()
+    for s, perm, _ in plans:
+        deck = [pow(deck[perm[i]], s, p) for i in range(size)]
+    for _, _, unlocks in plans:
+        deck = [pow(x, e, p) for e, x in zip(unlocks, deck, strict=True)]
+    return (clock() - start) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median)")
+    parser.add_argument("--baseline-repeat", type=int, default=3,
+                        help="runs of the slow MODP baseline (5 players only)")
+    args = parser.parse_args()
+
+    rows = []
+    for players in (2, 3, 4, 5):
+        setups = [time_setup(players, run) for run in range(args.repeat)]
+        phases = [time_phases_ours(players, run) for run in range(args.repeat)]
+        rows.append((players, statistics.median(s for s, _ in setups),
+                     max(b for _, b in setups), statistics.median(phases)))
+    baseline = statistics.median(time_phases_modp(5, run)
+                                 for run in range(args.baseline_repeat))
+
+    print("players  setup ms (proofs, all peers)  largest call ms  phases ms (no proofs)")
+    for players, setup, batch, phases in rows:
+        print(f"{players:>7}  {setup:>28.1f}  {batch:>15.1f}  {phases:>21.1f}")
+    phases_5p = rows[-1][3]
+    print(f"baseline, 5 players: both phases in 2048-bit MODP with pow(): {baseline:.1f} ms "
+          f"({baseline / phases_5p:.0f}x slower)")
+    print(json.dumps({
+        "setup_ms_5p": round(rows[-1][1], 1),
+        "phases_ms_5p": round(phases_5p, 1),
+        "baseline_phases_ms_5p": round(baseline, 1),
+        "speedup": round(baseline / phases_5p, 1),
+        "max_batch_ms_5p": round(rows[-1][2], 1),
+        "setup_ms": {str(p): round(s, 1) for p, s, _, _ in rows},
+        "deck_size": 50,
+        "repeat": args.repeat,
+    }))
+
+
+if __name__ == "__main__":
+    main()

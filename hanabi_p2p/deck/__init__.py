@@ -1,0 +1,47 @@
+"""The mental-poker deck: peers build a shuffled deck together, with no trusted dealer.
+
+No peer can decode a card in its own hand before it is played or discarded, every other peer
+can, nobody can bias or alter the deck, and cheating is caught and blamed. Normative
+description: protocol/SPEC.md section 2. Public API:
+
+* `DeckPeer(config, table_id, seats, my_seat, seed)`: the sans-IO state machine
+  (`start`, `receive`, `deal_shares`, `public_share`, `seed_reveal`, queries).
+* `decode_message(obj, peer)` / `message.to_wire()`: the wire form of every message.
+* `audit(config, table_id, seats, transcript) -> AuditResult`: the end-of-game check.
+* `DeckCheatError` (blames a seat), `DeckCorruptError` (only the audit can blame), `Check`.
+"""
+
+from hanabi_p2p.deck.audit import AuditResult, audit
+from hanabi_p2p.deck.errors import Check, DeckCheatError, DeckCorruptError
+from hanabi_p2p.deck.messages import (
+    Commit,
+    DeckMessage,
+    Lock,
+    OwnerKey,
+    PublicKey,
+    SeedReveal,
+    SharedKeys,
+    Shuffle,
+    decode_message,
+)
+from hanabi_p2p.deck.peer import DeckPeer
+from hanabi_p2p.deck.states import Phase
+
+__all__ = [
+    "AuditResult",
+    "Check",
+    "Commit",
+    "DeckCheatError",
+    "DeckCorruptError",
+    "DeckMessage",
+    "DeckPeer",
+    "Lock",
+    "OwnerKey",
+    "Phase",
+    "PublicKey",
+    "SeedReveal",
+    "SharedKeys",
+    "Shuffle",
+    "audit",
+    "decode_message",
+]

@@ -1,0 +1,92 @@
+"""The checks a receiver makes on each deck message (protocol/SPEC.md section 2.9).
+
+Pure functions: each takes the sender (seat and peer id), the message and the public state
+it is checked against, and raises DeckCheatError naming the sender and the failed check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hanabi_p2p.deck import dleq, group
+from hanabi_p2p.deck.derive import PeerSecrets
+from hanabi_p2p.deck.errors import Check, DeckCheatError
+from hanabi_p2p.deck.group import Point, Scalar
+from hanabi_p2p.deck.messages import Commit, Lock, Shuffle
+
+
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """Who sent the message under check, at which table."""
+
+    table_id: bytes
+    seat: int
+    peer_id: bytes
+
+    def blame(self, check: Check, detail: str) -> DeckCheatError:
+        return DeckCheatError(self.seat, self.peer_id, check, detail)
+
+    def context(self, phase: str, position: int) -> dleq.ProofContext:
+        return dleq.ProofContext(self.table_id, self.peer_id, phase, position)
+
+
+def _verify(sender: Sender, ctx: dleq.ProofContext,
+            statement: tuple[Point, Point, Point, Point], proof: bytes) -> bool:
+    try:
+        return dleq.verify(ctx, statement, proof)
+    except group.GroupError as exc:
+        raise sender.blame(Check.INVALID_POINT, f"{ctx.phase}: {exc}") from None
+
+
+def check_shuffle(sender: Sender, message: Shuffle, size: int, input_sum: Point) -> Point:
+    """Phase 1; returns ΣZ, the next shuffle's ΣX."""
+    if len(message.points) != size:
+        raise sender.blame(Check.MALFORMED,
+                           f"shuffle of {len(message.points)} points, deck has {size}")
+    if len(set(message.points)) != size:
+        raise sender.blame(Check.DUPLICATE_POINT, "shuffle repeats a point")
+    try:
+        for point in (message.shuffle_point, *message.points):
+            group.validate_point(point)
+        output_sum = group.point_sum(message.points)
+    except group.GroupError as exc:
+        raise sender.blame(Check.INVALID_POINT, f"shuffle: {exc}") from None
+    statement = (group.BASE_POINT, message.shuffle_point, input_sum, output_sum)
+    if not _verify(sender, sender.context("shuffle", 0), statement, message.sum_proof):
+        raise sender.blame(Check.SHUFFLE_PROOF,
+                           "sum proof fails: a card was duplicated, dropped or substituted")
+    return output_sum
+
+
+def check_lock(sender: Sender, message: Lock, shuffle_point: Point,
+               inputs: tuple[Point, ...]) -> None:
+    """Phase 2: one DLEQ(S→K[i], X[i]→Y[i]) per position."""
+    size = len(inputs)
+    if len(message.points) != size:
+        raise sender.blame(Check.MALFORMED,
+                           f"lock of {len(message.points)} points, deck has {size}")
+    if len(set(message.points)) != size:
+        raise sender.blame(Check.DUPLICATE_POINT, "lock repeats a point")
+    if len(set(message.keys)) != size:
+        raise sender.blame(Check.DUPLICATE_KEY, "lock repeats a key K")
+    for position, (x, y, key, proof) in enumerate(
+            zip(inputs, message.points, message.keys, message.proofs, strict=True)):
+        statement = (shuffle_point, key, x, y)
+        if not _verify(sender, sender.context("lock", position), statement, proof):
+            raise sender.blame(Check.LOCK_PROOF, f"proof for position {position}")
+
+
+def check_key(sender: Sender, position: int, key: bytes, published: Point) -> Scalar:
+    """A revealed k is used only if k·G equals the K published for that position."""
+    if not group.is_canonical_scalar(key) or group.scalar_to_int(key) == 0:
+        raise sender.blame(Check.WRONG_KEY, f"k for position {position} is no scalar")
+    if group.base_mul(key) != published:
+        raise sender.blame(Check.WRONG_KEY, f"k for position {position} does not match its K")
+    return key
+
+
+def check_seed(sender: Sender, seed: bytes, committed: Commit) -> None:
+    derived = PeerSecrets(sender.table_id, sender.peer_id, seed)
+    if (derived.x25519_public != committed.x25519_pub
+            or derived.commitment != committed.commitment):
+        raise sender.blame(Check.COMMITMENT, "the seed does not match its commitment")

@@ -1,0 +1,167 @@
+"""Everything derived by hashing: the framing of hash inputs, card points, a peer's secrets.
+
+A peer's secrets all come from its 32-byte seed, so that revealing the seed at the end lets
+anyone recompute (and so audit) every step the peer took. Each derivation has its own domain
+label; the labels and the exact layouts are normative (protocol/SPEC.md section 1 and 2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
+
+from hanabi_p2p.deck import group
+from hanabi_p2p.deck.group import Point, Scalar
+from hanabi_p2p.rules.cards import GameConfig
+
+SEED_BYTES = 32
+TABLE_ID_BYTES = 16
+PEER_ID_BYTES = 32
+COMMITMENT_BYTES = 64
+X25519_BYTES = 32
+
+LABEL_PRK = "hanabi-p2p/v1/deck/seed"
+LABEL_SHUFFLE_SCALAR = "hanabi-p2p/v1/deck/shuffle-scalar"
+LABEL_PERMUTATION = "hanabi-p2p/v1/deck/permutation"
+LABEL_LOCK_SCALAR = "hanabi-p2p/v1/deck/lock-scalar"
+LABEL_NONCE = "hanabi-p2p/v1/deck/nonce"
+LABEL_X25519 = "hanabi-p2p/v1/deck/x25519"
+LABEL_COMMIT = "hanabi-p2p/v1/deck/commit"
+CARD_LABEL_PREFIX = "hanabi-p2p/v1/card"
+
+FramePart = bytes | int | str
+
+
+def frame(label: str, *parts: FramePart) -> bytes:
+    """Unambiguous encoding of a hash input: every part as u32be(length) || bytes.
+
+    The label comes first. Integers are encoded as 4-byte big-endian (so 0 <= n < 2^32),
+    strings as UTF-8.
+    """
+    out = bytearray()
+    for part in (label, *parts):
+        if isinstance(part, str):
+            raw = part.encode("utf-8")
+        elif isinstance(part, int):
+            raw = part.to_bytes(4, "big")
+        else:
+            raw = part
+        out += len(raw).to_bytes(4, "big")
+        out += raw
+    return bytes(out)
+
+
+def sha512(data: bytes) -> bytes:
+    return hashlib.sha512(data).digest()
+
+
+def card_label(suit: str, rank: int, copy: int) -> str:
+    return f"{CARD_LABEL_PREFIX}/{suit}/{rank}/copy{copy}"
+
+
+def card_point(suit: str, rank: int, copy: int) -> Point:
+    """Hash-to-curve of the copy's label: nobody knows a discrete log of it."""
+    return group.from_uniform(sha512(frame(card_label(suit, rank, copy)))[:32])
+
+
+def card_points(config: GameConfig) -> list[Point]:
+    """One distinct point per physical card, in the canonical deck_composition() order."""
+    points = [card_point(card.suit.value, card.rank, copy)
+              for card, copy in config.deck_composition()]
+    if len(set(points)) != len(points):  # would need a SHA-512 collision; never silently
+        raise AssertionError("two card copies hashed to the same point")
+    return points
+
+
+def commitment(table_id: bytes, peer_id: bytes, seed: bytes, x25519_pub: bytes) -> bytes:
+    return sha512(frame(LABEL_COMMIT, table_id, peer_id, seed, x25519_pub))
+
+
+def draw_below(words: Iterator[int], bound: int) -> int:
+    """Unbiased integer in [0, bound): reject words at or above the largest multiple of
+    `bound` below 2^32, then reduce."""
+    limit = 2**32 - (2**32 % bound)
+    for word in words:
+        if word < limit:
+            return word % bound
+    raise AssertionError("word stream is infinite")
+
+
+@dataclass(frozen=True)
+class PeerSecrets:
+    """The secrets one peer derives from its seed for one table (also used by the audit)."""
+
+    table_id: bytes
+    peer_id: bytes
+    seed: bytes
+
+    @cached_property
+    def prk(self) -> bytes:
+        # HKDF-Extract(salt = frame(label, table_id, peer_id), IKM = seed), RFC 5869.
+        salt = frame(LABEL_PRK, self.table_id, self.peer_id)
+        return hmac.new(salt, self.seed, hashlib.sha512).digest()
+
+    def expand(self, info: bytes, length: int = 64) -> bytes:
+        return HKDFExpand(hashes.SHA512(), length, info).derive(self.prk)
+
+    def scalar(self, label: str, *parts: FramePart) -> Scalar:
+        """A non-zero scalar: reduce(HKDF-Expand(frame(label, *parts, attempt), 64))."""
+        attempt = 0
+        while True:
+            value = group.reduce_wide(self.expand(frame(label, *parts, attempt)))
+            if group.scalar_to_int(value) != 0:
+                return value
+            attempt += 1  # probability 2^-252: unreachable in practice, but specified
+
+    @cached_property
+    def shuffle_scalar(self) -> Scalar:
+        return self.scalar(LABEL_SHUFFLE_SCALAR)
+
+    @cached_property
+    def shuffle_point(self) -> Point:
+        return group.base_mul(self.shuffle_scalar)
+
+    def lock_scalar(self, position: int) -> Scalar:
+        return self.scalar(LABEL_LOCK_SCALAR, position)
+
+    def nonce(self, phase: str, position: int, statement: Sequence[Point]) -> Scalar:
+        """Proof nonce bound to the whole statement, so one nonce never answers two
+        different challenges (that would reveal the secret)."""
+        return self.scalar(LABEL_NONCE, phase, position, b"".join(statement))
+
+    def permutation_words(self) -> Iterator[int]:
+        """u32be words of HKDF-Expand(frame(permutation label, block)) for block = 0, 1, ..."""
+        block = 0
+        while True:
+            data = self.expand(frame(LABEL_PERMUTATION, block))
+            for offset in range(0, len(data), 4):
+                yield int.from_bytes(data[offset:offset + 4], "big")
+            block += 1
+
+    def permutation(self, size: int) -> list[int]:
+        """Fisher–Yates over [0, size): for i = size-1 down to 1 swap i with draw_below(i+1)."""
+        perm = list(range(size))
+        words = self.permutation_words()
+        for i in range(size - 1, 0, -1):
+            j = draw_below(words, i + 1)
+            perm[i], perm[j] = perm[j], perm[i]
+        return perm
+
+    @cached_property
+    def x25519_private(self) -> X25519PrivateKey:
+        return X25519PrivateKey.from_private_bytes(self.expand(frame(LABEL_X25519), 32))
+
+    @cached_property
+    def x25519_public(self) -> bytes:
+        return self.x25519_private.public_key().public_bytes_raw()
+
+    @cached_property
+    def commitment(self) -> bytes:
+        return commitment(self.table_id, self.peer_id, self.seed, self.x25519_public)

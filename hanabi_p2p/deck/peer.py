@@ -1,0 +1,466 @@
+"""DeckPeer: one peer's side of the mental-poker deck protocol, sans-IO (h11-shaped).
+
+Messages in (`receive`), messages out (return values); the game drives reveals with
+`deal_shares`, `public_share` and `seed_reveal`. Messages may arrive in any order: one that
+cannot be used yet is held and retried after every step. Everything a peer sends is checked
+before use; the first failed check raises `DeckCheatError` naming the peer (or
+`DeckCorruptError` when only the audit can name it) and the peer stops for good.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+from hanabi_p2p.deck import channel, checks, group, steps
+from hanabi_p2p.deck.audit import AuditResult, audit
+from hanabi_p2p.deck.derive import (
+    PEER_ID_BYTES,
+    SEED_BYTES,
+    TABLE_ID_BYTES,
+    PeerSecrets,
+    card_points,
+)
+from hanabi_p2p.deck.errors import Check, DeckCheatError, DeckCorruptError
+from hanabi_p2p.deck.group import Point, Scalar
+from hanabi_p2p.deck.messages import (
+    MAX_DECK_SIZE,
+    Commit,
+    DeckMessage,
+    Lock,
+    OwnerKey,
+    PublicKey,
+    SeedReveal,
+    SharedKeys,
+    Shuffle,
+)
+from hanabi_p2p.deck.states import COMPLETES, OPENS_IN, TRANSITIONS, Phase, reached
+from hanabi_p2p.errors import LocalProtocolError
+from hanabi_p2p.rules.cards import Card, GameConfig
+
+# A peer may run ahead of us by at most every reveal of every position plus its one-shot
+# messages; anything beyond that is flooding.
+MAX_HELD_PER_SEAT = 3 * MAX_DECK_SIZE + 4
+
+
+@dataclass(slots=True)
+class Reveal:
+    """What the local game declared for one position."""
+
+    owner: int | None = None  # set by deal_shares: revealed to all but this seat
+    public: bool = False  # set by public_share: revealed to all
+
+
+class DeckPeer:
+    """One peer of the deck protocol for one table."""
+
+    def __init__(self, config: GameConfig, table_id: bytes, seats: list[bytes], my_seat: int,
+                 seed: bytes) -> None:
+        if len(table_id) != TABLE_ID_BYTES:
+            raise LocalProtocolError(f"table_id must be {TABLE_ID_BYTES} bytes")
+        if len(seats) != config.players or any(len(p) != PEER_ID_BYTES for p in seats):
+            raise LocalProtocolError(f"need {config.players} peer ids of {PEER_ID_BYTES} bytes")
+        if len(set(seats)) != len(seats) or not 0 <= my_seat < len(seats):
+            raise LocalProtocolError("seats must be distinct and my_seat one of them")
+        if len(seed) != SEED_BYTES:
+            raise LocalProtocolError(f"seed must be {SEED_BYTES} bytes")
+        self.config = config
+        self.table_id = table_id
+        self.seats = list(seats)
+        self.my_seat = my_seat
+        self.size = config.deck_size
+        self._secrets = PeerSecrets(table_id, seats[my_seat], seed)
+        self._cards = config.deck_composition()
+        self._card_points = card_points(config)
+        self._card_of_point = {p: card for p, (card, _) in zip(self._card_points, self._cards,
+                                                               strict=True)}
+        self._phase = Phase.COMMIT
+        self._started = False
+        self._error: Exception | None = None
+        self._commits: dict[int, Commit] = {}
+        self._pairs: dict[int, ChaCha20Poly1305] = {}
+        self._shuffles: list[Shuffle] = []
+        self._sums: list[Point] = []  # ΣZ of each shuffle, the next shuffle's ΣX
+        self._locks: list[Lock] = []
+        self._keys: dict[tuple[int, int], Scalar] = {}  # (seat, position) -> verified k
+        self._reveals: dict[int, Reveal] = {}
+        self._faces: dict[int, Card] = {}
+        self._decoded_at: dict[Point, int] = {}
+        self._new_faces: list[tuple[int, Card]] = []
+        self._seeds: dict[int, bytes] = {}
+        self._held: list[tuple[int, DeckMessage]] = []
+        self._sent: set[DeckMessage] = set()
+        self._transcript: list[tuple[int, DeckMessage]] = []
+
+    # ---- queries -------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def deck_ready(self) -> bool:
+        return self._phase is Phase.READY
+
+    @property
+    def error(self) -> Exception | None:
+        return self._error
+
+    def known_face(self, position: int) -> Card | None:
+        return self._faces.get(position)
+
+    def pop_decoded(self) -> list[tuple[int, Card]]:
+        """Faces decoded since the last call, as (position, face), in decoding order."""
+        out, self._new_faces = self._new_faces, []
+        return out
+
+    @property
+    def locked_deck(self) -> tuple[Point, ...]:
+        """The final points of every position (empty until the deck is ready)."""
+        return self._locks[-1].points if self.deck_ready else ()
+
+    @property
+    def seeds(self) -> dict[int, bytes]:
+        return dict(self._seeds)
+
+    def transcript(self) -> list[tuple[int, DeckMessage]]:
+        """Every message accepted so far (own ones too) as (seat, message), in order."""
+        return list(self._transcript)
+
+    def audit(self) -> AuditResult:
+        """Audit this table from everything this peer accepted (needs every seed)."""
+        return audit(self.config, self.table_id, self.seats, self._transcript)
+
+    # ---- actions -------------------------------------------------------------------------
+
+    def start(self) -> list[DeckMessage]:
+        """Begin: publish this peer's commitment."""
+        self._require_usable()
+        if self._started:
+            raise LocalProtocolError("start() was already called")
+        self._started = True
+        commit = Commit(self._secrets.commitment, self._secrets.x25519_public)
+        return self._run(lambda: self._emit(commit))
+
+    def receive(self, sender_seat: int, message: DeckMessage) -> list[DeckMessage]:
+        """Take one message from the peer in `sender_seat`; return what this peer sends.
+
+        After an error only seed reveals are still taken, so that `audit()` can run."""
+        if not (self._phase is Phase.ERROR and isinstance(message, SeedReveal)):
+            self._require_usable()
+        if not 0 <= sender_seat < len(self.seats):
+            raise LocalProtocolError(f"no seat {sender_seat}")
+        if sender_seat == self.my_seat:
+            if message in self._sent:
+                return []  # our own message coming back through the log
+            raise LocalProtocolError("a message in our name that we did not send")
+        return self._run(lambda: self._accept(sender_seat, message))
+
+    def deal_shares(self, position: int, owner_seat: int) -> list[DeckMessage]:
+        """This peer's part of revealing `position` to every seat except `owner_seat`."""
+        self._require_ready(position)
+        if not 0 <= owner_seat < len(self.seats):
+            raise LocalProtocolError(f"no seat {owner_seat}")
+        reveal = self._reveals.setdefault(position, Reveal())
+        if reveal.owner is not None and reveal.owner != owner_seat:
+            raise LocalProtocolError(f"position {position} was dealt to seat {reveal.owner}")
+        reveal.owner = owner_seat
+        out: DeckMessage
+        if owner_seat == self.my_seat:
+            out = OwnerKey(position, self._own_key(position))
+        else:
+            out = steps.share_step(self._secrets, self._pairs.__getitem__, self._peer_ids(),
+                                   my_seat=self.my_seat, position=position, owner=owner_seat)
+        return self._run(lambda: self._emit(out))
+
+    def public_share(self, position: int) -> list[DeckMessage]:
+        """This peer's part of revealing `position` to everyone (a play or a discard)."""
+        self._require_ready(position)
+        self._reveals.setdefault(position, Reveal()).public = True
+        out = PublicKey(position, self._own_key(position))
+        return self._run(lambda: self._emit(out))
+
+    def seed_reveal(self) -> list[DeckMessage]:
+        """Publish the seed for the audit (game over, or after a cheat). Allowed even in
+        ERROR, so that the audit can name whoever caused it."""
+        if not self._started:
+            raise LocalProtocolError("start() was never called")
+        message = SeedReveal(self._secrets.seed)
+        if message not in self._sent:
+            self._sent.add(message)
+            self._transcript.append((self.my_seat, message))
+            self._seeds[self.my_seat] = self._secrets.seed
+        return [message]
+
+    # ---- plumbing ------------------------------------------------------------------------
+
+    def _require_usable(self) -> None:
+        if self._phase is Phase.ERROR:
+            raise LocalProtocolError(f"the deck protocol stopped: {self._error}")
+
+    def _require_ready(self, position: int) -> None:
+        self._require_usable()
+        if not self.deck_ready:
+            raise LocalProtocolError(f"the deck is not ready (phase {self._phase.value})")
+        if not 0 <= position < self.size:
+            raise LocalProtocolError(f"no deck position {position}")
+
+    def _run(self, step: Callable[[], list[DeckMessage]]) -> list[DeckMessage]:
+        """Run one step then every held message that has become usable; on a failed check
+        move to ERROR and re-raise."""
+        try:
+            out: list[DeckMessage] = step()
+            out.extend(self._drain_held())
+        except (DeckCheatError, DeckCorruptError) as exc:
+            if self._error is None:
+                self._error = exc
+            self._phase = Phase.ERROR
+            raise
+        return out
+
+    def _emit(self, message: DeckMessage) -> list[DeckMessage]:
+        if message in self._sent:
+            return [message]  # asked twice for the same thing: same bytes again
+        self._sent.add(message)
+        self._transcript.append((self.my_seat, message))
+        self._apply(self.my_seat, message)
+        return [message, *self._advance()]
+
+    def _accept(self, seat: int, message: DeckMessage) -> list[DeckMessage]:
+        if not self._ready_for(seat, message):
+            if sum(1 for s, _ in self._held if s == seat) >= MAX_HELD_PER_SEAT:
+                raise self._cheat(seat, Check.UNEXPECTED, "too many messages ahead of time")
+            self._held.append((seat, message))
+            return []
+        if self._is_repeat(seat, message):
+            return []
+        self._apply(seat, message)
+        self._transcript.append((seat, message))
+        return self._advance()
+
+    def _drain_held(self) -> list[DeckMessage]:
+        out: list[DeckMessage] = []
+        progress = True
+        while progress:
+            progress = False
+            for index, (seat, message) in enumerate(self._held):
+                if self._ready_for(seat, message):
+                    del self._held[index]
+                    out.extend(self._accept(seat, message))
+                    progress = True
+                    break
+        return out
+
+    def _ready_for(self, seat: int, message: DeckMessage) -> bool:
+        if self._phase is Phase.ERROR:  # stopped: only seeds, for the audit
+            return isinstance(message, SeedReveal) and seat in self._commits
+        if not reached(self._phase, OPENS_IN[type(message)]):
+            return False
+        match message:
+            case Shuffle():
+                return len(self._shuffles) >= seat
+            case Lock():
+                return len(self._locks) >= seat
+            case SeedReveal():
+                return seat in self._commits
+            case OwnerKey() | SharedKeys():
+                reveal = self._reveals.get(message.position)
+                return reveal is not None and reveal.owner is not None
+            case PublicKey():
+                reveal = self._reveals.get(message.position)
+                return reveal is not None and reveal.public
+        return True
+
+    def _is_repeat(self, seat: int, message: DeckMessage) -> bool:
+        """A one-shot message seen before: identical is ignored, different is cheating."""
+        earlier: DeckMessage | None = None
+        match message:
+            case Commit():
+                earlier = self._commits.get(seat)
+            case Shuffle():
+                earlier = self._shuffles[seat] if seat < len(self._shuffles) else None
+            case Lock():
+                earlier = self._locks[seat] if seat < len(self._locks) else None
+            case SeedReveal():
+                seed = self._seeds.get(seat)
+                earlier = None if seed is None else SeedReveal(seed)
+            case _:
+                return False  # reveals are idempotent and checked again
+        if earlier is None:
+            return False
+        if earlier != message:
+            raise self._cheat(seat, Check.EQUIVOCATION, f"sent two different {message.KIND}")
+        return True
+
+    def _advance(self) -> list[DeckMessage]:
+        """Take every phase transition whose step is complete; send what falls due."""
+        players = len(self.seats)
+        done = {"all-commits": lambda: len(self._commits) == players,
+                "all-shuffles": lambda: len(self._shuffles) == players,
+                "all-locks": lambda: len(self._locks) == players}
+        while (step := COMPLETES.get(self._phase)) is not None and done[step]():
+            self._phase = TRANSITIONS[(self._phase, step)]
+        if self._phase is Phase.SHUFFLE and len(self._shuffles) == self.my_seat:
+            return self._emit(self._make_shuffle())
+        if self._phase is Phase.LOCK and len(self._locks) == self.my_seat:
+            return self._emit(self._make_lock())
+        return []
+
+    def _apply(self, seat: int, message: DeckMessage) -> None:
+        match message:
+            case Commit():
+                self._on_commit(seat, message)
+            case Shuffle():
+                self._on_shuffle(seat, message)
+            case Lock():
+                self._on_lock(seat, message)
+            case OwnerKey():
+                self._on_owner_key(seat, message)
+            case SharedKeys():
+                self._on_shared_keys(seat, message)
+            case PublicKey():
+                self._on_public_key(seat, message)
+            case SeedReveal():
+                self._on_seed(seat, message)
+
+    def _sender(self, seat: int) -> checks.Sender:
+        return checks.Sender(self.table_id, seat, self.seats[seat])
+
+    def _cheat(self, seat: int, check: Check, detail: str) -> DeckCheatError:
+        return self._sender(seat).blame(check, detail)
+
+    def _peer_ids(self) -> dict[int, bytes]:
+        return dict(enumerate(self.seats))
+
+    def _own_key(self, position: int) -> Scalar:
+        key = self._keys.get((self.my_seat, position))
+        if key is None:
+            key = self._keys[(self.my_seat, position)] = self._secrets.lock_scalar(position)
+        return key
+
+    # ---- commitments -----------------------------------------------------------------------
+
+    def _on_commit(self, seat: int, message: Commit) -> None:
+        self._commits[seat] = message
+        if seat == self.my_seat:
+            for other in self._commits:
+                if other != self.my_seat:
+                    self._open_pair(other)
+        elif self.my_seat in self._commits:
+            self._open_pair(seat)
+
+    def _open_pair(self, seat: int) -> None:
+        pubs = {s: c.x25519_pub for s, c in self._commits.items()}
+        try:
+            self._pairs[seat] = channel.pair_key(
+                self.table_id, self._secrets.x25519_private, my_seat=self.my_seat,
+                other_seat=seat, peer_ids=self._peer_ids(), x25519_pubs=pubs)
+        except channel.ChannelError as exc:
+            raise self._cheat(seat, Check.INVALID_POINT, f"X25519 key: {exc}") from None
+
+    # ---- phase 1 ---------------------------------------------------------------------------
+
+    def _shuffle_input(self, seat: int) -> tuple[tuple[Point, ...], Point]:
+        if seat == 0:
+            points = tuple(self._card_points)
+            return points, group.point_sum(points)
+        return self._shuffles[seat - 1].points, self._sums[seat - 1]
+
+    def _make_shuffle(self) -> Shuffle:
+        return steps.shuffle_step(self._secrets, *self._shuffle_input(self.my_seat))
+
+    def _on_shuffle(self, seat: int, message: Shuffle) -> None:
+        _, input_sum = self._shuffle_input(seat)
+        if seat == self.my_seat:  # our own, made by _make_shuffle: ΣZ = s·ΣX
+            output_sum = group.mul(self._secrets.shuffle_scalar, input_sum)
+        else:
+            output_sum = checks.check_shuffle(self._sender(seat), message, self.size, input_sum)
+        self._shuffles.append(message)
+        self._sums.append(output_sum)
+
+    # ---- phase 2 ---------------------------------------------------------------------------
+
+    def _lock_input(self, seat: int) -> tuple[Point, ...]:
+        return self._shuffles[-1].points if seat == 0 else self._locks[seat - 1].points
+
+    def _make_lock(self) -> Lock:
+        return steps.lock_step(self._secrets, self._lock_input(self.my_seat))
+
+    def _on_lock(self, seat: int, message: Lock) -> None:
+        if seat != self.my_seat:
+            checks.check_lock(self._sender(seat), message, self._shuffles[seat].shuffle_point,
+                              self._lock_input(seat))
+        self._locks.append(message)
+
+    # ---- reveals ---------------------------------------------------------------------------
+
+    def _check_key(self, seat: int, position: int, key: bytes) -> None:
+        self._keys[(seat, position)] = checks.check_key(
+            self._sender(seat), position, key, self._locks[seat].keys[position])
+
+    def _on_owner_key(self, seat: int, message: OwnerKey) -> None:
+        owner = self._reveals[message.position].owner
+        if seat != owner:
+            raise self._cheat(seat, Check.WRONG_OWNER,
+                              f"owner key for position {message.position}, owned by seat {owner}")
+        if seat != self.my_seat:
+            self._check_key(seat, message.position, message.key)
+        self._try_decode(message.position)
+
+    def _on_shared_keys(self, seat: int, message: SharedKeys) -> None:
+        position = message.position
+        owner = self._reveals[position].owner
+        if message.owner != owner or seat == owner:
+            raise self._cheat(seat, Check.WRONG_OWNER,
+                              f"shares for position {position}: owner {message.owner}, "
+                              f"the game says {owner}")
+        expected = [s for s in range(len(self.seats)) if s not in (seat, owner)]
+        if [recipient for recipient, _ in message.shares] != expected:
+            raise self._cheat(seat, Check.MALFORMED, f"shares for position {position} "
+                                                     f"must go to seats {expected}")
+        if self.my_seat in (seat, owner):
+            return  # the owner never decrypts anything about its own card
+        ciphertext = dict(message.shares)[self.my_seat]
+        try:
+            key = channel.open_share(
+                self._pairs[seat], self.table_id, self._peer_ids(), position=position,
+                owner_seat=owner, sender_seat=seat, recipient_seat=self.my_seat,
+                ciphertext=ciphertext)
+        except channel.ChannelError as exc:
+            raise self._cheat(seat, Check.BAD_SHARE, f"position {position}: {exc}") from None
+        self._check_key(seat, position, key)
+        self._try_decode(position)
+
+    def _on_public_key(self, seat: int, message: PublicKey) -> None:
+        if seat != self.my_seat:
+            self._check_key(seat, message.position, message.key)
+        self._try_decode(message.position)
+
+    def _try_decode(self, position: int) -> None:
+        if position in self._faces:
+            return
+        reveal = self._reveals[position]
+        if reveal.owner == self.my_seat and not reveal.public:
+            return  # our own hand: never decode it, whatever we hold
+        self._own_key(position)
+        keys = [self._keys.get((seat, position)) for seat in range(len(self.seats))]
+        if any(key is None for key in keys):
+            return
+        point = steps.unlock([k for k in keys if k is not None], self._locks[-1].points[position])
+        face = self._card_of_point.get(point)
+        if face is None:
+            raise DeckCorruptError(position, "decodes to a point that is not a card")
+        if point in self._decoded_at:
+            raise DeckCorruptError(position, f"decodes to the same card as position "
+                                             f"{self._decoded_at[point]}")
+        self._decoded_at[point] = position
+        self._faces[position] = face
+        self._new_faces.append((position, face))
+
+    # ---- audit -----------------------------------------------------------------------------
+
+    def _on_seed(self, seat: int, message: SeedReveal) -> None:
+        checks.check_seed(self._sender(seat), message.seed, self._commits[seat])
+        self._seeds[seat] = message.seed

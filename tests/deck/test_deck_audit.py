@@ -1,0 +1,113 @@
+"""The audit names the first peer whose step does not reproduce, or says the deck is valid."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from deck_helpers import ready_table
+
+from hanabi_p2p.deck import Check, Lock, OwnerKey, PublicKey, SeedReveal, SharedKeys, audit
+from hanabi_p2p.deck.messages import DeckMessage
+from hanabi_p2p.deck.table import DeckTable
+
+Transcript = list[tuple[int, DeckMessage]]
+
+
+@pytest.fixture(scope="module")
+def finished() -> DeckTable:
+    table = ready_table(3, label="audit")
+    table.initial_deal()
+    table.reveal_all(2)
+    table.reveal_seeds()
+    return table
+
+
+def run(table: DeckTable, transcript: Transcript) -> tuple[bool, int | None, Check | None]:
+    result = audit(table.config, table.table_id, table.peer_ids, transcript)
+    return result.ok, result.blamed_seat, result.check
+
+
+def replace(transcript: Transcript, pick: type, seat: int, new: DeckMessage) -> Transcript:
+    out, done = [], False
+    for s, m in transcript:
+        if not done and s == seat and isinstance(m, pick):
+            out.append((s, new))
+            done = True
+        else:
+            out.append((s, m))
+    assert done
+    return out
+
+
+def first(transcript: Transcript, pick: type, seat: int) -> DeckMessage:
+    return next(m for s, m in transcript if s == seat and isinstance(m, pick))
+
+
+def test_honest_game_passes_with_every_face(finished: DeckTable) -> None:
+    result = audit(finished.config, finished.table_id, finished.peer_ids, finished.sent)
+    assert result.ok and result.blamed_seat is None
+    assert sorted(result.faces) == list(range(50))
+    assert sorted(result.faces.values()) == sorted(finished.config.deck_faces())
+    assert all(result.faces[p] == finished.peers[1].known_face(p) for p in range(5))
+    assert finished.peers[2].audit() == result
+
+
+def test_missing_seed_is_blamed(finished: DeckTable) -> None:
+    transcript = [(s, m) for s, m in finished.sent
+                  if not (s == 1 and isinstance(m, SeedReveal))]
+    assert run(finished, transcript) == (False, 1, Check.MISSING)
+
+
+def test_seed_not_matching_commitment_is_blamed(finished: DeckTable) -> None:
+    transcript = replace(finished.sent, SeedReveal, 2, SeedReveal(bytes(32)))
+    assert run(finished, transcript) == (False, 2, Check.COMMITMENT)
+
+
+def test_lock_that_does_not_reproduce_is_blamed(finished: DeckTable) -> None:
+    lock = first(finished.sent, Lock, 1)
+    assert isinstance(lock, Lock)
+    forged = dataclasses.replace(lock, proofs=(lock.proofs[1], *lock.proofs[1:]))
+    transcript = replace(finished.sent, Lock, 1, forged)
+    assert run(finished, transcript) == (False, 1, Check.MISMATCH)
+
+
+def test_missing_lock_is_blamed(finished: DeckTable) -> None:
+    transcript = [(s, m) for s, m in finished.sent if not (s == 2 and isinstance(m, Lock))]
+    assert run(finished, transcript) == (False, 2, Check.MISSING)
+
+
+def test_wrong_revealed_key_is_blamed(finished: DeckTable) -> None:
+    key = first(finished.sent, OwnerKey, 0)
+    assert isinstance(key, OwnerKey)
+    transcript = [*finished.sent, (0, PublicKey(key.position + 1, key.key))]
+    assert run(finished, transcript) == (False, 0, Check.MISMATCH)
+
+
+def test_shares_that_do_not_reproduce_are_blamed(finished: DeckTable) -> None:
+    shares = first(finished.sent, SharedKeys, 2)
+    assert isinstance(shares, SharedKeys)
+    (seat, _ciphertext), = shares.shares
+    forged = dataclasses.replace(shares, shares=((seat, bytes(48)),))
+    transcript = replace(finished.sent, SharedKeys, 2, forged)
+    assert run(finished, transcript) == (False, 2, Check.MISMATCH)
+
+
+def test_equivocation_in_the_transcript_is_blamed(finished: DeckTable) -> None:
+    lock = first(finished.sent, Lock, 0)
+    assert isinstance(lock, Lock)
+    forged = dataclasses.replace(lock, points=(lock.points[1], lock.points[0], *lock.points[2:]))
+    assert run(finished, [*finished.sent, (0, forged)]) == (False, 0, Check.EQUIVOCATION)
+
+
+def test_the_first_failing_step_is_named() -> None:
+    """Seat 2 forged its lock and seat 0 a later reveal: the lock comes first."""
+    table = ready_table(3, label="audit-order")
+    table.deal(0, owner=1)
+    table.reveal_seeds()
+    lock = first(table.sent, Lock, 2)
+    assert isinstance(lock, Lock)
+    transcript = replace(table.sent, Lock, 2,
+                         dataclasses.replace(lock, keys=(lock.keys[1], *lock.keys[1:])))
+    transcript.append((0, PublicKey(0, bytes(32))))
+    assert run(table, transcript) == (False, 2, Check.MISMATCH)

@@ -1,0 +1,68 @@
+"""Derivations: framing, card points, seed secrets, the unbiased permutation."""
+
+from __future__ import annotations
+
+import collections
+
+import nacl.bindings as sodium
+import pytest
+
+from hanabi_p2p.deck import group
+from hanabi_p2p.deck.derive import PeerSecrets, card_points, draw_below, frame
+from hanabi_p2p.rules.cards import GameConfig, Variant
+
+
+def secrets(seed: int = 1) -> PeerSecrets:
+    return PeerSecrets(bytes(16), bytes(32), bytes([seed]) * 32)
+
+
+def test_frame_is_length_prefixed_so_parts_cannot_slide() -> None:
+    assert frame("ab", b"c") != frame("a", b"bc")
+    assert frame("x", 1) == b"\0\0\0\x01x\0\0\0\x04\0\0\0\x01"
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_card_points_are_distinct_valid_and_one_per_copy(variant: Variant) -> None:
+    config = GameConfig(2, variant)
+    points = card_points(config)
+    assert len(points) == len(set(points)) == config.deck_size
+    assert all(sodium.crypto_core_ed25519_is_valid_point(p) for p in points)
+
+
+def test_secrets_depend_on_seed_table_and_peer() -> None:
+    base = secrets()
+    others = [secrets(2), PeerSecrets(b"\1" * 16, bytes(32), base.seed),
+              PeerSecrets(bytes(16), b"\1" * 32, base.seed)]
+    for other in others:
+        assert other.shuffle_scalar != base.shuffle_scalar
+        assert other.lock_scalar(0) != base.lock_scalar(0)
+        assert other.commitment != base.commitment
+    assert len({base.lock_scalar(i) for i in range(60)}) == 60
+    assert base.shuffle_scalar == secrets().shuffle_scalar  # deterministic
+
+
+def test_permutation_is_a_permutation_and_deterministic() -> None:
+    perm = secrets().permutation(60)
+    assert sorted(perm) == list(range(60))
+    assert perm == secrets().permutation(60)
+    assert perm != secrets(2).permutation(60)
+
+
+def test_draw_below_rejects_words_that_would_bias() -> None:
+    # 2^32 mod 3 == 1, so the single word 2^32 - 1 must be rejected.
+    assert draw_below(iter([2**32 - 1, 5]), 3) == 2
+    assert draw_below(iter([2**32 - 2]), 3) == (2**32 - 2) % 3
+
+
+def test_first_card_of_the_permutation_is_roughly_uniform() -> None:
+    counts = collections.Counter(secrets(seed).permutation(5)[0] for seed in range(250))
+    assert set(counts) == set(range(5))
+    assert max(counts.values()) < 90  # expected 50 each; a stuck draw would give 250
+
+
+def test_nonces_differ_per_statement() -> None:
+    s = secrets()
+    a = s.nonce("lock", 0, [group.BASE_POINT])
+    assert a != s.nonce("lock", 1, [group.BASE_POINT])
+    assert a != s.nonce("lock", 0, [s.shuffle_point])
+    assert a != s.nonce("shuffle", 0, [group.BASE_POINT])
