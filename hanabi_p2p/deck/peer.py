@@ -111,6 +111,10 @@ class DeckPeer:
     def known_face(self, position: int) -> Card | None:
         return self._faces.get(position)
 
+    def has_key(self, seat: int, position: int) -> bool:
+        """Do we hold `seat`'s verified key for `position`?"""
+        return (seat, position) in self._keys
+
     def pop_decoded(self) -> list[tuple[int, Card]]:
         """Faces decoded since the last call, as (position, face), in decoding order."""
         out, self._new_faces = self._new_faces, []

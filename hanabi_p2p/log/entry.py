@@ -61,7 +61,7 @@ KINDS: frozenset[str] = frozenset(
     }
 )
 
-BodyValidator = Callable[[Any], None]
+BodyValidator = Callable[[Any], object]  # the return value is ignored
 
 # Per-kind body checks, filled by the session layer (the game semantics live there). A
 # validator raises ValueError or TypeError with a reason; decode_entry turns that into

@@ -88,6 +88,10 @@ class AddResult:
     # Held entries rejected while retrying (bad chain link, app refused, author unseated).
     dropped: tuple[BadEntry, ...] = ()
     equivocation: Equivocation | None = None
+    # REJECTED for good (bad chain link, refused by the game, unseated author): the entry is
+    # a fault of its author. False for refusals that may pass later or elsewhere (wrong table,
+    # too far ahead, hold budget): those must never be blamed on the author.
+    permanent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +150,7 @@ class Replica:
             raise LocalProtocolError("Replica.add takes a decoded Entry")
         known = self._bad.get(entry.hash)
         if known is not None:
-            return AddResult(Status.REJECTED, known.reason, error=known)
+            return AddResult(Status.REJECTED, known.reason, error=known, permanent=True)
         if entry.table_id != self.table_id:
             return self._refuse(entry, f"entry belongs to table {entry.table_id.hex()}")
         author, seq = entry.author, entry.seq
@@ -255,7 +259,7 @@ class Replica:
     def _reject(self, entry: Entry, reason: str) -> AddResult:
         """Reject for good: remember the entry (bounded) as evidence and to skip re-checks."""
         error = self._remember_bad(entry, reason)
-        return AddResult(Status.REJECTED, reason, error=error)
+        return AddResult(Status.REJECTED, reason, error=error, permanent=True)
 
     def _remember_bad(self, entry: Entry, reason: str) -> BadEntry:
         error = BadEntry(entry.author, reason)

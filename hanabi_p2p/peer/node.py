@@ -23,6 +23,7 @@ from hanabi_p2p.log.storage import GameFile
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
 from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.bodies import validate_body
 from hanabi_p2p.session.table import ABORTED, AUDITED, TableSession
 
 # How often we tell every peer what we hold, so gaps left by a dropped link get filled.
@@ -170,8 +171,10 @@ class Node:
         if isinstance(frame, fr.Entry):
             try:
                 entry = decode_entry(frame.data)
+                validate_body(entry.kind, entry.body)
             except HanabiError as exc:
-                self._peer_fault(peer_id, f"sent a malformed entry: {exc}", fatal=False)
+                # honest peers relay only entries they verified: a bad one is the sender's
+                self._on_rejected(peer_id, f"sent an invalid entry: {exc}")
                 return
             result = self.replica.add(entry)
             self._handle_result(result, source=peer_id)
@@ -214,7 +217,10 @@ class Node:
                 # in the lobby joiners know only the host: it passes their entries on
                 self._relay(entry, source)
         if result.status is Status.REJECTED and result.error is not None:
-            self._on_rejected(result.error.author, result.reason)
+            if result.permanent:
+                self._on_rejected(result.error.author, result.reason)
+            else:  # may be fine later or elsewhere: never blame the author for it
+                self._notify(ev.Fault(result.error.author, result.reason, fatal=False))
         for bad in result.dropped:
             self._on_rejected(bad.author, bad.reason)
         if result.equivocation is not None:

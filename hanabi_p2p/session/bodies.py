@@ -8,7 +8,7 @@ which cards) is checked later by the session against the rules engine.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
 
-MAX_TABLE_NAME = 64
+MAX_TABLE_NAME = 40  # what an mDNS advert carries
 MAX_PLAYER_NAME = 32
 MAX_CHAT = 280
 MAX_REASON = 200
@@ -54,6 +54,13 @@ def _str(value: Any, what: str, max_len: int, allow_empty: bool = False) -> str:
     if any(ord(c) < 32 and c not in "\t" for c in value):
         raise BadBody(f"{what} contains control characters")
     return value
+
+
+def _name(value: Any, what: str, max_len: int) -> str:
+    text = _str(value, what, max_len)
+    if not text.isprintable():
+        raise BadBody(f"{what} must be printable")
+    return text
 
 
 def _int(value: Any, what: str, lo: int, hi: int) -> int:
@@ -103,7 +110,7 @@ class TableOpen:
             raise BadBody(f"unknown variant {m['variant']!r}")
         players = _int(m["players"], "players", 2, 5)
         return cls(
-            name=_str(m["name"], "table name", MAX_TABLE_NAME),
+            name=_name(m["name"], "table name", MAX_TABLE_NAME),
             host_name=_str(m["host"], "host name", MAX_PLAYER_NAME),
             config=GameConfig.from_names(players, m["variant"], options),
         )
@@ -310,7 +317,7 @@ def _validate_action(body: Any) -> None:
     ActionBody.from_wire(body, seat=0)
 
 
-BODY_VALIDATORS: dict[str, Any] = {
+BODY_VALIDATORS: dict[str, Callable[[Any], object]] = {
     "table.open": TableOpen.from_wire,
     "lobby.join": LobbyJoin.from_wire,
     "lobby.seat": LobbySeat.from_wire,
@@ -322,3 +329,12 @@ BODY_VALIDATORS: dict[str, Any] = {
     "resign": resign_from_wire,
     "seed": lambda body: deck_from_wire(body, "seed"),
 }
+
+
+def validate_body(kind: str, body: Any) -> None:
+    """Check a body's shape for its kind (raises BadBody). The node calls it on every entry
+    a peer sends, before the entry is held, applied, stored or relayed."""
+    validator = BODY_VALIDATORS.get(kind)
+    if validator is None:
+        raise BadBody(f"unknown entry kind {kind!r}")
+    validator(body)

@@ -140,6 +140,13 @@ class DeckAdapter:
             return [min(set(range(len(self.seats))) - self._locks_seen)]
         return []
 
+    def missing_keys(self, position: int) -> list[int]:
+        """Seats whose key for `position` we lack (to decode a card we are entitled to)."""
+        if self.peer is None or self.my_seat is None:
+            return []
+        return [s for s in range(len(self.seats))
+                if s != self.my_seat and not self.peer.has_key(s, position)]
+
     def missing_public(self, position: int) -> list[int]:
         """Seats that have not yet published their key for a played/discarded card."""
         seen = self._public_seen.get(position, set())

@@ -142,11 +142,19 @@ class TableSession:
         out: list[tuple[int, str]] = []
         if self.phase == DECK and self.deck is not None:
             out.extend((s, "deck shuffle") for s in self.deck.waiting_for())
-        elif self.phase == PLAY and self.state is not None:
-            if self.pending is not None and self.deck is not None:
-                for s in self.deck.missing_public(self.pending.action.card):
-                    out.append((s, "key share"))
-            elif not self.state.over:
+        elif self.phase == PLAY and self.state is not None and self.deck is not None:
+            lacking: set[int] = set()
+            if self.pending is not None:
+                lacking.update(self.deck.missing_public(self.pending.action.card))
+            # shares of cards we are entitled to see (others' hands): the player to move
+            # may need them to give a clue, and we need them to check one
+            for seat, hand in enumerate(self.state.hands):
+                if seat != self.my_seat:
+                    for card in hand:
+                        if self.state.faces[card] is None:
+                            lacking.update(self.deck.missing_keys(card))
+            out.extend((s, "key share") for s in sorted(lacking))
+            if not out and not self.state.over:
                 out.append((self.state.current_seat, "turn"))
         elif self.phase == OVER:
             out.extend((s, "seed") for s in range(len(self.seats)) if s not in self.seeds_from)
@@ -281,8 +289,17 @@ class TableSession:
             return True
         if not self.seats:
             return kind == "resign"  # a resign before seating is rejected in apply
-        if kind in ("deck", "resign"):
+        if kind == "deck":
             return True
+        if kind == "seed":
+            # a seed is posted when its author's game ended at turn entry.turn: wait until we
+            # are there too, so a peer that simply finished first is not taken for one that
+            # left (a seed at a turn we have passed, in a game not over, means it left)
+            return self.state is None or self.state.over or (
+                self.state.turn >= entry.turn and self.pending is None
+            )
+        if kind == "resign":
+            return self._resign_ready(entry)
         if self.state is None or self.deck is None:
             return False
         if kind == "action":
@@ -294,9 +311,19 @@ class TableSession:
         if kind == "move":
             body = b.MoveBody.from_wire(entry.body)
             return body.card < self.state.draw_index or self.state.over
-        if kind == "seed":
-            return self.phase in (OVER, AUDITED, ABORTED)
         return True
+
+    def _resign_ready(self, entry: Entry) -> bool:
+        """A resignation takes effect at a point every peer agrees on: at the start of the
+        resigner's first turn from the entry's turn on (so concurrent actions never race
+        it); before the deal or after the end, at once."""
+        state = self.state
+        seat = self.seat_of(entry.author)
+        if state is None or state.over or seat is None:
+            return True
+        return (
+            self.pending is None and state.turn >= entry.turn and state.current_seat == seat
+        )
 
     def _action_ready(self, entry: Entry) -> bool:
         state = self.state
@@ -366,9 +393,15 @@ class TableSession:
             raise GameFault(_who(entry), f"seated {len(seating.seats)} of {config.players}")
         if seating.seats[0].peer_id != self.host_id:
             raise GameFault(_who(entry), "the host must take seat 0")
+        host = seating.seats[0]
+        if host.name != self.table.host_name:
+            raise GameFault(_who(entry), "seated the host under another name")
         for seat in seating.seats[1:]:
-            if seat.peer_id not in self.joins:
+            join = self.joins.get(seat.peer_id)
+            if join is None:
                 raise GameFault(_who(entry), "seated a player who never asked for a seat")
+            if (seat.name, seat.address) != (join.name, join.address):
+                raise GameFault(_who(entry), f"changed {join.name}'s name or address at seating")
         self.seats = seating.seats
         self.my_seat = self.seat_of(self.me)
         self.phase = DECK
@@ -522,8 +555,10 @@ class TableSession:
             return
         try:
             state.apply(Move(seat, body.card, body.to))
-        except IllegalAction as exc:
-            raise GameFault(_who(entry), f"illegal reorder: {exc}") from None
+        except IllegalAction:
+            # Moves are cosmetic and race with plays (the card may have left the hand by the
+            # time a peer applies the move): one that no longer fits is simply dropped.
+            return
         self._events.append(ev.HandMoved(seat, body.card, body.to))
 
     def _on_chat(self, entry: Entry) -> None:
@@ -540,7 +575,6 @@ class TableSession:
         reason = b.resign_from_wire(entry.body)
         self._events.append(ev.Resigned(seat, reason))
         if self.state is not None and not self.state.over:
-            self.pending = None
             self.state.apply(Terminate(seat))
             self._after_turn()
         elif self.state is None:
@@ -553,13 +587,17 @@ class TableSession:
         msgs = b.deck_from_wire(entry.body, "seed")
         self.seeds_from.add(seat)
         self._require_deck().record_seed(seat, msgs)
-        if len(self.seeds_from) == len(self.seats) and self.phase == OVER:
+        if self.phase in (DECK, PLAY) and seat != self.my_seat:
+            # its secrets are public now: every card it locked decodes, so play cannot go on
+            self.abort(None, f"{self.name_of(seat)} revealed its deck seed and left the game")
+        if len(self.seeds_from) == len(self.seats) and self.phase in (OVER, ABORTED):
             self._run_audit()
 
     def _run_audit(self) -> None:
         result = self._require_deck().audit()
         self.audit = result
-        self.phase = AUDITED
+        if self.phase == OVER:
+            self.phase = AUDITED
         self._events.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
 
     # ------------------------------------------------------------ faults
