@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hanabi_p2p.errors import HanabiError
+from hanabi_p2p.errors import UserError
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
 
@@ -27,8 +27,9 @@ HASH_LEN = 32
 PEER_ID_LEN = 32
 
 
-class BadBody(HanabiError):
-    """An entry body does not have the fields, types or ranges its kind requires."""
+class BadBody(UserError):
+    """An entry body does not have the fields, types or ranges its kind requires (from a
+    peer: a protocol fault; from our own command line: a value the user must change)."""
 
 
 def _map(body: Any, kind: str, keys: set[str], optional: set[str] | None = None) -> dict[str, Any]:

@@ -191,10 +191,14 @@ class TableSession:
     def open_table(self, name: str, host_name: str, config: GameConfig) -> None:
         if self.table is not None:
             raise LocalProtocolError("the table is already open")
-        self._post("open", "table.open", b.TableOpen(name, host_name, config).to_wire())
+        body = b.TableOpen(name, host_name, config).to_wire()
+        b.TableOpen.from_wire(body)  # the same checks peers make: fail here, with the reason
+        self._post("open", "table.open", body)
 
     def request_seat(self, name: str, address: b.Address) -> None:
-        self._post("join", "lobby.join", b.LobbyJoin(name, address).to_wire())
+        body = b.LobbyJoin(name, address).to_wire()
+        b.LobbyJoin.from_wire(body)
+        self._post("join", "lobby.join", body)
 
     def seat_players(self, host_address: b.Address) -> None:
         """Host only: seat itself and every joiner, in join order, once the table is full."""
