@@ -91,6 +91,7 @@ class TableSession:
         self.blamed: bytes | None = None
         self.chat_log: list[tuple[int, str]] = []
         self._posted: set[str] = set()  # purposes of entries already in our chain
+        self._resign_reason: str | None = None
         self._outbox: list[tuple[str, int, Any]] = []  # (kind, turn, body) not yet signed
         self._events: list[ev.Event] = []
 
@@ -258,9 +259,19 @@ class TableSession:
         self._outbox.append(("chat", self.turn, {"text": text}))
 
     def resign(self, reason: str = "") -> None:
+        """End the game for everyone. During play it takes effect at our next turn (peers
+        must agree on the exact point), so it is posted then: posting it earlier would put it
+        in our chain before answers we still owe for the turns in between."""
         if self.my_seat is None or self.phase not in (DECK, PLAY):
             raise IllegalAction("there is no game to resign from")
-        self._post("resign", "resign", {"reason": reason[: b.MAX_REASON]})
+        self._resign_reason = reason[: b.MAX_REASON]
+        self._post_resign_if_due()
+
+    def _post_resign_if_due(self) -> None:
+        if self._resign_reason is None:
+            return
+        if self.state is None or self.my_turn():
+            self._post("resign", "resign", {"reason": self._resign_reason})
 
     # ------------------------------------------------------------ replica application
 
@@ -299,8 +310,11 @@ class TableSession:
             # a seed is posted when its author's game ended at turn entry.turn: wait until we
             # are there too, so a peer that simply finished first is not taken for one that
             # left (a seed at a turn we have passed, in a game not over, means it left)
-            return self.state is None or self.state.over or (
-                self.state.turn >= entry.turn and self.pending is None
+            return (
+                self.state is None
+                or self.state.over
+                or self.phase == ABORTED
+                or (self.state.turn >= entry.turn and self.pending is None)
             )
         if kind == "resign":
             return self._resign_ready(entry)
@@ -541,6 +555,8 @@ class TableSession:
         self.my_hashes[state.turn] = state.public_hash()
         if state.over:
             self._game_over()
+        else:
+            self._post_resign_if_due()
 
     def _game_over(self) -> None:
         state = self._require_state()

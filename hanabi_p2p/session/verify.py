@@ -5,19 +5,24 @@ run it, with no secret: every peer's copy of a game holds the same entries in so
 the report depends only on the *set* of entries, so every copy gives the same verdict and
 the same digest.
 
-The pipeline, stopping at nothing (a bad entry is reported and the rest is still checked, so
-``log show`` can show everything that is valid):
+The pipeline never stops at the first problem: a bad entry is reported and everything else
+is still checked, so ``log show`` can show all that is valid.
 
-1. structure: each entry's signature, one table id (SPEC-log 3.7); chain links, gaps and
-   equivocation come out of step 4's replica;
+1. structure: each entry's signature, one table id, equivocation (SPEC-log 3.7); chain links
+   and gaps come out of step 4's replica;
 2. the deck transcript: every deck message in every entry body's ``deck`` list, as
    (seat of the author, message), seats from the host's ``lobby.seat``;
-3. the deck audit over that transcript, once every seat has revealed its seed: every card's
-   face, or the seat to blame;
+3. every card's face, once every seat has revealed its seed: the audit's decoding step
+   (seeds and the last lock), without yet re-checking every step;
 4. a replay of every entry, in a canonical order, through a ``Replica`` whose app is an
    unseated observer ``TableSession`` that knows every face: every action's legality, every
-   clue's touched set, every state hash, turn order;
+   clue's touched set, every state hash, turn order. When the game is over the observer runs
+   the full deck audit over what it applied (every commitment, shuffle, lock and reveal is
+   recomputed from the seeds); if the replay never gets there, the verifier runs it;
 5. the verdict: valid, invalid (the first bad entry and why) or unfinished.
+
+Step 3 only decodes so that the audit, the costly part, runs once; a deck the audit then
+rejects makes the audit's blame the first problem, ahead of any turn checked against it.
 """
 
 from __future__ import annotations
@@ -486,8 +491,10 @@ def _final_checks(report: GameReport) -> None:
         # First: with a cheated deck, the faces every turn was checked against are wrong,
         # so any turn problem found is a consequence, not the cause.
         report.problems.insert(0, Problem(f"deck audit failed: {report.audit.reason}", author))
-    if report.problems or not report.faces:
-        return  # an unfinished game keeps entries waiting for faces nobody can know yet
+    if report.problems or not report.faces or report.stopped:
+        # entries may wait for ever, legitimately, in a game stopped early or whose faces
+        # nobody can know yet
+        return
     state = report.state
     stuck = [e for e in report.unapplied if not (e.kind == "seed" and not _over(state))]
     for entry in stuck[:1]:

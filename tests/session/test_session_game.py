@@ -116,3 +116,48 @@ def test_peer_resumed_from_its_log_finishes_the_game(crash_after: int) -> None:
         assert p.rejected == [], p.rejected
         assert p.session.phase == AUDITED and p.session.audit.ok
     assert len({p.session.state.public_hash() for p in table.peers}) == 1
+
+
+def _run_bots(table: Table, deliveries: int) -> None:
+    from hanabi_p2p.bots.simple import choose_action
+
+    for _ in range(deliveries):
+        for p in table.peers:
+            if p.session.can_act():
+                p.session.take_action(choose_action(p.session.state, p.session.my_seat))
+                table.flush(p)
+        if not table.deliver_one():
+            return
+
+
+@pytest.mark.parametrize("deliveries", [0, 25, 60, 61, 62])
+def test_resignation_mid_turn_ends_the_game_the_same_for_everyone(deliveries: int) -> None:
+    """A player resigning while another's play is still in flight: everyone ends the game
+    at the same point (terminated), with the same state, and the deck audit passes."""
+    table = Table(GameConfig(2), seed=21)
+    table.seat_everyone()
+    _run_bots(table, deliveries)
+    table.peers[1].session.resign("had to go")
+    table.flush(table.peers[1])
+    from hanabi_p2p.bots.simple import choose_action
+
+    table.pump(eager=lambda s: choose_action(s.state, s.my_seat))
+    assert len({p.session.state.public_hash() for p in table.peers}) == 1
+    for p in table.peers:
+        assert p.rejected == []
+        assert p.session.state.end.value == "terminated"
+        assert p.session.phase == AUDITED and p.session.audit.ok
+
+
+def test_a_peer_that_aborts_still_collects_every_seed_and_audits() -> None:
+    table = Table(GameConfig(3), seed=5)
+    table.seat_everyone()
+    _run_bots(table, 40)
+    victim = table.peers[2].session
+    assert victim.pending is not None or victim.state is not None
+    victim.abort(None, "the user pulled the plug")
+    table.flush(table.peers[2])
+    table.pump()
+    for p in table.peers:
+        assert len(p.session.seeds_from) == 3
+        assert p.session.audit is not None and p.session.audit.ok
