@@ -1,0 +1,171 @@
+"""`hanabi-p2p log list/show/verify/export` on real stored games (played by the session
+harness, stored as each peer's node stores them)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from game_files import TABLE_ID, TABLE_NAME, join_records, split_records, store_in_data_dir
+from session_harness import Table
+
+from hanabi_p2p.datadir import DataDir
+
+TABLE_HEX = TABLE_ID.hex()
+
+
+def test_verify_of_a_finished_game_exits_0_with_the_summary(game: Table, data_dir: Path,
+                                                            run_cli) -> None:
+    state = game.peers[0].session.state
+    result = run_cli("log", "verify", TABLE_HEX, "--data-dir", str(data_dir))
+    assert result.code == 0, result.out
+    assert result.lines[0] == f"valid: 3 players, standard, score {state.score} ({state.rating})"
+    assert "deck audit: ok, 50 cards" in result.lines
+    assert result.lines[-1].startswith("digest: ")
+    assert len(result.lines[-1].removeprefix("digest: ")) == 64
+
+
+def test_every_peers_copy_gives_the_same_digest(game: Table, tmp_path: Path, run_cli) -> None:
+    """Each peer stored the entries in the order it applied them: different files, one game."""
+    files = [store_in_data_dir(tmp_path / f"peer{i}", p.replica.applied)
+             for i, p in enumerate(game.peers)]
+    assert len({f.read_bytes() for f in files}) == len(files)  # the copies really differ
+    outputs = [run_cli("log", "verify", str(f)) for f in files]
+    assert [o.code for o in outputs] == [0, 0, 0]
+    assert len({o.lines[0] for o in outputs}) == 1
+    assert len({o.lines[-1] for o in outputs}) == 1
+
+
+def test_reordered_records_verify_with_the_same_digest(game_file: Path, run_cli) -> None:
+    before = run_cli("log", "verify", str(game_file))
+    prefix, payloads = split_records(game_file)
+    random.Random(5).shuffle(payloads)
+    join_records(game_file, prefix, payloads)
+    after = run_cli("log", "verify", str(game_file))
+    assert after.code == 0
+    assert after.lines == before.lines
+
+
+def test_a_unique_prefix_of_the_table_id_names_the_game(data_dir: Path, run_cli) -> None:
+    assert run_cli("log", "verify", TABLE_HEX[:4], "--data-dir", str(data_dir)).code == 0
+
+
+def test_an_ambiguous_or_unknown_id_is_a_one_line_error(data_dir: Path, game_file: Path,
+                                                        run_cli) -> None:
+    twin = game_file.with_name(TABLE_HEX[:6] + "ff" * 13 + ".hlog")
+    twin.write_bytes(game_file.read_bytes())
+    ambiguous = run_cli("log", "show", TABLE_HEX[:4], "--data-dir", str(data_dir))
+    assert ambiguous.code == 2 and "matches 2 games" in ambiguous.err
+    unknown = run_cli("log", "verify", "abcdef", "--data-dir", str(data_dir))
+    assert unknown.code == 2 and "no game with a table id starting 'abcdef'" in unknown.err
+    assert len(unknown.err.splitlines()) == 1
+    missing = run_cli("log", "verify", str(data_dir / "nope.hlog"))
+    assert missing.code == 2 and "no game log at" in missing.err
+
+
+def test_show_tells_the_game_turn_by_turn_with_a_check_per_signature(
+    game: Table, data_dir: Path, run_cli
+) -> None:
+    result = run_cli("log", "show", TABLE_HEX, "--data-dir", str(data_dir))
+    assert result.code == 0
+    turns = [line for line in result.lines if line.lstrip("✓ ").startswith("turn ")]
+    state = game.peers[0].session.state
+    assert len(turns) == state.turn
+    # the action and the two other players' acks: three signatures behind every turn
+    assert all(line.startswith("✓✓✓  turn") for line in turns)
+    assert turns[0].split()[3] == "p0"  # seat 0 moves first
+    assert any(f"p0 ({game.peers[0].identity.fingerprint}) opens the table '{TABLE_NAME}': "
+               "3 players, standard" in line for line in result.lines)
+    assert any("deck audit ok" in line for line in result.lines)
+
+
+def test_show_reveals_every_face_after_the_audit(game: Table, data_dir: Path, run_cli) -> None:
+    faces = game.peers[0].session.audit.faces
+    result = run_cli("log", "show", TABLE_HEX, "--data-dir", str(data_dir))
+    hands = [line.strip() for line in result.lines if "'s hand: " in line]
+    assert len(hands) == 3 and hands[0].startswith("p0's hand: ")
+    deck_rows = result.out.split("every card after the audit")[1].split("\n\n")[0]
+    shown = {int(p): face for p, face in re.findall(r"(\d+):([A-Z]\d)", deck_rows)}
+    assert shown == {p: str(face) for p, face in faces.items()}
+
+
+def test_export_round_trips_through_replay_with_the_same_score(
+    game: Table, data_dir: Path, tmp_path: Path, run_cli
+) -> None:
+    out = tmp_path / "game.json"
+    exported = run_cli("log", "export", TABLE_HEX, "--format", "hanablive", "-o", str(out),
+                       "--data-dir", str(data_dir))
+    assert exported.code == 0 and exported.out == ""
+    replayed = run_cli("replay", str(out), "--json")
+    assert replayed.code == 0
+    summary = json.loads(replayed.lines[-1])
+    state = game.peers[0].session.state
+    assert summary["score"] == state.score
+    assert summary["turns"] == state.turn
+    assert summary["end"] == state.end.value
+    assert summary["names"] == ["p0", "p1", "p2"]
+
+
+def test_export_to_stdout_is_the_same_json(data_dir: Path, tmp_path: Path, run_cli) -> None:
+    out = tmp_path / "game.json"
+    run_cli("log", "export", TABLE_HEX, "-o", str(out), "--data-dir", str(data_dir))
+    stdout = run_cli("log", "export", TABLE_HEX, "--data-dir", str(data_dir))
+    assert json.loads(stdout.out) == json.loads(out.read_text())
+
+
+def test_export_refuses_an_unfinished_game(game: Table, tmp_path: Path, run_cli) -> None:
+    path = store_in_data_dir(tmp_path, game.peers[0].replica.applied[:100])
+    result = run_cli("log", "export", str(path))
+    assert result.code == 2
+    assert "cannot export this game: unfinished" in result.err
+
+
+def test_list_shows_date_table_players_variant_and_score(game: Table, data_dir: Path,
+                                                         run_cli) -> None:
+    unfinished = DataDir(data_dir).games_dir / ("ab" * 16 + ".hlog")
+    from game_files import write_log
+    write_log(unfinished, game.peers[1].replica.applied[:80])
+    result = run_cli("log", "list", "--data-dir", str(data_dir))
+    assert result.code == 0
+    header, first, second = result.lines
+    assert header.split() == ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
+    state = game.peers[0].session.state
+    assert TABLE_HEX[:12] in first and TABLE_NAME in first and "p0, p1, p2" in first
+    assert "standard" in first and first.endswith(f"{state.score} ({state.rating})")
+    assert second.startswith("20") and second.endswith("unfinished")
+
+
+def test_list_of_an_empty_data_dir_says_so(tmp_path: Path, run_cli) -> None:
+    result = run_cli("log", "list", "--data-dir", str(tmp_path))
+    assert result.code == 0 and result.out.startswith("no games in ")
+
+
+def test_verify_in_a_subprocess_uses_the_environment_data_dir(data_dir: Path) -> None:
+    env = {"HANABI_P2P_DATA_DIR": str(data_dir), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-m", "hanabi_p2p", "log", "verify", TABLE_HEX[:8]],
+                          capture_output=True, text=True, env=env, timeout=60, check=False,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].startswith("valid: 3 players, standard, score ")
+    assert proc.stdout.splitlines()[-1].startswith("digest: ")
+
+
+def test_show_never_sends_control_characters_to_the_terminal(game: Table, tmp_path: Path,
+                                                             run_cli) -> None:
+    """Peer text reaches the screen: a C1 control (CSI) in a chat line is shown as '?'."""
+    from hanabi_p2p.log.entry import make_entry
+
+    peer = game.peers[1]
+    stored = list(game.peers[0].replica.applied)
+    last = max((e for e in stored if e.author == peer.identity.peer_id), key=lambda e: e.seq)
+    chat = make_entry(peer.identity, table_id=last.table_id, seq=last.seq + 1, prev=last.hash,
+                      turn=last.turn, kind="chat", body={"text": "gg \x9b2J\u202e"})
+    path = store_in_data_dir(tmp_path, [*stored, chat])
+    result = run_cli("log", "show", str(path))
+    assert result.code == 0
+    assert 'p1: "gg ?2J?"' in result.out
+    assert not any((ord(c) < 32 and c != "\n") or 0x7F <= ord(c) < 0xA0 for c in result.out)
