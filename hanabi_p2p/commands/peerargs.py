@@ -69,9 +69,11 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
     if args.bot:
         return BotPlayer(delay=args.bot_delay)
     if sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb":
-        from hanabi_p2p.peer.screen import ScreenFrontend
+        from hanabi_p2p.peer.screen import RESUME_COMMAND, ScreenFrontend
 
-        return ScreenFrontend(lang=args.lang)
+        # a practice game's computer players end with this process: there is no way back
+        practice = getattr(args, "command", None) == "play"
+        return ScreenFrontend(lang=args.lang, resume_command=None if practice else RESUME_COMMAND)
     raise UserError("no terminal to show the table on: run it in a terminal, or use --bot")
 
 

@@ -1,12 +1,277 @@
-"""The full-screen terminal front end (placeholder until the UI is wired)."""
+"""The full-screen terminal front end: the prompt_toolkit ``App`` bound to a live peer.
+
+The App and the peer run on one event loop, so session calls need no locking. After every
+change the node reports (``on_events``) the screen is rebuilt from the session, at most once
+per loop turn; what the player types comes back through the App's callbacks and goes to
+the session, which checks it before anything is signed or sent.
+
+Leaving: in the lobby or after the game, ``quit`` just exits. During a game it stops this
+peer *without resigning*: the others keep the game and wait, and the player can come back
+from the saved log and seed (``hanabi-p2p join --resume``).
+"""
 
 from __future__ import annotations
 
-from hanabi_p2p.errors import UserError
+import asyncio
+import contextlib
+import sys
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TextIO
+
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+
+from hanabi_p2p import i18n
+from hanabi_p2p.errors import HanabiError, IllegalAction, UserError
+from hanabi_p2p.i18n import _
 from hanabi_p2p.peer.frontends import Frontend
+from hanabi_p2p.peer.node import LinkProblem, PeerLink
+from hanabi_p2p.rules.actions import Action, Move, TurnAction
+from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, OVER, PLAY
+from hanabi_p2p.ui.app import App
+from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view
+from hanabi_p2p.ui.narrate import MAX_SHOWN_CHAT, MAX_SHOWN_NAME, back_line, clean, dropped_line
+
+if TYPE_CHECKING:
+    from hanabi_p2p.peer.launch import GameResult, Peer
+
+RESUME_COMMAND = "hanabi-p2p join --resume"
+# How often we look whether the screen has started, while closing it early.
+SCREEN_POLL_S = 0.02
 
 
 class ScreenFrontend(Frontend):
-    def __init__(self, lang: str | None = None) -> None:
+    """The table on the terminal for a human player."""
+
+    def __init__(
+        self,
+        lang: str | None = None,
+        *,
+        resume_command: str | None = RESUME_COMMAND,
+        input: Input | None = None,
+        output: Output | None = None,
+        err: TextIO | None = None,
+    ) -> None:
+        """``resume_command``: what brings a player who left back (None: no way back, as
+        in a practice game whose computer players end with this process)."""
         super().__init__()
-        raise UserError("the full-screen table is not wired yet: use --bot")
+        i18n.setup(lang)
+        self.resume_command = resume_command
+        self._input = input
+        self._output = output
+        self._err = err
+        self.app: App | None = None
+        self.log: list[str] = []
+        self._status = ""
+        self._address: str | None = None
+        self._early: list[ev.Event] = []
+        self._dropped: set[bytes] = set()
+        self._refresh_pending = False
+        self.left_game = False  # the player quit while the game was on
+        self.peer_done = False  # our peer has stopped: its log file and sockets are closed
+
+    # ------------------------------------------------------------ running
+
+    async def run(self, main: Callable[[], Awaitable[GameResult]]) -> GameResult:
+        app = App(self, input=self._input, output=self._output)
+        self.app = app
+        screen = asyncio.create_task(app.run_async(), name="screen")
+        game: asyncio.Future[GameResult] = asyncio.ensure_future(main())
+        try:
+            either: set[asyncio.Future[Any]] = {screen, game}
+            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+            if not game.done():
+                # the player left (or the screen broke): stop our peer, keep its log
+                if not self._stop_peer():
+                    # still looking for the table: there is nothing to keep
+                    game.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await game
+                    screen.result()  # a broken screen says so first
+                    raise UserError(_("you left before sitting down at a table"))
+                result = await game
+            else:
+                self.peer_done = True
+                result = game.result()  # a peer that failed to start raises here
+                self._refresh()  # the end screen, with the log path, until the player quits
+                await screen
+        finally:
+            await _close(app, screen)
+            if not game.done():
+                game.cancel()
+        screen.result()  # a broken screen is an error, not a silent exit
+        if self.left_game and self.resume_command:
+            print(
+                _(
+                    "You left the game; the others can wait for you. Come back with: {command}"
+                ).format(command=self.resume_command),
+                file=self._err or sys.stderr,
+            )
+        return result
+
+    def _stop_peer(self) -> bool:
+        """Make our node finish; False if there is no node yet (still finding the table)."""
+        peer = self.peer
+        if peer is None or peer.node is None:
+            return False
+        session = peer.session
+        if peer.node.finished or session.phase in (AUDITED, ABORTED):
+            return True  # the node is only lingering so that others get our last entries
+        if session.my_seat is not None and session.phase in (DECK, PLAY):
+            self.left_game = True  # no resign: the game waits for us to come back
+            peer.node.finish("you left the game")
+        elif session.phase == OVER:
+            peer.node.finish("you left before the deck audit")
+        else:
+            peer.node.finish("you left the table")
+        return True
+
+    # ------------------------------------------------------------ from the peer
+
+    def attach(self, peer: Peer) -> None:
+        super().attach(peer)
+        # read now: the mesh forgets its port once it closes, and the end screen outlives it
+        self._address = f"{peer.opts.interface}:{peer.mesh.port}"
+        early, self._early = self._early, []
+        if early:
+            self.show(early)
+
+    def status(self, text: str) -> None:
+        self._status = text
+        if self.app is not None:
+            self.app.notify(text)
+        self._schedule_refresh()
+
+    def show(self, events: list[ev.Event]) -> None:
+        peer = self.peer
+        if peer is None:
+            # a resumed peer replays its saved log before it is attached: keep the story
+            self._early.extend(events)
+            return
+        for event in events:
+            self.log.extend(event_lines(event, peer.session, peer.table_id))
+            self._tell(event)
+        self._schedule_refresh()
+
+    def _tell(self, event: ev.Event) -> None:
+        """One-line notices for what the log does not keep (or should not wait for)."""
+        app, peer = self.app, self.peer
+        if app is None or peer is None:
+            return
+        session = peer.session
+        if isinstance(event, PeerLink):
+            self._link_changed(event)
+        elif isinstance(event, LinkProblem) and not session.seats:
+            app.notify(_("Connection problem: {reason}").format(reason=_clean(event.reason)))
+        elif isinstance(event, ev.PlayerJoined):
+            name = clean(event.name, MAX_SHOWN_NAME)
+            app.notify(_("{name} sits down").format(name=name))
+        elif isinstance(event, ev.Fault):
+            if event.fatal:
+                app.notify(_("The game was stopped: {reason}").format(reason=_clean(event.reason)))
+            else:
+                app.notify(_("Warning: {reason}").format(reason=_clean(event.reason)))
+
+    def _link_changed(self, event: PeerLink) -> None:
+        assert self.app is not None and self.peer is not None
+        session = self.peer.session
+        seat = session.seat_of(event.peer_id)
+        if seat is None or session.phase not in (DECK, PLAY):
+            return  # in the lobby the seats show it; after the game peers leave anyway
+        name = session.name_of(seat)
+        if not event.up:
+            self._dropped.add(event.peer_id)
+            line = dropped_line(name)
+        elif event.peer_id in self._dropped:
+            self._dropped.discard(event.peer_id)
+            line = back_line(name)
+        else:
+            return  # a first connection after seating is no news
+        self.log.append(line)
+        self.app.notify(line)
+
+    def _schedule_refresh(self) -> None:
+        """Rebuild the screen once this burst of entries is processed, not once per entry."""
+        if self._refresh_pending:
+            return
+        self._refresh_pending = True
+        asyncio.get_running_loop().call_soon(self._refresh)
+
+    def _refresh(self) -> None:
+        self._refresh_pending = False
+        peer, app = self.peer, self.app
+        if peer is None or app is None:
+            return
+        view = live_view(peer.session, self.facts())
+        if view is not None:
+            app.update(view)
+
+    def facts(self) -> ShellFacts:
+        peer = self.peer
+        assert peer is not None
+        node = peer.node
+        return ShellFacts(
+            table_id=peer.table_id,
+            connected=frozenset(node.connected) if node is not None else frozenset(),
+            address=self._address,
+            log=tuple(self.log),
+            # the launcher's lines (address, resume) matter until the deal
+            status=self._status if peer.session.state is None else "",
+            log_path=str(node.log_path) if node is not None else None,
+        )
+
+    # ------------------------------------------------------------ from the player
+
+    def _session_call(self, call: Callable[[Peer], None]) -> None:
+        """Run one session command; a refusal becomes a notice and nothing is sent."""
+        peer, app = self.peer, self.app
+        assert app is not None
+        if peer is None or peer.node is None:
+            app.notify(_("Not connected to the table yet"))
+            return
+        if self.peer_done:
+            app.notify(_("The table is closed: nothing more can be sent"))
+            return
+        try:
+            call(peer)
+        except HanabiError as exc:
+            app.notify(str(exc))
+            return
+        peer.node.flush()
+        self._schedule_refresh()
+
+    def on_action(self, action: Action) -> None:
+        def act(peer: Peer) -> None:
+            session = peer.session
+            if isinstance(action, Move):
+                session.move_card(action.card, action.to)
+                return
+            if session.my_turn() and not session.can_act():
+                # a card of the last turn is still being revealed to us
+                raise IllegalAction(_("One moment: the last card is still being revealed"))
+            assert isinstance(action, TurnAction)
+            session.take_action(action)
+
+        self._session_call(act)
+
+    def on_say(self, text: str) -> None:
+        self._session_call(lambda peer: peer.session.say(text))
+
+    def on_start(self) -> None:
+        assert self.app is not None
+        self.app.notify(_("The game starts by itself once every seat is taken"))
+
+    def on_quit(self) -> None:
+        """The App exits right after; ``run`` stops the peer (without resigning)."""
+
+
+def _clean(text: str) -> str:
+    return clean(text, MAX_SHOWN_CHAT)
+
+
+async def _close(app: App, screen: asyncio.Task[None]) -> None:
+    """Exit the App (restoring the terminal) even if it has not started running yet."""
+    while not screen.done():
+        app.exit()
+        await asyncio.wait({screen}, timeout=SCREEN_POLL_S)

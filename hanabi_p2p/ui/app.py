@@ -156,7 +156,8 @@ class App:
         self.application.invalidate()
 
     def exit(self) -> None:
-        if self.application.is_running:
+        """Stop the application; safe to call again, or before it runs (then it does nothing)."""
+        if self.application.is_running and not self.application.is_done:
             self.application.exit()
 
     def run(self) -> None:

@@ -41,8 +41,16 @@ def render_end(
     fuses = _("Fuses burnt: {count} of {max}").format(count=view.strikes, max=MAX_STRIKES)
     lines.append([("", fuses)])
     lines.append([])
-    if view.audit_ok is None:
-        verdict: Line = [("class:notice", _("Audit: checking every card and clue..."))]
+    if view.stopped:
+        for text in wrap_text(
+            _("The game was stopped: {reason}").format(reason=view.stopped),
+            max(columns - 2, 10),
+        ):
+            lines.append([("class:bad", text)])
+    if view.audit_ok is None and view.stopped:
+        verdict: Line = [("class:dim", _("No audit: the game did not end normally"))]
+    elif view.audit_ok is None:
+        verdict = [("class:notice", _("Audit: checking every card and clue..."))]
     elif view.audit_ok:
         verdict = [("class:good", _("Audit passed"))]
     else:

@@ -12,6 +12,8 @@ from hanabi_p2p.ui.view import LobbyView
 
 def lobby_prompt(view: LobbyView) -> str:
     """What we are waiting for, as one sentence."""
+    if view.stopped:
+        return _("The game was stopped: {reason}").format(reason=view.stopped)
     if view.free_seats:
         return ngettext(
             "Waiting for {count} more player to join",
@@ -21,6 +23,15 @@ def lobby_prompt(view: LobbyView) -> str:
     missing = [clean(seat.name, MAX_SHOWN_NAME) for seat in view.seats if not seat.connected]
     if missing:
         return _("Waiting for {names} to reconnect").format(names=", ".join(missing))
+    if view.seated:
+        waiting = [
+            clean(view.seats[seat].name, MAX_SHOWN_NAME)
+            for seat in view.waiting_for
+            if 0 <= seat < len(view.seats)
+        ]
+        if waiting:
+            return _("Shuffling the deck: waiting for {names}").format(names=", ".join(waiting))
+        return _("Shuffling the deck")
     if view.i_am_host:
         return _("Everyone is here: compare the table code, then type start")
     host = next((clean(seat.name, MAX_SHOWN_NAME) for seat in view.seats if seat.is_host), "")

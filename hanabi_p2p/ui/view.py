@@ -30,6 +30,10 @@ class LobbyView:
     table_code: str | None = None  # shown once every seat is taken
     address: str | None = None  # where others can join, e.g. "10.0.0.5:7301"
     status: str = ""  # a line from the session, already translated
+    # Seating is final: the deck is being shuffled (a live table starts by itself when full).
+    seated: bool = False
+    waiting_for: tuple[int, ...] = ()  # seats the shuffle waits on, once seated
+    stopped: str = ""  # why the game was stopped before the deal; empty while it is on
 
     @property
     def free_seats(self) -> int:
@@ -37,7 +41,13 @@ class LobbyView:
 
     @property
     def can_start(self) -> bool:
-        return self.i_am_host and self.free_seats == 0 and all(s.connected for s in self.seats)
+        return (
+            self.i_am_host
+            and not self.seated
+            and not self.stopped
+            and self.free_seats == 0
+            and all(s.connected for s in self.seats)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +79,7 @@ class EndView:
     log_path: str | None = None
     names: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
+    stopped: str = ""  # why the game was stopped (a fault, a peer gone); empty if it ended
 
 
 ScreenView = LobbyView | TableView | EndView

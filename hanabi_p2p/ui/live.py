@@ -1,0 +1,201 @@
+"""The screens of a live table: lobby, table and end views built from a `TableSession`.
+
+Pure: reads the session (never changes it) plus the few facts only the peer's shell knows
+(which peers are connected, our address, the log lines so far) and returns the view to show;
+`event_lines` turns the session's events into lines of the game log. The shell
+(`hanabi_p2p.peer.screen`) calls both after every change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hanabi_p2p.i18n import _
+from hanabi_p2p.identity import fingerprint
+from hanabi_p2p.net.handshake import table_code
+from hanabi_p2p.rules.engine import End
+from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.table import ABORTED, OVER, PLAY, TableSession
+from hanabi_p2p.ui.narrate import MAX_SHOWN_CHAT, MAX_SHOWN_NAME, chat_line, clean, describe
+from hanabi_p2p.ui.view import EndView, LobbySeat, LobbyView, ScreenView, TableView
+
+# What a turn's wait is called in `TableSession.waiting_for`: the status line already names
+# the player to move, so only other waits (key shares, shuffle steps) are listed.
+TURN_WAIT = "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class ShellFacts:
+    """What the peer's IO shell knows and the session does not."""
+
+    table_id: bytes
+    connected: frozenset[bytes] = field(default_factory=frozenset)
+    address: str | None = None  # ours, shown to the host so others can join by address
+    log: tuple[str, ...] = ()
+    status: str = ""
+    log_path: str | None = None
+
+
+def live_view(session: TableSession, facts: ShellFacts) -> ScreenView | None:
+    """The screen for the session's phase; None until the table's opening entry is known."""
+    if session.table is None:
+        return None
+    state = session.state
+    if state is None or session.my_seat is None:
+        return lobby_view(session, facts)
+    if session.phase == PLAY:
+        return table_view(session, facts)
+    return end_view(session, facts)
+
+
+def code_of(session: TableSession, table_id: bytes) -> str | None:
+    """The table code everyone compares aloud, once seating is final."""
+    if not session.seats:
+        return None
+    return table_code(table_id, [seat.peer_id for seat in session.seats])
+
+
+def _members(session: TableSession) -> list[tuple[bytes, str]]:
+    """(peer id, name) of everyone at the table, in seat order (join order before seating)."""
+    if session.seats:
+        return [(seat.peer_id, seat.name) for seat in session.seats]
+    assert session.table is not None
+    out: list[tuple[bytes, str]] = []
+    if session.host_id is not None:
+        out.append((session.host_id, session.table.host_name))
+    out.extend((peer_id, join.name) for peer_id, join in session.joins.items())
+    return out
+
+
+def _lobby_connected(session: TableSession, peer_id: bytes, connected: frozenset[bytes]) -> bool:
+    if peer_id == session.me:
+        return True
+    if session.seats or session.host_id in (session.me, peer_id):
+        return peer_id in connected
+    return True  # before seating a guest talks only to the host: the others are unknown
+
+
+def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
+    assert session.table is not None
+    seats = tuple(
+        LobbySeat(
+            name,
+            fingerprint(peer_id),
+            is_host=peer_id == session.host_id,
+            is_me=peer_id == session.me,
+            connected=_lobby_connected(session, peer_id, facts.connected),
+        )
+        for peer_id, name in _members(session)
+    )
+    i_am_host = session.host_id == session.me
+    return LobbyView(
+        table_name=session.table.name,
+        config=session.table.config,
+        seats=seats,
+        i_am_host=i_am_host,
+        table_code=code_of(session, facts.table_id),
+        address=facts.address if i_am_host else None,
+        status=facts.status,
+        seated=bool(session.seats),
+        waiting_for=tuple(seat for seat, _what in session.waiting_for()),
+        stopped=_stopped(session),
+    )
+
+
+def _disconnected(session: TableSession, connected: frozenset[bytes]) -> frozenset[int]:
+    return frozenset(
+        i
+        for i, seat in enumerate(session.seats)
+        if seat.peer_id != session.me and seat.peer_id not in connected
+    )
+
+
+def table_view(session: TableSession, facts: ShellFacts) -> TableView:
+    assert session.table is not None and session.state is not None
+    assert session.my_seat is not None
+    return TableView(
+        config=session.table.config,
+        my_seat=session.my_seat,
+        names=tuple(session.names),
+        state=session.state,
+        table_name=session.table.name,
+        fingerprints=tuple(fingerprint(seat.peer_id) for seat in session.seats),
+        table_code=code_of(session, facts.table_id),
+        log=facts.log,
+        waiting_for=tuple(seat for seat, what in session.waiting_for() if what != TURN_WAIT),
+        disconnected=_disconnected(session, facts.connected),
+        status=facts.status,
+    )
+
+
+def _reason(text: str) -> str:
+    """A reason that may quote a peer (names, its own words): printable and bounded."""
+    return clean(text, MAX_SHOWN_CHAT)
+
+
+def _stopped(session: TableSession) -> str:
+    if session.phase != ABORTED:
+        return ""
+    return _reason(session.abort_reason or _("the game was aborted"))
+
+
+def _names(session: TableSession, seats: list[int]) -> str:
+    return ", ".join(clean(session.name_of(s), MAX_SHOWN_NAME) for s in seats)
+
+
+def _audit_text(session: TableSession) -> str:
+    audit = session.audit
+    if audit is not None:
+        return _("Every card and clue checked out.") if audit.ok else _reason(audit.reason)
+    if session.phase == OVER:
+        waiting = [seat for seat, _what in session.waiting_for()]
+        if waiting:
+            return _("Waiting for {names} to reveal their deck seeds").format(
+                names=_names(session, waiting)
+            )
+    return ""
+
+
+def end_view(session: TableSession, facts: ShellFacts) -> EndView:
+    state = session.state
+    assert session.table is not None and state is not None
+    # a game stopped by a fault has no end of its own in the engine
+    end = End.TERMINATED if state.end is End.IN_PROGRESS else state.end
+    return EndView(
+        config=session.table.config,
+        score=state.score,
+        rating=state.rating,
+        end=end,
+        fireworks=tuple(state.fireworks.items()),
+        strikes=state.strikes,
+        audit_ok=session.audit.ok if session.audit is not None else None,
+        audit_text=_audit_text(session),
+        log_path=facts.log_path,
+        names=tuple(session.names),
+        log=facts.log,
+        stopped=_stopped(session),
+    )
+
+
+def event_lines(event: ev.Event, session: TableSession, table_id: bytes) -> list[str]:
+    """Lines of the game log for one session event (most events add none)."""
+    if isinstance(event, ev.TurnResolved):
+        return describe(event.action, event.outcome, session.names, event.before.hands)
+    if isinstance(event, ev.Chat):
+        name = session.name_of(event.seat) if 0 <= event.seat < len(session.seats) else "?"
+        return [chat_line(name, event.text)]
+    if isinstance(event, ev.Seated):
+        code = code_of(session, table_id) or ""
+        return [_("Everyone is seated; table code {code}").format(code=code)]
+    if isinstance(event, ev.DeckReady):
+        return [_("Every player shuffled and locked the deck: dealing")]
+    if isinstance(event, ev.Resigned):
+        who = clean(session.name_of(event.seat), MAX_SHOWN_NAME)
+        return [_("{name} left the game: {reason}").format(name=who, reason=_reason(event.reason))]
+    if isinstance(event, ev.Audited):
+        if event.ok:
+            return [_("Deck audit passed: every card matches the shuffle")]
+        return [_("Deck audit FAILED: {reason}").format(reason=_reason(event.reason))]
+    if isinstance(event, ev.Fault) and event.fatal:
+        return [_("The game was stopped: {reason}").format(reason=_reason(event.reason))]
+    return []
