@@ -6,10 +6,12 @@ Two policies share the time budget, each game shuffling its deck with its own se
 
 * uniform: a uniformly random action of ``legal_actions()`` until the game ends. Random
   plays misplay, so these games are short (most end by strikeout).
-* careful: the same, but never a play that would fail (the bench sees every face), so
-  games run to the deck's end and the final round: the cost of a full-length game.
+* full (never misplay): the same, but never a play that would fail (the bench sees every
+  face), so games run to the deck's end and the final round: the cost of a full-length game,
+  the one computer players pay. The issue asks for >= 500 games/s on one core.
 
-Prints both, and as the last line one JSON object {"games_per_s": <uniform>, ...}.
+Prints both, and as the last line one JSON object
+{"games_per_s": <uniform>, "full_games_per_s": <never misplay>, ...}.
 """
 
 from __future__ import annotations
@@ -31,16 +33,16 @@ def uniform(state: GameState, rng: random.Random) -> TurnAction:
     return rng.choice(state.legal_actions())
 
 
-def careful(state: GameState, rng: random.Random) -> TurnAction:
+def never_misplay(state: GameState, rng: random.Random) -> TurnAction:
     fireworks = state.fireworks
     faces = state.faces
-    options = []
-    for action in state.legal_actions():
-        if isinstance(action, Play):
-            face = faces[action.card]
-            if face is None or fireworks[face.suit] != face.rank - 1 or action.announce:
-                continue
-        options.append(action)
+    # Cards of the current hand that would join their firework: every other Play misplays.
+    safe = {card for card in state.hands[state.current_seat]
+            if (face := faces[card]) is not None and fireworks[face.suit] == face.rank - 1}
+    # type() rather than isinstance(): this filter runs over every legal action of every
+    # turn and is a visible share of the bench's time (actions are final dataclasses).
+    options = [action for action in state.legal_actions()
+               if type(action) is not Play or (action.card in safe and action.announce is None)]
     return rng.choice(options)
 
 
@@ -74,12 +76,12 @@ def main() -> None:
     config = GameConfig.from_names(args.players, args.variant, args.option)
     print(f"{config.players} players, {config.variant.value} {' '.join(config.options)}")
     result: dict[str, object] = {}
-    for name, policy in (("uniform", uniform), ("careful", careful)):
+    for name, policy in (("uniform", uniform), ("full", never_misplay)):
         games, turns, elapsed = measure(config, policy, args.seconds / 2)
-        print(f"{name:8} {games} games, {turns} turns in {elapsed:.2f} s: "
+        print(f"{name:7} {games} games, {turns} turns in {elapsed:.2f} s: "
               f"{games / elapsed:.0f} games/s, {turns / elapsed:.0f} turns/s, "
               f"{turns / games:.1f} turns/game")
-        prefix = "" if name == "uniform" else "careful_"
+        prefix = "" if name == "uniform" else "full_"
         result[f"{prefix}games_per_s"] = round(games / elapsed, 1)
         result[f"{prefix}turns_per_s"] = round(turns / elapsed)
     result.update(players=config.players, variant=config.variant.value)

@@ -65,6 +65,14 @@ from hanabi_p2p.rules.cards import (
     rating,
 )
 from hanabi_p2p.rules.faces import RANKS_PER_SUIT, FaceTable, face_table
+from hanabi_p2p.rules.movegen import (
+    ActionTable,
+    ClueSlot,
+    DiscardTable,
+    build_clue_slot,
+    hand_masks,
+    plays_and_discards,
+)
 
 
 class End(str, Enum):
@@ -79,6 +87,10 @@ class End(str, Enum):
 
 # Ends that lose the game: the score is 0 (as hanab.live and the Hanabi Learning Environment).
 LOSING_ENDS = frozenset({End.STRIKEOUT, End.ALL_OR_NOTHING_FAIL, End.SOFTLOCK})
+
+# isinstance() tuples: a ``Play | Discard`` union would be rebuilt on every call (hot path).
+_TURN_ACTIONS = (Play, Discard, Clue)
+_HAND_ACTIONS = (Play, Discard)
 
 # Version tag of the public_hash encoding; bump it whenever the encoding changes.
 PUBLIC_HASH_VERSION = "hanabi-p2p/public-state/v1"
@@ -132,11 +144,14 @@ class GameState:
     """One observer's replica of a game. See the module docstring for the contract."""
 
     __slots__ = (
-        "_clue_cache",
+        "_clue_slots",
         "_discarded_count",
+        "_discards",
         "_fi",
         "_fw",
+        "_hand_masks",
         "_known_count",
+        "_plays",
         "_poss",
         "_table",
         "_where",
@@ -177,10 +192,13 @@ class GameState:
     _known_count: list[int]  # face index -> cards known to have that face
     _discarded_count: list[int]  # face index -> copies in the discard pile
     _where: list[int]  # card id -> holder seat, or -1 (deck, fireworks, discard pile)
-    # target seat -> the legal clues to that seat, one list per giver (filled lazily), or
-    # None when the hand changed since: legal_actions() then skips re-scanning stable hands.
-    # Entries are never mutated once a hand changes (only replaced), so copies may share them.
-    _clue_cache: list[list[list[Clue] | None] | None]
+    # legal_actions() support (movegen.py): seat -> the clue bucket masks of its hand, or
+    # None when the hand changed since (recomputed lazily); target * players + giver -> the
+    # clues last built for that pair (immutable, so copies may share them).
+    _hand_masks: list[tuple[int, ...] | None]
+    _clue_slots: list[ClueSlot | None]
+    _plays: ActionTable  # interned Play(seat, card), [seat][card]
+    _discards: DiscardTable  # interned Discard(seat, card), [seat][card]
 
     def __init__(self, config: GameConfig, faces: Sequence[Card | None]) -> None:
         table = face_table(config)
@@ -195,7 +213,9 @@ class GameState:
         self._known_count = [0] * len(table.cards)
         self._poss = [table.all_faces] * config.deck_size
         self._where = [-1] * config.deck_size
-        self._clue_cache = [None] * config.players
+        self._hand_masks = [None] * config.players
+        self._clue_slots = [None] * (config.players * config.players)
+        self._plays, self._discards = plays_and_discards(config.players, config.deck_size)
         for card, face in enumerate(faces):
             if face is not None:
                 self.reveal(card, face)
@@ -295,7 +315,10 @@ class GameState:
         new._fw = self._fw.copy()
         new._discarded_count = self._discarded_count.copy()
         new._where = self._where.copy()
-        new._clue_cache = self._clue_cache.copy()
+        new._hand_masks = self._hand_masks.copy()
+        new._clue_slots = self._clue_slots.copy()
+        new._plays = self._plays
+        new._discards = self._discards
         return new
 
     def public_hash(self) -> bytes:
@@ -378,7 +401,7 @@ class GameState:
         self._fi[card] = fi
         self.faces[card] = face
         if (seat := self._where[card]) >= 0:
-            self._clue_cache[seat] = None
+            self._hand_masks[seat] = None
 
     # ------------------------------------------------------------------ checking
 
@@ -405,7 +428,7 @@ class GameState:
             return frozenset()
         if isinstance(action, Terminate):
             return frozenset()
-        if not isinstance(action, Play | Discard | Clue):
+        if not isinstance(action, _TURN_ACTIONS):
             raise LocalProtocolError(f"not an action: {action!r}")
         if seat != self.current_seat:
             raise IllegalAction(f"not your turn: it is seat {self.current_seat}'s turn")
@@ -499,7 +522,7 @@ class GameState:
     def apply(self, action: Action) -> Outcome:
         """Check ``action`` and apply it. On any error the state is unchanged."""
         touched = self._check(action)
-        if isinstance(action, Play | Discard) and self._fi[action.card] < 0:
+        if isinstance(action, _HAND_ACTIONS) and self._fi[action.card] < 0:
             raise LocalProtocolError(f"reveal card {action.card} before it is played")
         self.history.append(action)
         if isinstance(action, Move):
@@ -541,7 +564,7 @@ class GameState:
         rank += 1
         self.hands[seat].remove(card)
         self._where[card] = -1
-        self._clue_cache[seat] = None
+        self._hand_masks[seat] = None
         gained = 0
         placed = strike = False
         if isinstance(action, Discard):
@@ -583,7 +606,7 @@ class GameState:
         self.draw_index += 1
         self.hands[seat].insert(0, card)
         self._where[card] = seat
-        self._clue_cache[seat] = None
+        self._hand_masks[seat] = None
         return card
 
     def _end_turn(self, drew: bool, lost_needed: bool = False) -> None:
@@ -593,7 +616,7 @@ class GameState:
         self.current_seat = self.turn % cfg.players
         if self.strikes >= MAX_STRIKES:
             self.end = End.STRIKEOUT
-        elif sum(self._fw) == cfg.max_score:
+        elif sum(self._fw) == len(self._fw) * RANKS_PER_SUIT:  # cfg.max_score, faster
             self.end = End.PERFECT
         elif lost_needed:
             self.end = End.ALL_OR_NOTHING_FAIL
@@ -634,40 +657,35 @@ class GameState:
         cfg = self.config
         seat = self.current_seat
         hand = self.hands[seat]
-        out: list[TurnAction] = [Play(seat, c) for c in hand]
+        plays = self._plays[seat]
+        out: list[TurnAction] = [plays[c] for c in hand]
         if cfg.choreography:
             out.extend(Play(seat, c, colour) for c in hand for colour in cfg.clue_colours)
         if self.clue_tokens < MAX_CLUE_TOKENS:
-            out.extend(Discard(seat, c) for c in hand)
+            discards = self._discards[seat]
+            out.extend([discards[c] for c in hand])
         if self.clue_tokens > 0:
-            for target in range(cfg.players):
-                if target != seat:
-                    out.extend(self._clues_for(seat, target))
+            players = cfg.players
+            masks_of = self._hand_masks
+            slots = self._clue_slots
+            for target in range(players):
+                if target == seat:
+                    continue
+                masks = masks_of[target]
+                if masks is None:
+                    masks = hand_masks(self.hands[target], self._fi, self._table)
+                    if masks is None:
+                        continue  # a face is unknown: a reveal may complete the hand later
+                    masks_of[target] = masks
+                # Rebuild the giver's clues only when the target's buckets changed, reusing
+                # the clues whose bucket did not (movegen.py).
+                slot = slots[target * players + seat]
+                if slot is None or slot.masks != masks:
+                    slot = build_clue_slot(seat, target, self.hands[target], masks, slot,
+                                           self._table, cfg.empty_clues)
+                    slots[target * players + seat] = slot
+                out.extend(slot.clues)
         return out
-
-    def _clues_for(self, giver: int, target: int) -> list[Clue]:
-        per_giver = self._clue_cache[target]
-        if per_giver is not None and (cached := per_giver[giver]) is not None:
-            return cached
-        hand = self.hands[target]
-        fi = self._fi
-        if any(fi[c] < 0 for c in hand):
-            return []  # not cached: a reveal may complete the hand later
-        table = self._table
-        buckets: list[list[int]] = [[] for _ in table.clue_kinds]
-        for c in hand:
-            for k in table.clues_touching[fi[c]]:
-                buckets[k].append(c)
-        empty_ok = self.config.empty_clues
-        clues = [
-            Clue(giver, target, colour, rank, frozenset(bucket))
-            for (colour, rank), bucket in zip(table.clue_kinds, buckets, strict=True)
-            if bucket or empty_ok
-        ]
-        if per_giver is None:
-            per_giver = self._clue_cache[target] = [None] * self.config.players
-        per_giver[giver] = clues
-        return clues
 
     # ------------------------------------------------------------------ knowledge
 

@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from hanabi_p2p.deck import DeckCheatError
 from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.rules.cards import Card, GameConfig
@@ -445,8 +446,23 @@ class TableSession:
 
     def _feed_deck(self, seat: int, msgs: Iterable[Any]) -> None:
         """Hand a peer's deck messages to our DeckPeer; post whatever it answers."""
+        self._after_deck(self._receive_deck(seat, msgs))
+
+    def _receive_deck(self, seat: int, msgs: Iterable[Any]) -> list[Any]:
+        """Our DeckPeer's answers to a peer's deck messages. A failed check of the entry's
+        author refuses the entry; one of ANOTHER seat's message that the DeckPeer held
+        until now (it arrived early) must not be blamed on this entry: stop the game,
+        blaming the cheater, and take the entry."""
+        try:
+            return self._require_deck().receive(seat, msgs)
+        except DeckCheatError as exc:
+            if exc.seat == seat:
+                raise
+            self.abort(exc.peer_id, str(exc))
+            return []
+
+    def _after_deck(self, out: list[Any]) -> None:
         deck = self._require_deck()
-        out = deck.receive(seat, msgs)
         if out:
             self._post_deck(out)
         if self.phase == DECK and deck.ready:
@@ -496,15 +512,15 @@ class TableSession:
             state.check(action)
         except IllegalAction as exc:
             raise GameFault(_who(entry), f"illegal action: {exc}") from None
-        self._record_hash(entry.turn, seat, body.state_hash, entry)
+        self._check_hash(entry.turn, seat, body.state_hash, entry)
         if isinstance(action, Clue):
+            self._record_hash(entry.turn, seat, body.state_hash)
             before = state.copy()
             outcome = state.apply(action)
             self._events.append(ev.TurnResolved(entry.turn, action, outcome, before))
             self._ack(entry.turn, seat, [])
             self._after_turn()
             return
-        self.pending = PendingTurn(entry.turn, action)
         deck = self._require_deck()
         mine: list[Any] = []
         if self.my_seat is not None:
@@ -513,8 +529,13 @@ class TableSession:
             mine.extend(deck.public_share(action.card))
             if state.draw_index < state.config.deck_size:
                 mine.extend(deck.deal_shares(state.draw_index, seat))
+        # The actor's shares are checked before the turn is taken up: a bad one refuses the
+        # entry with no pending turn and no ack of ours left behind.
+        answers = self._receive_deck(seat, body.deck)
+        self._record_hash(entry.turn, seat, body.state_hash)
+        self.pending = PendingTurn(entry.turn, action)
         self._ack(entry.turn, seat, mine)
-        self._feed_deck(seat, body.deck)
+        self._after_deck(answers)
 
     def _ack(self, turn: int, actor: int, deck_msgs: list[Any]) -> None:
         if self.my_seat is None or self.my_seat == actor:
@@ -525,13 +546,15 @@ class TableSession:
     def _on_ack(self, entry: Entry) -> None:
         seat = self._seat_or_fault(entry)
         body = b.AckBody.from_wire(entry.body)
-        self._record_hash(entry.turn, seat, body.state_hash, entry)
-        self._feed_deck(seat, body.deck)
+        self._check_hash(entry.turn, seat, body.state_hash, entry)
+        answers = self._receive_deck(seat, body.deck)
+        self._record_hash(entry.turn, seat, body.state_hash)
+        self._after_deck(answers)
 
-    def _record_hash(self, turn: int, seat: int, digest: bytes, entry: Entry) -> None:
-        if seat in self.reported_hashes.setdefault(turn, {}):
+    def _check_hash(self, turn: int, seat: int, digest: bytes, entry: Entry) -> None:
+        """Raise GameFault, changing nothing, if the reported hash is a second or a wrong one."""
+        if seat in self.reported_hashes.get(turn, {}):
             raise GameFault(_who(entry), f"reported a second state hash for turn {turn}")
-        self.reported_hashes[turn][seat] = digest
         mine = self.my_hashes.get(turn)
         if mine is not None and digest != mine:
             raise GameFault(
@@ -539,6 +562,9 @@ class TableSession:
                 f"game state diverged at turn {turn}: {self.name_of(seat)} computed "
                 f"{digest.hex()[:12]}, we computed {mine.hex()[:12]}",
             )
+
+    def _record_hash(self, turn: int, seat: int, digest: bytes) -> None:
+        self.reported_hashes.setdefault(turn, {})[seat] = digest
 
     def _try_resolve(self) -> None:
         state, pending = self.state, self.pending

@@ -1,0 +1,102 @@
+"""Building ``legal_actions()`` lists cheaply: interned plays/discards, incremental clues.
+
+Computer players call ``legal_actions()`` on every turn of thousands of games, and most of
+its cost used to be constructing the same frozen action objects again and again. Actions are
+immutable values, so equal ones can be shared:
+
+* ``plays_and_discards(players, deck_size)`` builds every ``Play``/``Discard`` without an
+  announcement once per table shape; the engine picks them by (seat, card).
+* Clues to one hand are described by one *bucket mask* per clue kind (bit ``c`` set when the
+  kind touches card ``c``). A ``ClueSlot`` remembers the ``Clue`` objects one giver built
+  for a given tuple of masks; when the hand changes (a play, a discard, a draw) usually only
+  the kinds touching the leaving and the arriving card change, and the other ``Clue``
+  objects are reused as they are.
+
+Pure functions and immutable values only, so replicas made by ``GameState.copy()`` may share
+them freely.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+from typing import NamedTuple
+
+from hanabi_p2p.rules.actions import Clue, Discard, Play
+from hanabi_p2p.rules.faces import FaceTable
+
+# card id -> frozenset({card id}), shared by every clue touching one card (no deck has
+# more cards than this)
+_SINGLETONS = tuple(frozenset((card,)) for card in range(64))
+
+# seat -> card id -> the action
+ActionTable = tuple[tuple[Play, ...], ...]
+DiscardTable = tuple[tuple[Discard, ...], ...]
+
+
+@cache
+def plays_and_discards(players: int, deck_size: int) -> tuple[ActionTable, DiscardTable]:
+    """Every plain ``Play(seat, card)`` and ``Discard(seat, card)``, indexed [seat][card]."""
+    plays = tuple(tuple(Play(seat, card) for card in range(deck_size)) for seat in range(players))
+    discards = tuple(
+        tuple(Discard(seat, card) for card in range(deck_size)) for seat in range(players)
+    )
+    return plays, discards
+
+
+def hand_masks(hand: Sequence[int], face_index: Sequence[int], table: FaceTable
+               ) -> tuple[int, ...] | None:
+    """One bucket mask per clue kind of ``table.clue_kinds``; None if a face is unknown."""
+    masks = [0] * len(table.clue_kinds)
+    touching = table.clues_touching
+    for card in hand:
+        face = face_index[card]
+        if face < 0:
+            return None
+        bit = 1 << card
+        for kind in touching[face]:
+            masks[kind] |= bit
+    return tuple(masks)
+
+
+class ClueSlot(NamedTuple):
+    """The clues one giver may give one target whose hand has bucket masks ``masks``."""
+
+    masks: tuple[int, ...]
+    by_kind: tuple[Clue | None, ...]  # per clue kind; None when it touches nothing (not legal)
+    clues: list[Clue]  # the legal ones, in clue-kind order (never mutated once built)
+
+
+def build_clue_slot(
+    giver: int,
+    target: int,
+    hand: Sequence[int],
+    masks: tuple[int, ...],
+    previous: ClueSlot | None,
+    table: FaceTable,
+    empty_ok: bool,
+) -> ClueSlot:
+    """The giver's clues to ``hand``, reusing the ``Clue`` objects of ``previous``
+    (the same giver and target, an earlier hand) whose kind touches the same cards."""
+    kinds = table.clue_kinds
+    by_kind: list[Clue | None]
+    changed: Sequence[int]
+    if previous is None:
+        by_kind = [None] * len(kinds)
+        changed = range(len(kinds))
+    else:
+        by_kind = list(previous.by_kind)
+        old = previous.masks
+        changed = [kind for kind in range(len(kinds)) if old[kind] != masks[kind]]
+    for kind in changed:
+        mask = masks[kind]
+        if mask or empty_ok:
+            colour, rank = kinds[kind]
+            if mask & (mask - 1) == 0 and mask:  # one card: most clues in practice
+                touched = _SINGLETONS[mask.bit_length() - 1]
+            else:
+                touched = frozenset([c for c in hand if mask >> c & 1])
+            by_kind[kind] = Clue(giver, target, colour, rank, touched)
+        else:
+            by_kind[kind] = None
+    return ClueSlot(masks, tuple(by_kind), [clue for clue in by_kind if clue is not None])
