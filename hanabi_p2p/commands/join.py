@@ -12,6 +12,8 @@ from hanabi_p2p.peer.launch import GameResult, PeerOptions, join_address, pick_t
 
 HELP = "join a table found on the network, or at --address HOST:PORT"
 BROWSE_SECONDS = 3.0
+# replaced by the interface saved with the game being resumed
+RESUME_PLACEHOLDER_INTERFACE = "127.0.0.1"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +38,9 @@ def parse_address(text: str) -> tuple[str, int]:
 def run(args: argparse.Namespace) -> int:
     frontend = choose_frontend(args)
     if args.resume:
-        opts = peer_options(args)
+        # a resumed game listens where it did before (saved with the game), so a network
+        # without a default route is no obstacle; an --interface given is checked anyway
+        opts = peer_options(args, interface=args.interface or RESUME_PLACEHOLDER_INTERFACE)
         return run_game(lambda: resume(opts, frontend, args.table), frontend)
     opts = peer_options(args)
     if args.address:
@@ -55,6 +59,3 @@ async def _find_and_join(opts: PeerOptions, args: argparse.Namespace,
     frontend.status(f"joining {table.ad.name!r} at {table.address}:{table.port}")
     return await join_address(opts, table.address, table.port, frontend,
                               expect_table=table.ad.table_id)
-
-
-

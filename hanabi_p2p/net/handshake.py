@@ -343,7 +343,9 @@ class Handshake:
             )
         if self._allow_peer is not None and not self._allow_peer(hello.peer_id):
             raise UnexpectedPeerError(
-                label, f"player {fingerprint_hex(hello.peer_id)} is not seated at this table"
+                label,
+                f"player {fingerprint_hex(hello.peer_id)} has no seat at this table "
+                "(it is full or its game has begun)",
             )
         if hello.uses_secret and self._secret is None:
             raise WrongSecretError(label, "the table needs a code (--code) and we have none")

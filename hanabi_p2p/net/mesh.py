@@ -25,7 +25,7 @@ import random
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 
-from hanabi_p2p.errors import HanabiError, LocalProtocolError
+from hanabi_p2p.errors import HanabiError, LocalProtocolError, UserError
 from hanabi_p2p.net.errors import LinkClosedError
 from hanabi_p2p.net.frames import PEER_ID_BYTES, TABLE_ID_BYTES, Frame
 from hanabi_p2p.net.handshake import Handshake, RandomBytes, Signer, fingerprint_hex
@@ -126,9 +126,15 @@ class Mesh:
     # -- lifecycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Start listening (port 0 picks a free port: read it from `port`)."""
+        """Start listening (port 0 picks a free port: read it from `port`); once only."""
+        if self._server is not None:
+            return
         host, port = self._listen
-        self._server = await asyncio.start_server(self._on_inbound, host, port)
+        try:
+            self._server = await asyncio.start_server(self._on_inbound, host, port)
+        except OSError as exc:  # port taken, address not ours: the user's choice, say so
+            reason = exc.strerror or str(exc)
+            raise UserError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
 
     @property
     def port(self) -> int:
@@ -218,15 +224,16 @@ class Mesh:
             await self._backoff(delay)
             delay = min(delay * 2, config.backoff_max)
 
-    async def dial(self, host: str, port: int) -> bytes:
-        """Dial whoever listens at host:port (joining a table found by discovery).
+    async def dial(self, host: str, port: int, expected: bytes | None = None) -> bytes:
+        """Dial whoever listens at host:port (joining a table found by discovery), or only
+        the player `expected` if given.
 
         Returns the peer_id the handshake verified, then keeps the link up like `connect`.
         Raises a HanabiError saying why if the connection or the handshake fails.
         """
         if self._closing:
             raise LocalProtocolError("the mesh is closed")
-        link = await self._open(host, port, expected=None)
+        link = await self._open(host, port, expected=expected)
         peer_id = link.peer_id
         await self._adopt(link, f"{host}:{port}")
         if peer_id not in self._dialers:

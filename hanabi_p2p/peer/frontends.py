@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.identity import display_name
+from hanabi_p2p.peer.node import LinkProblem, PeerLink
 from hanabi_p2p.rules.narrate import describe
 from hanabi_p2p.session import events as ev
 
@@ -111,6 +112,15 @@ class Headless(Frontend):
             return "deck audit: " + ("valid" if event.ok else f"FAILED: {event.reason}")
         if isinstance(event, ev.Fault):
             return ("error: " if event.fatal else "warning: ") + event.reason
+        if isinstance(event, PeerLink) and self.peer.node is not None:
+            if session.seat_of(event.peer_id) is None:
+                return None
+            who = self.peer.node.describe(event.peer_id)
+            if event.up:
+                return f"{who} is connected"
+            return f"lost {who} ({event.reason}); waiting for them to come back"
+        if isinstance(event, LinkProblem) and event.peer_id is None:
+            return f"warning: dropped a connection: {event.reason}"
         return None
 
 

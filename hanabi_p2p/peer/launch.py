@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hanabi_p2p.datadir import DataDir
-from hanabi_p2p.errors import UserError
+from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.log.storage import GameFile, PrivateFile, open_game
 from hanabi_p2p.net.discovery import FoundTable, TableAd, TableAdvertiser
@@ -142,7 +142,8 @@ class Peer:
         if s.phase == ABORTED:
             out.failure = s.abort_reason or "the game was aborted"
         elif s.phase != AUDITED and out.failure is None:
-            out.failure = self.node.failure if self.node and self.node.failure else "the game did not finish"
+            node_failure = self.node.failure if self.node else None
+            out.failure = node_failure or "the game did not finish"
         return out
 
 
@@ -156,7 +157,8 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     table_id = opts.rng(TABLE_ID_BYTES)
     peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), identity.peer_id, frontend)
     node = await peer.open(table_name)
-    peer.save_private(role="host", host_id=identity.peer_id, host_address=list(peer.address.to_wire()))
+    peer.save_private(role="host", host_id=identity.peer_id,
+                      host_address=list(peer.address.to_wire()))
     peer.session.open_table(table_name, opts.name, config)
     node.flush()
     if opts.advertise:
@@ -239,25 +241,42 @@ async def join_known(opts: PeerOptions, host: str, port: int, table_id: bytes,
     if identity.peer_id == host_id:
         raise UserError("this installation is the table's host: use another --data-dir")
     peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), host_id, frontend)
-    node = await peer.open()
+    # Dial before creating any file: a table that refuses us (full, game begun, wrong
+    # code) is a clear error now, not a redial loop, and leaves no game to "resume".
+    await peer.mesh.start()
+    try:
+        await peer.mesh.dial(host, port, expected=host_id)
+    except HanabiError as exc:
+        await peer.mesh.close()
+        reason = exc.reason if isinstance(exc, RemoteProtocolError) else str(exc)
+        raise UserError(f"cannot join the table at {host}:{port}: {reason}") from None
+    await peer.open()
     peer.save_private(role="guest", host_id=host_id, host_address=[host, port])
     frontend.add_listener(_AskForSeat(peer))
-    peer.mesh.connect(host_id, host, port)
     if peer.session.table is not None and not peer.session.seats:
         _AskForSeat(peer)([ev.TableOpened(peer.session.table.name)])
-    del node
     return await peer.run()
 
 
+TABLE_FILLED = "the table is full: the host seated other players before our request came"
+
+
 class _AskForSeat:
+    """Joiner side: ask for a seat once the table is known; give up with a clear reason
+    if the host seats everyone without us (several players raced for the last seat)."""
+
     def __init__(self, peer: Peer) -> None:
         self.peer = peer
 
     def __call__(self, events: list[ev.Event]) -> None:
+        node = self.peer.node
+        assert node is not None
         if any(isinstance(e, ev.TableOpened) for e in events):
             self.peer.session.request_seat(self.peer.opts.name, self.peer.address)
-            assert self.peer.node is not None
-            self.peer.node.flush()
+            node.flush()
+        if any(isinstance(e, ev.Seated) for e in events) and self.peer.session.my_seat is None:
+            self.peer.private.update(finished=True)  # nothing to come back to
+            node.finish(TABLE_FILLED)
 
 
 async def join_address(opts: PeerOptions, host: str, port: int, frontend: Frontend,

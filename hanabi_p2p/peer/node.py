@@ -16,11 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hanabi_p2p.errors import HanabiError
-from hanabi_p2p.identity import Identity, display_name
+from hanabi_p2p.identity import Identity
 from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
 from hanabi_p2p.log.replica import AddResult, Replica, Status
 from hanabi_p2p.log.storage import GameFile
 from hanabi_p2p.net import frames as fr
+from hanabi_p2p.net.errors import LinkClosedError
 from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import validate_body
@@ -163,6 +164,8 @@ class Node:
             self.connected.discard(event.peer_id)
             self._notify(PeerLink(event.peer_id, up=False, reason=event.reason))
         elif isinstance(event, LinkFailed):
+            if event.peer_id is None and isinstance(event.error, LinkClosedError):
+                return  # a stranger hung up before the handshake: a `join --address` probe
             self._notify(LinkProblem(event.peer_id, str(event.error)))
         else:
             self._on_frame(event.peer_id, event.frame)
@@ -235,7 +238,8 @@ class Node:
         if author is not None and member:
             self._peer_fault(author, reason, fatal=True)
         else:
-            self._notify(ev.Fault(author, reason, fatal=False))
+            who = self.describe(author) if author is not None else "an unknown peer"
+            self._notify(ev.Fault(author, f"{who}: {reason}", fatal=False))
 
     def _peer_fault(self, peer_id: bytes, reason: str, fatal: bool) -> None:
         if fatal and self.session.phase not in (ABORTED, AUDITED):
@@ -245,11 +249,7 @@ class Node:
             self._notify(ev.Fault(peer_id, f"{self.describe(peer_id)}: {reason}", fatal=False))
 
     def describe(self, peer_id: bytes) -> str:
-        seat = self.session.seat_of(peer_id)
-        if seat is not None:
-            return display_name(self.session.name_of(seat), peer_id)
-        join = self.session.joins.get(peer_id)
-        return display_name(join.name if join else "unknown player", peer_id)
+        return self.session.describe(peer_id)
 
     def _send(self, peer_id: bytes, frame: fr.Frame) -> None:
         if self.mesh.send(peer_id, frame):

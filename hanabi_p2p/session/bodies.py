@@ -289,6 +289,35 @@ def deck_to_wire(msgs: Sequence[Any]) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
+class SeedBody:
+    """The end-of-game seed reveal; after an abort also why its author stopped the game and
+    whom it blames (a claim of the author, shown as such: it proves nothing by itself)."""
+
+    deck: tuple[Any, ...]
+    reason: str | None = None
+    blame: bytes | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"deck": list(self.deck)}
+        if self.reason is not None:
+            out["reason"] = self.reason[:MAX_REASON]
+        if self.blame is not None:
+            out["blame"] = self.blame
+        return out
+
+    @classmethod
+    def from_wire(cls, body: Any) -> SeedBody:
+        m = _map(body, "seed", {"deck"}, optional={"reason", "blame"})
+        reason = m.get("reason")
+        blame = m.get("blame")
+        return cls(
+            tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
+            None if reason is None else _str(reason, "reason", MAX_REASON, allow_empty=True),
+            None if blame is None else _bytes(blame, "blamed peer", PEER_ID_LEN),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class MoveBody:
     card: int
     to: int
@@ -328,7 +357,7 @@ BODY_VALIDATORS: dict[str, Callable[[Any], object]] = {
     "move": MoveBody.from_wire,
     "chat": chat_from_wire,
     "resign": resign_from_wire,
-    "seed": lambda body: deck_from_wire(body, "seed"),
+    "seed": SeedBody.from_wire,
 }
 
 

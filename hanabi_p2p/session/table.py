@@ -32,6 +32,7 @@ from typing import Any
 
 from hanabi_p2p.deck import DeckCheatError
 from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError, RemoteProtocolError
+from hanabi_p2p.identity import display_name
 from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState
@@ -380,11 +381,11 @@ class TableSession:
 
     def _on_table_open(self, entry: Entry) -> None:
         if self.table is not None:
-            raise GameFault(_who(entry), "a second table.open for this table")
+            raise GameFault(self._who(entry), "a second table.open for this table")
         if entry.seq != 0:
-            raise GameFault(_who(entry), "table.open must be its author's first entry")
+            raise GameFault(self._who(entry), "table.open must be its author's first entry")
         if self.host_id is not None and entry.author != self.host_id:
-            raise GameFault(_who(entry), "table.open not signed by the host we contacted")
+            raise GameFault(self._who(entry), "table.open not signed by the host we contacted")
         self.table = b.TableOpen.from_wire(entry.body)
         self.host_id = entry.author
         self._events.append(ev.TableOpened(self.table.name))
@@ -392,35 +393,37 @@ class TableSession:
     def _on_lobby_join(self, entry: Entry) -> None:
         join = b.LobbyJoin.from_wire(entry.body)
         if self.seats:
-            raise GameFault(_who(entry), "the table is full: seating is already decided")
+            raise GameFault(self._who(entry), "the table is full: seating is already decided")
         if entry.author == self.host_id:
-            raise GameFault(_who(entry), "the host is seated already")
+            raise GameFault(self._who(entry), "the host is seated already")
         if entry.author in self.joins:
-            raise GameFault(_who(entry), "asked for a seat twice")
+            raise GameFault(self._who(entry), "asked for a seat twice")
         self.joins[entry.author] = join
         self._events.append(ev.PlayerJoined(entry.author, join.name))
 
     def _on_lobby_seat(self, entry: Entry) -> None:
         assert self.table is not None
         if entry.author != self.host_id:
-            raise GameFault(_who(entry), "only the host seats players")
+            raise GameFault(self._who(entry), "only the host seats players")
         if self.seats:
-            raise GameFault(_who(entry), "seating is already decided")
+            raise GameFault(self._who(entry), "seating is already decided")
         seating = b.LobbySeat.from_wire(entry.body)
         config = self.table.config
         if len(seating.seats) != config.players:
-            raise GameFault(_who(entry), f"seated {len(seating.seats)} of {config.players}")
+            raise GameFault(self._who(entry), f"seated {len(seating.seats)} of {config.players}")
         if seating.seats[0].peer_id != self.host_id:
-            raise GameFault(_who(entry), "the host must take seat 0")
+            raise GameFault(self._who(entry), "the host must take seat 0")
         host = seating.seats[0]
         if host.name != self.table.host_name:
-            raise GameFault(_who(entry), "seated the host under another name")
+            raise GameFault(self._who(entry), "seated the host under another name")
         for seat in seating.seats[1:]:
             join = self.joins.get(seat.peer_id)
             if join is None:
-                raise GameFault(_who(entry), "seated a player who never asked for a seat")
+                raise GameFault(self._who(entry), "seated a player who never asked for a seat")
             if (seat.name, seat.address) != (join.name, join.address):
-                raise GameFault(_who(entry), f"changed {join.name}'s name or address at seating")
+                raise GameFault(
+                    self._who(entry), f"changed {join.name}'s name or address at seating"
+                )
         self.seats = seating.seats
         self.my_seat = self.seat_of(self.me)
         self.phase = DECK
@@ -441,7 +444,7 @@ class TableSession:
     def _seat_or_fault(self, entry: Entry) -> int:
         seat = self.seat_of(entry.author)
         if seat is None:
-            raise GameFault(_who(entry), "is not seated at this table")
+            raise GameFault(self._who(entry), "is not seated at this table")
         return seat
 
     def _feed_deck(self, seat: int, msgs: Iterable[Any]) -> None:
@@ -500,18 +503,20 @@ class TableSession:
         state = self._require_state()
         seat = self._seat_or_fault(entry)
         if state.over:
-            raise GameFault(_who(entry), "acted after the game ended")
+            raise GameFault(self._who(entry), "acted after the game ended")
         if entry.turn != state.turn or self.pending is not None:
-            raise GameFault(_who(entry), f"acted for turn {entry.turn} during turn {state.turn}")
+            raise GameFault(
+                self._who(entry), f"acted for turn {entry.turn} during turn {state.turn}"
+            )
         if seat != state.current_seat:
             current = self.name_of(state.current_seat)
-            raise GameFault(_who(entry), f"not their turn: it is {current}'s")
+            raise GameFault(self._who(entry), f"not their turn: it is {current}'s")
         body = b.ActionBody.from_wire(entry.body, seat)
         action = body.action
         try:
             state.check(action)
         except IllegalAction as exc:
-            raise GameFault(_who(entry), f"illegal action: {exc}") from None
+            raise GameFault(self._who(entry), f"illegal action: {exc}") from None
         self._check_hash(entry.turn, seat, body.state_hash, entry)
         if isinstance(action, Clue):
             self._record_hash(entry.turn, seat, body.state_hash)
@@ -554,11 +559,11 @@ class TableSession:
     def _check_hash(self, turn: int, seat: int, digest: bytes, entry: Entry) -> None:
         """Raise GameFault, changing nothing, if the reported hash is a second or a wrong one."""
         if seat in self.reported_hashes.get(turn, {}):
-            raise GameFault(_who(entry), f"reported a second state hash for turn {turn}")
+            raise GameFault(self._who(entry), f"reported a second state hash for turn {turn}")
         mine = self.my_hashes.get(turn)
         if mine is not None and digest != mine:
             raise GameFault(
-                _who(entry),
+                self._who(entry),
                 f"game state diverged at turn {turn}: {self.name_of(seat)} computed "
                 f"{digest.hex()[:12]}, we computed {mine.hex()[:12]}",
             )
@@ -589,7 +594,8 @@ class TableSession:
         self.phase = OVER
         self._events.append(ev.GameOver(state.end.value, state.score))
         if self.my_seat is not None:
-            self._post("seed", "seed", b.deck_to_wire(self._require_deck().seed_reveal()))
+            seed = b.SeedBody(tuple(self._require_deck().seed_reveal()))
+            self._post("seed", "seed", seed.to_wire())
 
     # -- outside the turn
 
@@ -611,7 +617,7 @@ class TableSession:
         seat = self.seat_of(entry.author)
         text = b.chat_from_wire(entry.body)
         if seat is None and entry.author != self.host_id and entry.author not in self.joins:
-            raise GameFault(_who(entry), "is not at this table")
+            raise GameFault(self._who(entry), "is not at this table")
         shown = seat if seat is not None else -1
         self.chat_log.append((shown, text))
         self._events.append(ev.Chat(shown, text))
@@ -629,13 +635,18 @@ class TableSession:
     def _on_seed(self, entry: Entry) -> None:
         seat = self._seat_or_fault(entry)
         if seat in self.seeds_from:
-            raise GameFault(_who(entry), "revealed its seed twice")
-        msgs = b.deck_from_wire(entry.body, "seed")
+            raise GameFault(self._who(entry), "revealed its seed twice")
+        body = b.SeedBody.from_wire(entry.body)
         self.seeds_from.add(seat)
-        self._require_deck().record_seed(seat, msgs)
+        self._require_deck().record_seed(seat, body.deck)
         if self.phase in (DECK, PLAY) and seat != self.my_seat:
             # its secrets are public now: every card it locked decodes, so play cannot go on
-            self.abort(None, f"{self.name_of(seat)} revealed its deck seed and left the game")
+            who = self.describe(entry.author)
+            if body.reason:
+                claim = f"{who} stopped the game: {body.reason}"
+            else:
+                claim = f"{who} revealed its deck seed and left the game"
+            self.abort(None, claim)
         if len(self.seeds_from) == len(self.seats) and self.phase in (OVER, ABORTED):
             self._run_audit()
 
@@ -657,7 +668,25 @@ class TableSession:
         self.phase = ABORTED
         self._events.append(ev.Fault(peer, reason, fatal=True))
         if self.my_seat is not None and self.deck is not None:
-            self._post("seed", "seed", b.deck_to_wire(self.deck.seed_reveal()))
+            seed = b.SeedBody(tuple(self.deck.seed_reveal()), reason=reason, blame=peer)
+            self._post("seed", "seed", seed.to_wire())
+
+    def describe(self, peer_id: bytes) -> str:
+        """How a peer is named in every message: "Name (K7QF-2M9D)"."""
+        seat = self.seat_of(peer_id)
+        join = self.joins.get(peer_id)
+        if seat is not None:
+            name = self.seats[seat].name
+        elif join is not None:
+            name = join.name
+        elif self.table is not None and peer_id == self.host_id:
+            name = self.table.host_name
+        else:
+            name = "unknown player"
+        return display_name(name, peer_id)
+
+    def _who(self, entry: Entry) -> str:
+        return self.describe(entry.author)
 
     def _require_state(self) -> GameState:
         if self.state is None:
@@ -675,8 +704,6 @@ class TableSession:
         return self.my_seat
 
 
-def _who(entry: Entry) -> str:
-    return entry.author.hex()[:16]
 
 
 def _purpose(entry: Entry) -> str:

@@ -508,6 +508,12 @@ def _over(state: GameState | None) -> bool:
 
 
 def _tidy(reason: str, entry: Entry) -> str:
-    """Drop the session's own 'peer <hex>: ' prefix: the report names the author already."""
-    return reason.replace(f"peer {entry.author.hex()[:16]}: ", "")
+    """Drop the session's own 'peer Name (FINGERPRINT): ' prefix: the report names the
+    author already."""
+    marker = f"({fingerprint(entry.author)}): "
+    start = reason.find("peer ")
+    end = reason.find(marker, start)
+    if start < 0 or end < 0:
+        return reason
+    return reason[:start] + reason[end + len(marker):]
 

@@ -130,7 +130,7 @@ def test_dialer_refuses_unexpected_peer() -> None:
 def test_listener_refuses_peer_not_seated() -> None:
     a = make(ALICE, initiator=True)
     b = make(BOB, initiator=False, allow_peer=lambda p: p == MALLORY.peer_id)
-    with pytest.raises(UnexpectedPeerError, match="not seated"):
+    with pytest.raises(UnexpectedPeerError, match="no seat at this table"):
         run_pair(a, b)
 
 

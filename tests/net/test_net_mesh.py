@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import pytest
 from net_helpers import TestIdentity, identities_sorted
 
+from hanabi_p2p.errors import UserError
 from hanabi_p2p.net.errors import (
     FrameError,
     LinkClosedError,
@@ -387,7 +388,7 @@ async def test_after_lobby_only_seated_peers_may_connect(a: Mesh, b: Mesh, stran
     told = await wait_event(stranger, failed)
     assert isinstance(told, LinkFailed)
     assert isinstance(told.error, PeerRefusedError)
-    assert "not seated" in told.error.reason
+    assert "no seat at this table" in told.error.reason
     b.connect(pid(a), "127.0.0.1", a.port)
     await wait_event(a, up(pid(b)))
     assert pid(stranger) not in a.connected
@@ -473,3 +474,13 @@ async def test_dial_to_nobody_says_why(a: Mesh) -> None:
         port = s.getsockname()[1]
         with pytest.raises(LinkClosedError, match="cannot connect"):
             await a.dial("127.0.0.1", port)
+
+
+def test_listening_on_a_port_in_use_is_a_user_error_naming_it() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        mesh = Mesh(TestIdentity(b"late"), TABLE, "127.0.0.1", port, config=config())
+        with pytest.raises(UserError, match=f"cannot listen on 127.0.0.1:{port}: .*in use"):
+            run(mesh.start())

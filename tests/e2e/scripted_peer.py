@@ -1,0 +1,140 @@
+"""A joiner that does something an ordinary peer never does, for the end-to-end tests: a real
+joiner (the real launch, node, session and mesh) with one behaviour changed on purpose.
+
+Usage: scripted_peer.py MODE --address HOST:PORT --interface IP --data-dir DIR --name NAME
+                        [--trigger FILE]
+
+MODE is one of:
+
+    illegal-action   on its first turn, plays a card from the next player's hand: the entry
+                     is signed and sent to everyone, but kept out of its own log (which
+                     would refuse it, as every honest peer must)
+    withhold-share   plays normally but, from turn WITHHELD_FROM on, never answers a play or
+                     discard with its key share, so the card can never be revealed
+    hesitant-join    connects to the host but asks for its seat only once FILE exists (to
+                     lose the race for the last seat deterministically)
+
+Ends like a real peer (`log: PATH` last) when the honest peers give up on it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from hanabi_p2p.commands.join import parse_address
+from hanabi_p2p.commands.peerargs import run_game
+from hanabi_p2p.datadir import DataDir
+from hanabi_p2p.log.entry import make_entry
+from hanabi_p2p.net import frames as fr
+from hanabi_p2p.peer.frontends import BotPlayer
+from hanabi_p2p.peer.launch import Peer, PeerOptions, join_address
+from hanabi_p2p.peer.node import Timing
+from hanabi_p2p.rules.actions import Play
+from hanabi_p2p.session.bodies import ActionBody, Address
+
+WITHHELD_FROM = 3
+
+
+class IllegalPlayer(BotPlayer):
+    """Cheats once, on its first turn, then waits for the others to notice."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cheated = False
+
+    def _act(self) -> None:
+        self._scheduled = False
+        peer = self.peer
+        if self.cheated or peer is None or peer.node is None or not peer.session.can_act():
+            return
+        self.cheated = True
+        session, node = peer.session, peer.node
+        state, seat = session.state, session.my_seat
+        assert state is not None and seat is not None
+        victim = (seat + 1) % len(state.hands)
+        action = Play(seat, state.hands[victim][0])
+        body = ActionBody(action, state.public_hash(), ()).to_wire()
+        seq, prev = node.replica.next_link(peer.identity.peer_id)
+        entry = make_entry(peer.identity, table_id=peer.table_id, seq=seq, prev=prev,
+                           turn=state.turn, kind="action", body=body)
+        sent = node.mesh.broadcast(fr.Entry(entry.encoded))
+        self._print(f"cheat: played {session.name_of(victim)}'s card, sent to {sent} peers")
+
+
+class ShareWithholder(BotPlayer):
+    """Drops its own answers (acks, which carry its key shares) from turn WITHHELD_FROM on."""
+
+    def attach(self, peer: Peer) -> None:
+        super().attach(peer)
+        take_outbox = peer.session.take_outbox
+
+        def without_shares() -> list[tuple[str, int, Any]]:
+            kept = []
+            for kind, turn, body in take_outbox():
+                if kind == "ack" and turn >= WITHHELD_FROM:
+                    self._print(f"cheat: withheld my key share for turn {turn + 1}")
+                    continue
+                kept.append((kind, turn, body))
+            return kept
+
+        peer.session.take_outbox = without_shares  # type: ignore[method-assign]
+
+
+class HesitantJoiner(BotPlayer):
+    """Holds back its request for a seat until the trigger file appears."""
+
+    trigger: Path | None = None
+
+    def attach(self, peer: Peer) -> None:
+        super().attach(peer)
+        request_seat = peer.session.request_seat
+        held: list[tuple[str, Address]] = []
+
+        def hold(name: str, address: Address) -> None:
+            held.append((name, address))
+            self._print("connected; holding back my request for a seat")
+            asyncio.get_running_loop().call_soon(poll)
+
+        def poll() -> None:
+            assert self.trigger is not None and peer.node is not None
+            if not self.trigger.exists():
+                asyncio.get_running_loop().call_later(0.05, poll)
+                return
+            self._print("asking for a seat now")
+            request_seat(*held[0])
+            peer.node.flush()
+
+        peer.session.request_seat = hold  # type: ignore[method-assign]
+
+
+FRONTENDS: dict[str, type[BotPlayer]] = {
+    "illegal-action": IllegalPlayer,
+    "withhold-share": ShareWithholder,
+    "hesitant-join": HesitantJoiner,
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=sorted(FRONTENDS))
+    parser.add_argument("--address", required=True)
+    parser.add_argument("--interface", default="127.0.0.1")
+    parser.add_argument("--data-dir", required=True)
+    parser.add_argument("--name", default="Cheat")
+    parser.add_argument("--trigger", type=Path)
+    args = parser.parse_args()
+    host, port = parse_address(args.address)
+    frontend = FRONTENDS[args.mode]()
+    if isinstance(frontend, HesitantJoiner):
+        frontend.trigger = args.trigger
+    opts = PeerOptions(name=args.name, data_dir=DataDir.resolve(args.data_dir),
+                       interface=args.interface, advertise=False,
+                       timing=Timing(wait_timeout=None))
+    return run_game(lambda: join_address(opts, host, port, frontend), frontend)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
