@@ -101,9 +101,10 @@ class Peer:
         )
         self.node = Node(self.identity, self.session, self.mesh, self.game_file,
                          timing=self.opts.timing, on_events=self._on_events)
+        # attach first: a resumed game's replayed events reach the front end too
+        self.frontend.attach(self)
         if loaded.entries:
             self.node.load(loaded.entries)
-        self.frontend.attach(self)
         return self.node
 
     def save_private(self, **extra: object) -> None:
@@ -189,8 +190,11 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     try:
         result = await peer.run()
     finally:
+        # our computer players finish their own audit and lingering unless the game stopped
+        # early (the host left or it was aborted): then there is nothing left to wait for
+        finished = peer.session.phase == AUDITED
         for task in bot_tasks:
-            if not task.done():
+            if finished and not task.done():
                 with contextlib.suppress(asyncio.TimeoutError, Exception):
                     await asyncio.wait_for(asyncio.shield(task), timeout=opts.timing.linger + 2)
             task.cancel()
@@ -342,7 +346,12 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
     if identity.peer_id != host_id:
         host, port = secret["host_address"]
         if not peer.session.seats:
+            # still in the lobby: dial the host again and ask for the seat if we never did
+            # (the session posts a request once, so a request already made is not repeated)
+            frontend.add_listener(_AskForSeat(peer))
             peer.mesh.connect(host_id, str(host), int(port))
+            if peer.session.table is not None:
+                _AskForSeat(peer)([ev.TableOpened(peer.session.table.name)])
     frontend.status("resumed from the saved log")
     return await peer.run()
 
