@@ -19,7 +19,7 @@ import os
 import stat
 import struct
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -80,6 +80,27 @@ class LoadResult:
 def encode_record(payload: bytes) -> bytes:
     length = LENGTH.pack(len(payload))
     return length + payload + CRC.pack(zlib.crc32(length + payload))
+
+
+def split_records(data: bytes) -> tuple[bytes, list[bytes]]:
+    """A game file's bytes as (magic + header record, [entry payloads]), checksums unchecked:
+    for tools and tests that inspect or rewrite a file record by record (``load`` is the
+    checked reader). Stops at a torn tail."""
+    (n,) = LENGTH.unpack_from(data, len(MAGIC))
+    pos = len(MAGIC) + RECORD_OVERHEAD + n
+    prefix, payloads = data[:pos], []
+    while pos + LENGTH.size <= len(data):
+        (n,) = LENGTH.unpack_from(data, pos)
+        if pos + RECORD_OVERHEAD + n > len(data):
+            break
+        payloads.append(data[pos + LENGTH.size : pos + LENGTH.size + n])
+        pos += RECORD_OVERHEAD + n
+    return prefix, payloads
+
+
+def join_records(prefix: bytes, payloads: Iterable[bytes]) -> bytes:
+    """The inverse of ``split_records``, with fresh checksums."""
+    return prefix + b"".join(encode_record(p) for p in payloads)
 
 
 def _parse_header(path: Path, data: bytes) -> tuple[GameHeader, int]:

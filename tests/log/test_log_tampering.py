@@ -6,8 +6,6 @@ case also checks that the signatures and chains catch what the CRC would have.
 
 from __future__ import annotations
 
-import struct
-import zlib
 from pathlib import Path
 
 import pytest
@@ -16,30 +14,17 @@ from log_helpers import ALICE, BOB, CAROL, OTHER_TABLE, TABLE, Author, ToyApp, p
 from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica, Status
-from hanabi_p2p.log.storage import MAGIC, GameFile, load
+from hanabi_p2p.log.storage import GameFile, encode_record, join_records, load, split_records
 from hanabi_p2p.log.verify import verify_entries
-
-
-def record(payload: bytes) -> bytes:
-    length = struct.pack(">I", len(payload))
-    return length + payload + struct.pack(">I", zlib.crc32(length + payload))
 
 
 def header_and_payloads(path: Path) -> tuple[bytes, list[bytes]]:
     """Split a game file into its prefix (magic + header record) and entry payloads."""
-    data = path.read_bytes()
-    (n,) = struct.unpack_from(">I", data, len(MAGIC))
-    pos = len(MAGIC) + 8 + n
-    prefix, payloads = data[:pos], []
-    while pos < len(data):
-        (n,) = struct.unpack_from(">I", data, pos)
-        payloads.append(data[pos + 4 : pos + 4 + n])
-        pos += 8 + n
-    return prefix, payloads
+    return split_records(path.read_bytes())
 
 
 def rewrite(path: Path, prefix: bytes, payloads: list[bytes]) -> None:
-    path.write_bytes(prefix + b"".join(record(p) for p in payloads))
+    path.write_bytes(join_records(prefix, payloads))
 
 
 @pytest.fixture
@@ -167,4 +152,4 @@ def test_truncated_mid_record_drops_only_the_torn_record(
     path.write_bytes(data[:-17])
     result = load(path)
     assert result.ok and result.entries == log[:-1]
-    assert result.dropped_tail_bytes == len(record(log[-1].encoded)) - 17
+    assert result.dropped_tail_bytes == len(encode_record(log[-1].encoded)) - 17

@@ -4,8 +4,6 @@ a peer's node stores them (one GameFile, entries in that peer's application orde
 
 from __future__ import annotations
 
-import struct
-import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,8 +12,9 @@ from session_harness import TABLE_ID, Table
 from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.identity import Identity
+from hanabi_p2p.log import storage
 from hanabi_p2p.log.entry import ZERO_HASH, Entry, make_entry
-from hanabi_p2p.log.storage import MAGIC, GameFile
+from hanabi_p2p.log.storage import GameFile
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import TableSession
 
@@ -52,27 +51,14 @@ def store_in_data_dir(root: Path, entries: Sequence[Entry]) -> Path:
 # ---- byte-level surgery on a game file, as an attacker with a hex editor would do it
 
 
-def _record(payload: bytes) -> bytes:
-    length = struct.pack(">I", len(payload))
-    return length + payload + struct.pack(">I", zlib.crc32(length + payload))
-
-
 def split_records(path: Path) -> tuple[bytes, list[bytes]]:
     """(magic + header record, [entry payloads])."""
-    data = path.read_bytes()
-    (n,) = struct.unpack_from(">I", data, len(MAGIC))
-    pos = len(MAGIC) + 8 + n
-    prefix, payloads = data[:pos], []
-    while pos < len(data):
-        (n,) = struct.unpack_from(">I", data, pos)
-        payloads.append(data[pos + 4 : pos + 4 + n])
-        pos += 8 + n
-    return prefix, payloads
+    return storage.split_records(path.read_bytes())
 
 
 def join_records(path: Path, prefix: bytes, payloads: Sequence[bytes]) -> None:
     """Rewrite the file with valid checksums (they are not secret)."""
-    path.write_bytes(prefix + b"".join(_record(p) for p in payloads))
+    path.write_bytes(storage.join_records(prefix, payloads))
 
 
 def record_offset(path: Path, index: int) -> int:
