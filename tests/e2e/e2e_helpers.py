@@ -174,7 +174,8 @@ def _check_loopback_only(args: tuple[str, ...]) -> None:
     on_loopback = "--interface" in args and args[args.index("--interface") + 1] == "127.0.0.1"
     allowed = {
         "host": on_loopback and "--no-mdns" in args,
-        "join": on_loopback and "--address" in args,
+        # a resume never browses: it redials the address stored with the game
+        "join": on_loopback and ("--address" in args or "--resume" in args),
         "play": True,  # always on loopback, never advertised
     }
     assert allowed.get(command, False), (
