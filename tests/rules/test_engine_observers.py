@@ -172,7 +172,7 @@ def test_knowledge_combines_positive_and_negative_clues() -> None:
     assert y1.ranks == {1} and Suit.RED not in y1.colours and y1.clued
     assert state.knowledge(6, viewer=1).possible == {card("R1")}
     y2 = state.knowledge(8, viewer=1)
-    assert 1 not in y2.ranks and Suit.RED not in y2.colours and y2.clued is False
+    assert Suit.RED not in y2.colours and 1 not in y2.ranks and y2.clued is False
     assert len(y2.possible) == 4 * 4
 
 
