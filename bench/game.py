@@ -12,7 +12,7 @@ protocol. All five run in this one process on one asyncio event loop, so
 * turn latency is measured on one clock: every node records when it applied each entry
   (``Node.stats.applied_at``, time.monotonic). For each turn's action entry, latency = the
   time the last peer applied it minus the time its author applied it (just before sending);
-* bytes sent are each node's own count of frames it queued (``Node.stats.bytes_sent``,
+* bytes sent are each node's own count of frames it queued (``Node.mesh.bytes_sent``,
   length prefix included; handshakes and keepalives excluded).
 
 Usage: .venv/bin/python bench/game.py [--games N] [--players P]
@@ -103,7 +103,7 @@ def run_game(players: int) -> GameRun:
         cpu_s=cpu,
         setup_s=first_sent - start,
         latencies_ms=latencies,
-        bytes_sent=[node.stats.bytes_sent for node in nodes],
+        bytes_sent=[node.mesh.bytes_sent for node in nodes],
         score=result.score,
         turns=len(actions),
     )

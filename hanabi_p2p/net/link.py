@@ -202,7 +202,10 @@ class Link:
 
         A frame too large to send raises LocalProtocolError before anything is queued.
         """
-        data = encode_frame(frame)
+        self.send_encoded(encode_frame(frame))
+
+    def send_encoded(self, data: bytes) -> None:
+        """Queue a frame already encoded with `encode_frame` (one encoding for a broadcast)."""
         if self._closed is not None:
             raise self._closed
         if (

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, UserError
 from hanabi_p2p.net.errors import LinkClosedError
-from hanabi_p2p.net.frames import PEER_ID_BYTES, TABLE_ID_BYTES, Frame
+from hanabi_p2p.net.frames import PEER_ID_BYTES, TABLE_ID_BYTES, Frame, encode_frame
 from hanabi_p2p.net.handshake import Handshake, RandomBytes, Signer, fingerprint_hex
 from hanabi_p2p.net.link import Link, LinkTiming, open_link, peer_address
 
@@ -122,6 +122,9 @@ class Mesh:
         self._pending_handshakes = 0
         self._events: asyncio.Queue[MeshEvent | None] = asyncio.Queue(EVENT_QUEUE_LIMIT)
         self._closing = False
+        # what this mesh queued for its peers, over every link it ever had (benchmarks)
+        self.frames_sent = 0
+        self.bytes_sent = 0
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -359,18 +362,24 @@ class Mesh:
 
     def send(self, peer_id: bytes, frame: Frame) -> bool:
         """Queue a frame for one peer; False if there is no link to it (or it just dropped)."""
+        return self._send_encoded(peer_id, encode_frame(frame))
+
+    def broadcast(self, frame: Frame) -> int:
+        """Queue a frame for every connected peer; returns how many links took it."""
+        data = encode_frame(frame)
+        return sum(self._send_encoded(peer_id, data) for peer_id in list(self._links))
+
+    def _send_encoded(self, peer_id: bytes, data: bytes) -> bool:
         link = self._links.get(peer_id)
         if link is None:
             return False
         try:
-            link.send(frame)
+            link.send_encoded(data)
         except LinkClosedError:
             return False
+        self.frames_sent += 1
+        self.bytes_sent += len(data)
         return True
-
-    def broadcast(self, frame: Frame) -> int:
-        """Queue a frame for every connected peer; returns how many links took it."""
-        return sum(self.send(peer_id, frame) for peer_id in list(self._links))
 
     async def next_event(self) -> MeshEvent | None:
         """The next event, or None once the mesh is closed."""

@@ -73,15 +73,12 @@ class Headless(Frontend):
         self._print(text)
 
     def show(self, events: list[ev.Event]) -> None:
-        peer = self.peer
-        if peer is None:
+        if self.peer is None:
             return
-        session = peer.session
         for event in events:
             line = self._line(event)
             if line:
                 self._print(line)
-        del session
 
     def _line(self, event: ev.Event) -> str | None:
         assert self.peer is not None

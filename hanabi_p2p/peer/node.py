@@ -47,9 +47,8 @@ class Timing:
 
 @dataclass
 class Stats:
-    bytes_sent: int = 0
-    frames_sent: int = 0
-    # entry hash -> monotonic time we created it (turn latency measurement in bench/)
+    # entry hash -> monotonic time this node applied it (turn latency in bench/game.py);
+    # bytes and frames sent are counted by the mesh, where frames are encoded
     applied_at: dict[bytes, float] = field(default_factory=dict)
 
 
@@ -252,9 +251,7 @@ class Node:
         return self.session.describe(peer_id)
 
     def _send(self, peer_id: bytes, frame: fr.Frame) -> None:
-        if self.mesh.send(peer_id, frame):
-            self.stats.frames_sent += 1
-            self.stats.bytes_sent += _size(frame)
+        self.mesh.send(peer_id, frame)
 
     def _relay(self, entry: Entry, source: bytes | None) -> None:
         frame = fr.Entry(entry.encoded)
@@ -262,9 +259,7 @@ class Node:
             self._send(peer_id, frame)
 
     def _broadcast(self, frame: fr.Frame) -> None:
-        sent = self.mesh.broadcast(frame)
-        self.stats.frames_sent += sent
-        self.stats.bytes_sent += sent * _size(frame)
+        self.mesh.broadcast(frame)
 
     # ------------------------------------------------------------ after every change
 
@@ -328,9 +323,6 @@ class Node:
             )
             return
 
-    def waiting_since(self) -> dict[tuple[int, str], float]:
-        return dict(self._wait_since)
-
     async def _linger(self) -> None:
         """Stay until every connected peer holds all we hold (our seed above all), so a
         peer is never left unable to finish its audit; bounded by ``timing.linger``."""
@@ -362,6 +354,3 @@ class LinkProblem(ev.Event):
     peer_id: bytes | None
     reason: str
 
-
-def _size(frame: fr.Frame) -> int:
-    return len(fr.encode_frame(frame))

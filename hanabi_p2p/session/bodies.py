@@ -331,6 +331,11 @@ class MoveBody:
         return cls(_int(m["card"], "card", 0, MAX_CARD_ID), _int(m["to"], "slot", 0, 4))
 
 
+def chat_text(text: str) -> str:
+    """Check table talk typed locally with the same rules peers apply."""
+    return _str(text, "message", MAX_CHAT)
+
+
 def chat_from_wire(body: Any) -> str:
     m = _map(body, "chat", {"text"})
     return _str(m["text"], "chat text", MAX_CHAT)

@@ -11,7 +11,17 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hanabi_p2p.deck import AuditResult, DeckMessage, DeckPeer, Lock, Phase, PublicKey, audit
+from hanabi_p2p.deck import (
+    AuditResult,
+    Commit,
+    DeckMessage,
+    DeckPeer,
+    Lock,
+    Phase,
+    PublicKey,
+    Shuffle,
+    audit,
+)
 from hanabi_p2p.deck import decode_message as _decode
 from hanabi_p2p.rules.cards import Card, GameConfig
 
@@ -112,9 +122,6 @@ class DeckAdapter:
     def seed_reveal(self) -> list[Any]:
         return self._out(self.peer.seed_reveal()) if self.peer else []
 
-    def record_seed(self, seat: int, wire_msgs: Iterable[Any]) -> None:
-        self.receive(seat, wire_msgs)
-
     def new_faces(self) -> list[tuple[int, Card]]:
         if self.peer is not None:
             return self.peer.pop_decoded()
@@ -131,10 +138,10 @@ class DeckAdapter:
             return [s for s in range(len(self.seats)) if s not in self._locks_seen]
         phase = self.peer.phase
         if phase is Phase.COMMIT:
-            have = {s for s, m in self.transcript if type(m).__name__ == "Commit"}
+            have = {s for s, m in self.transcript if isinstance(m, Commit)}
             return [s for s in range(len(self.seats)) if s not in have]
         if phase is Phase.SHUFFLE:
-            done = {s for s, m in self.transcript if type(m).__name__ == "Shuffle"}
+            done = {s for s, m in self.transcript if isinstance(m, Shuffle)}
             return [min(set(range(len(self.seats))) - done)]
         if phase is Phase.LOCK:
             return [min(set(range(len(self.seats))) - self._locks_seen)]

@@ -31,15 +31,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from hanabi_p2p.deck import DeckCheatError
-from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError, RemoteProtocolError
+from hanabi_p2p.errors import IllegalAction, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import display_name
+from hanabi_p2p.log.entry import Entry, Signer
 from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import deckio
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.logio import Entry, LocalAuthor
 
 LOBBY, DECK, PLAY, OVER, AUDITED, ABORTED = "lobby", "deck", "play", "over", "audited", "aborted"
 
@@ -61,7 +61,7 @@ class TableSession:
 
     def __init__(
         self,
-        author: LocalAuthor,
+        author: Signer,
         table_id: bytes,
         *,
         seed: bytes,
@@ -257,7 +257,7 @@ class TableSession:
         self._outbox.append(("move", self.turn, b.MoveBody(card, to).to_wire()))
 
     def say(self, text: str) -> None:
-        text = b._str(text, "message", b.MAX_CHAT)
+        text = b.chat_text(text)
         self._outbox.append(("chat", self.turn, {"text": text}))
 
     def resign(self, reason: str = "") -> None:
@@ -638,7 +638,7 @@ class TableSession:
             raise GameFault(self._who(entry), "revealed its seed twice")
         body = b.SeedBody.from_wire(entry.body)
         self.seeds_from.add(seat)
-        self._require_deck().record_seed(seat, body.deck)
+        self._require_deck().receive(seat, body.deck)  # a seed reveal is answered by nothing
         if self.phase in (DECK, PLAY) and seat != self.my_seat:
             # its secrets are public now: every card it locked decodes, so play cannot go on
             who = self.describe(entry.author)
@@ -726,4 +726,4 @@ def _purpose(entry: Entry) -> str:
     return f"{kind}:{entry.seq}"
 
 
-__all__ = ["GameFault", "HanabiError", "TableSession"]
+__all__ = ["GameFault", "TableSession"]
