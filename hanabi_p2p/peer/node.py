@@ -91,7 +91,7 @@ class Node:
                 self.session.note_own(entry)
         for entry in entries:
             self.replica.add(entry)
-        self._after_change(persist=False)
+        self._after_change()
 
     async def run(self) -> None:
         """Run until the game is over and audited, or aborted. Raises nothing for peers."""
@@ -140,7 +140,7 @@ class Node:
                 )
                 result = self.replica.add(entry)
                 self._handle_result(result, source=None)
-        self._after_change(persist=True)
+        self._after_change()
 
     # ------------------------------------------------------------ peers
 
@@ -157,7 +157,7 @@ class Node:
     def _on_mesh_event(self, event: PeerUp | PeerDown | Received | LinkFailed) -> None:
         if isinstance(event, PeerUp):
             self.connected.add(event.peer_id)
-            self._send(event.peer_id, fr.Have(self.replica.have()))
+            self.mesh.send(event.peer_id, fr.Have(self.replica.have()))
             self._notify(PeerLink(event.peer_id, up=True))
         elif isinstance(event, PeerDown):
             self.connected.discard(event.peer_id)
@@ -181,8 +181,8 @@ class Node:
             result = self.replica.add(entry)
             self._handle_result(result, source=peer_id)
             if result.status is Status.HELD and self.replica.gaps():
-                self._send(peer_id, fr.Want(self._wants()))
-            self._after_change(persist=True)
+                self.mesh.send(peer_id, fr.Want(self._wants()))
+            self._after_change()
         elif isinstance(frame, fr.Have):
             theirs = dict(frame.next_seq)
             self.peer_have[peer_id] = theirs
@@ -193,9 +193,9 @@ class Node:
             # limited: a peer holding entries we refuse must not start a ping-pong)
             if theirs != ours and now - self._have_sent_at.get(peer_id, 0.0) > 0.2:
                 self._have_sent_at[peer_id] = now
-                self._send(peer_id, fr.Have(ours))
+                self.mesh.send(peer_id, fr.Have(ours))
             if any(seq > self.replica.next_seq(a) for a, seq in frame.next_seq.items()):
-                self._send(peer_id, fr.Want(self._wants()))
+                self.mesh.send(peer_id, fr.Want(self._wants()))
         elif isinstance(frame, fr.Want):
             self._answer(peer_id, dict(frame.from_seq))
 
@@ -207,14 +207,14 @@ class Node:
 
     def _answer(self, peer_id: bytes, their_next: dict[bytes, int]) -> None:
         for entry in self.replica.missing(their_next, limit=MAX_ENTRIES_PER_ANSWER):
-            self._send(peer_id, fr.Entry(entry.encoded))
+            self.mesh.send(peer_id, fr.Entry(entry.encoded))
 
     def _handle_result(self, result: AddResult, source: bytes | None) -> None:
         for entry in result.applied:
             self.game_file.append(entry)
             self.stats.applied_at.setdefault(entry.hash, self.clock())
             if entry.author == self.identity.peer_id:
-                self._broadcast(fr.Entry(entry.encoded))
+                self.mesh.broadcast(fr.Entry(entry.encoded))
             elif not self.session.seats and self.session.host_id == self.identity.peer_id:
                 # in the lobby joiners know only the host: it passes their entries on
                 self._relay(entry, source)
@@ -250,25 +250,19 @@ class Node:
     def describe(self, peer_id: bytes) -> str:
         return self.session.describe(peer_id)
 
-    def _send(self, peer_id: bytes, frame: fr.Frame) -> None:
-        self.mesh.send(peer_id, frame)
-
     def _relay(self, entry: Entry, source: bytes | None) -> None:
         frame = fr.Entry(entry.encoded)
         for peer_id in self.connected - {source, entry.author}:
-            self._send(peer_id, frame)
-
-    def _broadcast(self, frame: fr.Frame) -> None:
-        self.mesh.broadcast(frame)
+            self.mesh.send(peer_id, frame)
 
     # ------------------------------------------------------------ after every change
 
-    def _after_change(self, persist: bool) -> None:
+    def _after_change(self) -> None:
         events = self.session.take_events()
         if any(isinstance(e, ev.Seated) for e in events):
             self._on_seated()
         # notify even without events: learning card faces changes what a player can do
-        self._notify_many(events)
+        self.on_events(events)
         if self.session.has_outbox:
             self.flush()
             return
@@ -286,10 +280,7 @@ class Node:
                 self.mesh.connect(seat.peer_id, seat.address.host, seat.address.port)
 
     def _notify(self, event: ev.Event) -> None:
-        self._notify_many([event])
-
-    def _notify_many(self, events: list[ev.Event]) -> None:
-        self.on_events(events)
+        self.on_events([event])
 
     # ------------------------------------------------------------ periodic work
 
@@ -298,7 +289,7 @@ class Node:
             await asyncio.sleep(self.timing.sync_interval)
             have = fr.Have(self.replica.have())
             for peer_id in list(self.connected):
-                self._send(peer_id, have)
+                self.mesh.send(peer_id, have)
             self._check_waiting()
 
     def _check_waiting(self) -> None:
@@ -338,7 +329,7 @@ class Node:
                 return
             have = fr.Have(ours)
             for peer_id in behind:
-                self._send(peer_id, have)
+                self.mesh.send(peer_id, have)
             await asyncio.sleep(0.05)
 
 

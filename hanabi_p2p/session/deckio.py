@@ -61,7 +61,6 @@ class DeckAdapter:
             DeckPeer(config, table_id, self.seats, my_seat, seed) if my_seat is not None else None
         )
         self._known_faces = dict(known_faces or {})
-        self._observer_ready = False
         self._faces_given = False
         self._locks_seen: set[int] = set()
         self._public_seen: dict[int, set[int]] = {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from hanabi_p2p.rules.actions import Action
 from hanabi_p2p.rules.engine import GameState, Outcome
@@ -84,4 +84,3 @@ class Fault(Event):
     peer_id: bytes | None
     reason: str
     fatal: bool = True
-    evidence: tuple[bytes, ...] = field(default_factory=tuple)

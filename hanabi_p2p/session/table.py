@@ -131,14 +131,20 @@ class TableSession:
 
     def can_act(self) -> bool:
         """It is our turn and we see every card we are entitled to see (clues need faces)."""
-        if not self.my_turn() or self.state is None:
-            return False
-        return all(
-            self.state.faces[c] is not None
-            for seat, hand in enumerate(self.state.hands)
+        return self.my_turn() and not self._undecoded_others_cards()
+
+    def _undecoded_others_cards(self) -> list[int]:
+        """Cards in the other players' hands whose faces we have not decoded yet."""
+        state = self.state
+        if state is None:
+            return []
+        return [
+            card
+            for seat, hand in enumerate(state.hands)
             if seat != self.my_seat
-            for c in hand
-        )
+            for card in hand
+            if state.faces[card] is None
+        ]
 
     def waiting_for(self) -> list[tuple[int, str]]:
         """(seat, what) the game is waiting for, for 'waiting for Bob' displays and timeouts."""
@@ -151,11 +157,8 @@ class TableSession:
                 lacking.update(self.deck.missing_public(self.pending.action.card))
             # shares of cards we are entitled to see (others' hands): the player to move
             # may need them to give a clue, and we need them to check one
-            for seat, hand in enumerate(self.state.hands):
-                if seat != self.my_seat:
-                    for card in hand:
-                        if self.state.faces[card] is None:
-                            lacking.update(self.deck.missing_keys(card))
+            for card in self._undecoded_others_cards():
+                lacking.update(self.deck.missing_keys(card))
             out.extend((s, "key share") for s in sorted(lacking))
             if not out and not self.state.over:
                 out.append((self.state.current_seat, "turn"))
