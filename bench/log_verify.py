@@ -31,28 +31,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "session"))
 
-from session_harness import TABLE_ID, Table  # noqa: E402
+from session_harness import TABLE_ID, Table, play_bot_game  # noqa: E402
 
-from hanabi_p2p.bots.simple import choose_action  # noqa: E402
 from hanabi_p2p.commands.log import read_report  # noqa: E402
 from hanabi_p2p.log.storage import GameFile  # noqa: E402
 from hanabi_p2p.rules.cards import GameConfig  # noqa: E402
-from hanabi_p2p.session.table import TableSession  # noqa: E402
 from hanabi_p2p.session.verify import verify_game  # noqa: E402
 
 TARGET_MS = 300.0
 
 
 def play(players: int, seed: int) -> Table:
-    table = Table(GameConfig(players), seed=seed)
-    table.seat_everyone()
-
-    def bot(session: TableSession) -> object:
-        assert session.state is not None and session.my_seat is not None
-        return choose_action(session.state, session.my_seat)
-
-    table.pump(eager=bot)
-    return table
+    return play_bot_game(GameConfig(players), seed)
 
 
 def measure(fn: Callable[[], object], repeat: int) -> tuple[float, float]:

@@ -7,32 +7,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from session_harness import TABLE_ID, Table
+from session_harness import TABLE_ID, play_bot_game
 
-from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.identity import Identity
 from hanabi_p2p.log import storage
 from hanabi_p2p.log.entry import ZERO_HASH, Entry, make_entry
 from hanabi_p2p.log.storage import GameFile
-from hanabi_p2p.rules.cards import GameConfig
-from hanabi_p2p.session.table import TableSession
 
 CREATED = 1_700_000_000
 TABLE_NAME = "test table"
 
 
-def play_game(config: GameConfig, seed: int) -> Table:
-    """A finished, audited game between bots (turns overlap with answers in flight)."""
-    table = Table(config, seed=seed)
-    table.seat_everyone()
-
-    def bot(session: TableSession) -> object:
-        assert session.state is not None and session.my_seat is not None
-        return choose_action(session.state, session.my_seat)
-
-    table.pump(eager=bot)
-    return table
+play_game = play_bot_game  # a finished, audited game between computer players
 
 
 def write_log(path: Path, entries: Sequence[Entry], table_id: bytes = TABLE_ID) -> Path:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from hanabi_p2p.identity import Identity
 from hanabi_p2p.log.entry import Entry, make_entry
-from hanabi_p2p.log.replica import Replica, Status
+from hanabi_p2p.log.replica import AddResult, Replica, Status
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.bodies import Address
 from hanabi_p2p.session.table import TableSession
@@ -59,9 +59,14 @@ class Table:
                                    turn=turn, kind=kind, body=body)
                 result = peer.replica.add(entry)
                 assert result.status in (Status.ACCEPTED, Status.HELD), result
-                for other in self.peers:
-                    if other is not peer:
-                        other.inbox.append(entry)
+                self.send(peer, entry)
+
+    def send(self, peer: Peer, entry: Entry) -> None:
+        """Put one of `peer`'s entries in every other peer's inbox (a hostile table
+        overrides this to rewrite or withhold what a cheater sends)."""
+        for other in self.peers:
+            if other is not peer:
+                other.inbox.append(entry)
 
     def deliver_one(self) -> bool:
         candidates = [p for p in self.peers if p.inbox]
@@ -70,13 +75,16 @@ class Table:
         peer = self.rng.choice(candidates) if self.shuffle else candidates[0]
         index = self.rng.randrange(len(peer.inbox)) if self.shuffle else 0
         entry = peer.inbox.pop(index)
-        result = peer.replica.add(entry)
+        self.record(peer, peer.replica.add(entry))
+        self.flush(peer)
+        return True
+
+    def record(self, peer: Peer, result: AddResult) -> None:
+        """Keep what `peer`'s replica refused, for the test to inspect."""
         if result.status is Status.REJECTED:
             peer.rejected.append(result.reason)
         for bad in result.dropped:
             peer.rejected.append(str(bad))
-        self.flush(peer)
-        return True
 
     def pump(self, limit: int = 1_000_000,
              eager: Callable[[TableSession], object] | None = None) -> None:
@@ -116,3 +124,20 @@ class Table:
             actor.session.take_action(choose(actor.session))  # type: ignore[arg-type]
             self.pump()
         raise AssertionError("game did not end")
+
+
+def bot_action(session: TableSession) -> object:
+    """What the simple computer player does in `session`'s seat now."""
+    from hanabi_p2p.bots.simple import choose_action
+
+    assert session.state is not None and session.my_seat is not None
+    return choose_action(session.state, session.my_seat)
+
+
+def play_bot_game(config: GameConfig, seed: int) -> Table:
+    """A finished, audited game between computer players, turns overlapping with answers
+    still in flight."""
+    table = Table(config, seed=seed)
+    table.seat_everyone()
+    table.pump(eager=bot_action)
+    return table

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from session_harness import Table
+from session_harness import Table, bot_action
 
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import AUDITED, TableSession
@@ -65,11 +65,9 @@ def test_observer_with_audited_faces_replays_the_same_game() -> None:
 def test_overlapping_turns_full_games_with_bots(players: int) -> None:
     """Players act the moment they can while other answers are still in flight (as over a
     real network); whole games with the computer player end normally and agree."""
-    from hanabi_p2p.bots.simple import choose_action
-
     table = Table(GameConfig(players), seed=100 + players)
     table.seat_everyone()
-    table.pump(eager=lambda s: choose_action(s.state, s.my_seat))
+    table.pump(eager=bot_action)
     final = {p.session.state.public_hash() for p in table.peers}
     assert len(final) == 1
     for p in table.peers:
@@ -83,22 +81,12 @@ def test_overlapping_turns_full_games_with_bots(players: int) -> None:
 def test_peer_resumed_from_its_log_finishes_the_game(crash_after: int) -> None:
     """A peer that crashes is rebuilt from its stored entries and seed (no memory kept),
     posts nothing twice, and the game finishes and audits for everyone."""
-    from hanabi_p2p.bots.simple import choose_action
     from hanabi_p2p.log.replica import Replica
-
-    def bot(s: TableSession):
-        return choose_action(s.state, s.my_seat)
 
     table = Table(GameConfig(3), seed=7)
     table.seat_everyone()
     victim = table.peers[1]
-    for _ in range(crash_after):  # run a while with eager bots, one delivery at a time
-        for p in table.peers:
-            if p.session.can_act():
-                p.session.take_action(bot(p.session))
-                table.flush(p)
-        if not table.deliver_one():
-            break
+    _run_bots(table, crash_after)  # run a while with eager bots, one delivery at a time
     stored = list(victim.replica.applied)
     seed = victim.session._seed
     fresh = TableSession(victim.identity, victim.session.table_id, seed=seed,
@@ -111,7 +99,7 @@ def test_peer_resumed_from_its_log_finishes_the_game(crash_after: int) -> None:
         replica.add(e)
     victim.session, victim.replica = fresh, replica
     table.flush(victim)  # whatever it still owed, never a second version of anything
-    table.pump(eager=bot)
+    table.pump(eager=bot_action)
     for p in table.peers:
         assert p.rejected == [], p.rejected
         assert p.session.phase == AUDITED and p.session.audit.ok
@@ -119,12 +107,10 @@ def test_peer_resumed_from_its_log_finishes_the_game(crash_after: int) -> None:
 
 
 def _run_bots(table: Table, deliveries: int) -> None:
-    from hanabi_p2p.bots.simple import choose_action
-
     for _ in range(deliveries):
         for p in table.peers:
             if p.session.can_act():
-                p.session.take_action(choose_action(p.session.state, p.session.my_seat))
+                p.session.take_action(bot_action(p.session))
                 table.flush(p)
         if not table.deliver_one():
             return
@@ -139,9 +125,7 @@ def test_resignation_mid_turn_ends_the_game_the_same_for_everyone(deliveries: in
     _run_bots(table, deliveries)
     table.peers[1].session.resign("had to go")
     table.flush(table.peers[1])
-    from hanabi_p2p.bots.simple import choose_action
-
-    table.pump(eager=lambda s: choose_action(s.state, s.my_seat))
+    table.pump(eager=bot_action)
     assert len({p.session.state.public_hash() for p in table.peers}) == 1
     for p in table.peers:
         assert p.rejected == []

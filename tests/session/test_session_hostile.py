@@ -65,35 +65,20 @@ class HostileTable(Table):
         self.withheld: list[tuple[int, Entry]] = []
         self.refusals: list[Refusal] = []
 
-    def flush(self, peer: Peer) -> None:
+    def send(self, peer: Peer, entry: Entry) -> None:
         index = self.peers.index(peer)
-        while out := peer.session.take_outbox():
-            for kind, turn, body in out:
-                seq, prev = peer.replica.next_link(peer.identity.peer_id)
-                entry = make_entry(peer.identity, table_id=TABLE_ID, seq=seq, prev=prev,
-                                   turn=turn, kind=kind, body=body)
-                assert peer.replica.add(entry).status in (Status.ACCEPTED, Status.HELD)
-                rewrite = self.rewrite.get(index)
-                changed = rewrite(kind, copy.deepcopy(entry.body)) if rewrite else None
-                if changed is not None:
-                    entry = make_entry(peer.identity, table_id=TABLE_ID, seq=seq, prev=prev,
-                                       turn=turn, kind=kind, body=changed)
-                if index in self.silenced:
-                    self.withheld.append((index, entry))
-                    continue
-                for other in self.peers:
-                    if other is not peer:
-                        other.inbox.append(entry)
+        rewrite = self.rewrite.get(index)
+        changed = rewrite(entry.kind, copy.deepcopy(entry.body)) if rewrite else None
+        if changed is not None:
+            entry = make_entry(peer.identity, table_id=TABLE_ID, seq=entry.seq,
+                               prev=entry.prev, turn=entry.turn, kind=entry.kind, body=changed)
+        if index in self.silenced:
+            self.withheld.append((index, entry))
+            return
+        super().send(peer, entry)
 
-    def deliver_one(self) -> bool:
-        candidates = [p for p in self.peers if p.inbox]
-        if not candidates:
-            return False
-        peer = self.rng.choice(candidates) if self.shuffle else candidates[0]
-        entry = peer.inbox.pop(self.rng.randrange(len(peer.inbox)) if self.shuffle else 0)
-        self.note(self.peers.index(peer), peer.replica.add(entry))
-        self.flush(peer)
-        return True
+    def record(self, peer: Peer, result: AddResult) -> None:
+        self.note(self.peers.index(peer), result)
 
     def note(self, victim: int, result: AddResult) -> None:
         if result.status is Status.REJECTED and result.error is not None:
@@ -114,9 +99,7 @@ class HostileTable(Table):
         self.silenced.discard(index)
         for index_, entry in [w for w in self.withheld if w[0] == index]:
             self.withheld.remove((index_, entry))
-            for other in self.peers:
-                if other is not self.peers[index]:
-                    other.inbox.append(entry)
+            Table.send(self, self.peers[index], entry)
 
 
 def started(players: int = 3, seed: int = 1, shuffle: bool = True) -> HostileTable:
