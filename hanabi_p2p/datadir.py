@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hanabi_p2p.errors import UserError
+from hanabi_p2p.limits import TABLE_ID_BYTES
 
 ENV_DATA_DIR = "HANABI_P2P_DATA_DIR"
 APP_DIR_NAME = "hanabi-p2p"
@@ -32,7 +33,6 @@ GAMES_DIR = "games"
 PRIVATE_DIR = "private"
 GAME_SUFFIX = ".hlog"
 PRIVATE_SUFFIX = ".msgpack"
-TABLE_ID_BYTES = 16
 
 DIR_MODE = 0o700
 

@@ -30,8 +30,8 @@ from nacl.bindings import crypto_core_ed25519_is_valid_point
 
 from hanabi_p2p.datadir import DataDir, atomic_write
 from hanabi_p2p.errors import UserError
+from hanabi_p2p.limits import PEER_ID_BYTES
 
-PEER_ID_BYTES = 32
 SEED_BYTES = 32
 SIGNATURE_BYTES = 64
 KEY_FILE_MODE = 0o600

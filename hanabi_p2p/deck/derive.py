@@ -22,8 +22,6 @@ from hanabi_p2p.deck.group import Point, Scalar
 from hanabi_p2p.rules.cards import GameConfig
 
 SEED_BYTES = 32
-TABLE_ID_BYTES = 16
-PEER_ID_BYTES = 32
 COMMITMENT_BYTES = 64
 X25519_BYTES = 32
 

@@ -17,9 +17,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from hanabi_p2p.deck import channel, checks, group, steps
 from hanabi_p2p.deck.audit import AuditResult, audit
 from hanabi_p2p.deck.derive import (
-    PEER_ID_BYTES,
     SEED_BYTES,
-    TABLE_ID_BYTES,
     PeerSecrets,
     card_points,
 )
@@ -38,6 +36,7 @@ from hanabi_p2p.deck.messages import (
 )
 from hanabi_p2p.deck.states import COMPLETES, OPENS_IN, TRANSITIONS, Phase, reached
 from hanabi_p2p.errors import LocalProtocolError
+from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
 from hanabi_p2p.rules.cards import Card, GameConfig
 
 # A peer may run ahead of us by at most every reveal of every position plus its one-shot

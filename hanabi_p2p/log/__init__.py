@@ -9,11 +9,11 @@ Public API (see protocol/SPEC-log.md for the normative rules):
 * ``verify``: ``verify_entries``, ``StructuralReport``, ``digest``.
 """
 
+from hanabi_p2p.limits import MAX_ENTRY_BYTES
 from hanabi_p2p.log.entry import (
     BODY_VALIDATORS,
     KINDS,
     LOG_VERSION,
-    MAX_ENTRY_BYTES,
     ZERO_HASH,
     BadEntry,
     Entry,

@@ -23,24 +23,21 @@ from typing import Any, Protocol
 
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import (
-    PEER_ID_BYTES,
     SIGNATURE_BYTES,
     fingerprint,
     is_valid_peer_id,
     verify_signature,
 )
+from hanabi_p2p.limits import MAX_ENTRY_BYTES, PEER_ID_BYTES, TABLE_ID_BYTES
 from hanabi_p2p.log import canonical
 
 LOG_VERSION = 1
-TABLE_ID_BYTES = 16
 HASH_BYTES = 32
 ZERO_HASH = bytes(HASH_BYTES)
 SIGN_DOMAIN = b"hanabi-p2p/v1/entry"
 HASH_DOMAIN = b"hanabi-p2p/v1/entry-hash"
 
-# Limits on peer input. A deck message for 60 cards with proofs is about 8 KiB; 64 KiB leaves
-# room for variants and stays well under the network frame limit.
-MAX_ENTRY_BYTES = 64 * 1024
+# Limits on peer input (MAX_ENTRY_BYTES, with the reason for its size, is in hanabi_p2p.limits).
 MAX_SEQ = 2**32 - 1
 MAX_TURN = 2**16 - 1
 MAX_VERSION = 255

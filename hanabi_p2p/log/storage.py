@@ -27,8 +27,9 @@ from typing import Any
 
 from hanabi_p2p.datadir import DataDir, atomic_write, fsync_dir
 from hanabi_p2p.errors import LocalProtocolError, UserError
+from hanabi_p2p.limits import MAX_ENTRY_BYTES, MAX_TABLE_NAME_CHARS, TABLE_ID_BYTES
 from hanabi_p2p.log import canonical
-from hanabi_p2p.log.entry import MAX_ENTRY_BYTES, TABLE_ID_BYTES, BadEntry, Entry, decode_entry
+from hanabi_p2p.log.entry import BadEntry, Entry, decode_entry
 
 MAGIC = b"HANABI-P2P-LOG\x00\x01"
 FILE_FORMAT = 1
@@ -36,7 +37,6 @@ LENGTH = struct.Struct(">I")
 CRC = struct.Struct(">I")
 RECORD_OVERHEAD = LENGTH.size + CRC.size
 MAX_HEADER_PAYLOAD = 1024
-MAX_TABLE_NAME_CHARS = 100
 # A torn append can damage at most the one record being written.
 MAX_TORN_TAIL = RECORD_OVERHEAD + MAX_ENTRY_BYTES
 FILE_MODE = 0o600

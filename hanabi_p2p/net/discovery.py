@@ -34,12 +34,11 @@ from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from hanabi_p2p.errors import LocalProtocolError, UserError
-from hanabi_p2p.net.frames import TABLE_ID_BYTES
+from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS, TABLE_ID_BYTES
 from hanabi_p2p.net.handshake import PROTOCOL_VERSION
 
 SERVICE_TYPE = "_hanabi-p2p._tcp.local."
 INSTANCE_PREFIX = "hanabi-"
-MAX_TABLE_NAME_CHARS = 40
 MAX_TOKEN_CHARS = 32  # variant names, option names
 MAX_OPTIONS = 8
 MAX_FINGERPRINT_CHARS = 32

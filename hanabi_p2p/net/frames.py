@@ -26,15 +26,14 @@ from typing import ClassVar
 import msgpack
 
 from hanabi_p2p.errors import LocalProtocolError
+from hanabi_p2p.limits import MAX_ENTRY_BYTES, PEER_ID_BYTES, TABLE_ID_BYTES
 from hanabi_p2p.net.errors import FrameError
 
 # A frame's msgpack payload is at most this long: four times the log's largest entry
-# (hanabi_p2p.log MAX_ENTRY_BYTES = 64 KiB; a test keeps the two in step), small enough that
-# a hostile peer cannot make us buffer much (one partial frame per link).
+# (MAX_ENTRY_BYTES, from hanabi_p2p.limits, is what an ENTRY frame may carry), small enough
+# that a hostile peer cannot make us buffer much (one partial frame per link).
 MAX_FRAME_BYTES = 256 * 1024
 LENGTH_PREFIX = struct.Struct(">I")
-# An ENTRY's bytes leave room for the frame's own msgpack overhead (array + tag + bin header).
-MAX_ENTRY_BYTES = MAX_FRAME_BYTES - 64
 MAX_MESSAGE_BODY_BYTES = MAX_ENTRY_BYTES
 MAX_TOPIC_CHARS = 32
 MAX_REASON_CHARS = 200
@@ -43,8 +42,6 @@ MAX_AUTHORS = 16
 MAX_SEQ = 2**32 - 1
 MAX_PING_NONCE = 2**32 - 1
 
-TABLE_ID_BYTES = 16
-PEER_ID_BYTES = 32
 NONCE_BYTES = 32
 POINT_BYTES = 32
 MAC_BYTES = 32

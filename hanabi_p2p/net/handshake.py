@@ -34,6 +34,7 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from hanabi_p2p.errors import LocalProtocolError
+from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
 from hanabi_p2p.net.errors import (
     BadSignatureError,
     HandshakeError,
@@ -45,8 +46,6 @@ from hanabi_p2p.net.errors import (
 )
 from hanabi_p2p.net.frames import (
     NONCE_BYTES,
-    PEER_ID_BYTES,
-    TABLE_ID_BYTES,
     Auth,
     Confirm,
     Error,

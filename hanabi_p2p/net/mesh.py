@@ -26,8 +26,9 @@ from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, UserError
+from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
 from hanabi_p2p.net.errors import LinkClosedError
-from hanabi_p2p.net.frames import PEER_ID_BYTES, TABLE_ID_BYTES, Frame, encode_frame
+from hanabi_p2p.net.frames import Frame, encode_frame
 from hanabi_p2p.net.handshake import Handshake, RandomBytes, Signer, fingerprint_hex
 from hanabi_p2p.net.link import Link, LinkTiming, open_link, peer_address
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
 from hanabi_p2p.identity import Identity, fingerprint
+from hanabi_p2p.limits import TABLE_ID_BYTES
 from hanabi_p2p.log.storage import GameFile, PrivateFile, open_game
 from hanabi_p2p.net.discovery import FoundTable, TableAd, TableAdvertiser
 from hanabi_p2p.net.handshake import normalize_secret, table_code
@@ -30,7 +31,6 @@ from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address
 from hanabi_p2p.session.table import ABORTED, AUDITED, TableSession
 
-TABLE_ID_BYTES = 16
 SEED_BYTES = 32
 
 Rng = Callable[[int], bytes]

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from hanabi_p2p.errors import UserError
+from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS, PEER_ID_BYTES
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
 
-MAX_TABLE_NAME = 40  # what an mDNS advert carries
 MAX_PLAYER_NAME = 32
 MAX_CHAT = 280
 MAX_REASON = 200
@@ -24,7 +24,6 @@ MAX_HOST_LEN = 64
 MAX_DECK_MSGS = 128  # one deal entry carries at most 5 hands x 5 cards of shares, plus slack
 MAX_CARD_ID = 59  # largest deck is 60 cards
 HASH_LEN = 32
-PEER_ID_LEN = 32
 
 
 class BadBody(UserError):
@@ -111,7 +110,7 @@ class TableOpen:
             raise BadBody(f"unknown variant {m['variant']!r}")
         players = _int(m["players"], "players", 2, 5)
         return cls(
-            name=_name(m["name"], "table name", MAX_TABLE_NAME),
+            name=_name(m["name"], "table name", MAX_TABLE_NAME_CHARS),
             host_name=_str(m["host"], "host name", MAX_PLAYER_NAME),
             config=GameConfig.from_names(players, m["variant"], options),
         )
@@ -175,7 +174,7 @@ class LobbySeat:
                 raise BadBody("seat must be [peer_id, name, host, port]")
             seats.append(
                 Seat(
-                    _bytes(item[0], "seat peer id", PEER_ID_LEN),
+                    _bytes(item[0], "seat peer id", PEER_ID_BYTES),
                     _str(item[1], "seat name", MAX_PLAYER_NAME),
                     Address.from_wire(item[2:]),
                 )
@@ -313,7 +312,7 @@ class SeedBody:
         return cls(
             tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
             None if reason is None else _str(reason, "reason", MAX_REASON, allow_empty=True),
-            None if blame is None else _bytes(blame, "blamed peer", PEER_ID_LEN),
+            None if blame is None else _bytes(blame, "blamed peer", PEER_ID_BYTES),
         )
 
 

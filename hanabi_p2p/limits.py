@@ -1,0 +1,21 @@
+"""Sizes and limits shared by several layers, each defined exactly once.
+
+A value here is part of what peers agree on (wire and file formats) or of what a user may
+type that travels to peers: the log, the network frames, the deck derivation, mDNS adverts
+and the data directory all import it from here instead of keeping a copy that could drift.
+Limits used by one module only stay in that module. This module imports nothing, so any
+layer can depend on it.
+"""
+
+from __future__ import annotations
+
+# A table is named by 16 random bytes (32 hex digits in file names and adverts).
+TABLE_ID_BYTES = 16
+# A peer is named by its Ed25519 public key.
+PEER_ID_BYTES = 32
+# The longest table name: it must fit an mDNS TXT record beside the other keys, and it is
+# shown on one line of `tables` and of the lobby.
+MAX_TABLE_NAME_CHARS = 40
+# The largest encoded log entry. A deck message for 60 cards with proofs is about 8 KiB;
+# 64 KiB leaves room for variants and stays well under the network frame limit.
+MAX_ENTRY_BYTES = 64 * 1024
