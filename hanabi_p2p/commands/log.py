@@ -14,7 +14,6 @@ import argparse
 import json
 import string
 import sys
-import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
@@ -27,7 +26,7 @@ from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.storage import CorruptLogError, load
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 from hanabi_p2p.rules.engine import GameState
-from hanabi_p2p.rules.narrate import describe
+from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.verify import (
@@ -131,7 +130,7 @@ def _report_for(args: argparse.Namespace) -> GameReport:
 def printable(text: str) -> str:
     """Peer-chosen text made safe for a terminal: control and format characters (escape
     sequences included) become '?'."""
-    return "".join("?" if unicodedata.category(c)[0] == "C" else c for c in text)
+    return safe(text, len(text))
 
 
 def _emit(line: str = "") -> None:
@@ -294,7 +293,11 @@ def _event_text(report: GameReport, event: ev.Event, names: list[str]) -> str | 
 
 
 def _turn_text(report: GameReport, event: ev.TurnResolved, names: list[str]) -> str:
-    text = describe(event.before, event.action, event.outcome, names)
+    # the one narrator (ui/narrate), as on the table and in headless lines
+    from hanabi_p2p.ui.narrate import describe
+
+    text = "; ".join(describe(event.action, event.outcome, names, event.before.hands,
+                              event.before))
     faces = report.faces
     action, outcome = event.action, event.outcome
     if isinstance(action, Clue) and faces:

@@ -8,6 +8,7 @@ import sys
 
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.net.discovery import FoundTable, browse_tables, default_interface_address
+from hanabi_p2p.safe_text import safe_name
 
 HELP = "list the tables hosted on the local network"
 DEFAULT_TIMEOUT_S = 3.0
@@ -36,10 +37,10 @@ def _row(table: FoundTable) -> tuple[str, ...]:
     if not table.compatible:
         variant += f" (protocol v{ad.version}: cannot join)"
     return (
-        ad.name,
+        safe_name(ad.name),  # peer-provided: the one sanitiser
         variant,
         f"{ad.seats_taken}/{ad.seats_total}",
-        ad.host_fingerprint,
+        safe_name(ad.host_fingerprint),
         f"{table.address}:{table.port}",
         ad.table_id.hex()[:8],
     )

@@ -17,7 +17,7 @@ from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.identity import display_name
 from hanabi_p2p.peer.node import LinkProblem, PeerLink
-from hanabi_p2p.rules.narrate import describe
+from hanabi_p2p.rules.engine import End
 from hanabi_p2p.session import events as ev
 
 if TYPE_CHECKING:
@@ -83,42 +83,38 @@ class Headless(Frontend):
     def _line(self, event: ev.Event) -> str | None:
         assert self.peer is not None
         session = self.peer.session
+        # every sentence comes from the one narrator (ui/narrate), which also sanitises
+        # the peer-provided text in it
+        from hanabi_p2p.ui import narrate as say
+        from hanabi_p2p.ui.live import event_lines
+
         if isinstance(event, ev.TableOpened):
-            return f"table {event.name!r}"
+            return say.table_opened_line(event.name)
         if isinstance(event, ev.PlayerJoined):
-            return f"{display_name(event.name, event.peer_id)} sits down"
+            return say.sits_down_line(display_name(event.name, event.peer_id))
         if isinstance(event, ev.Seated):
             from hanabi_p2p.net.handshake import table_code
 
             code = table_code(self.peer.table_id, [s.peer_id for s in session.seats])
-            seats = ", ".join(display_name(s.name, s.peer_id) for s in session.seats)
-            return f"seated: {seats}; table code {code}"
-        if isinstance(event, ev.DeckReady):
-            return "deck shuffled and locked by every player; dealing"
+            return say.seated_line(code, [display_name(s.name, s.peer_id) for s in session.seats])
         if isinstance(event, ev.TurnResolved):
-            text = describe(event.before, event.action, event.outcome, session.names)
-            return f"turn {event.turn + 1}: {text}"
-        if isinstance(event, ev.Chat):
-            who = session.name_of(event.seat) if event.seat >= 0 else "?"
-            return f"{who} says: {event.text}"
-        if isinstance(event, ev.Resigned):
-            return f"{session.name_of(event.seat)} leaves the game: {event.reason or 'no reason'}"
+            return say.turn_line(event.turn, "; ".join(
+                event_lines(event, session, self.peer.table_id)))
         if isinstance(event, ev.GameOver):
-            return f"game over ({event.end}): score {event.score}"
-        if isinstance(event, ev.Audited):
-            return "deck audit: " + ("valid" if event.ok else f"FAILED: {event.reason}")
+            return say.game_over_line(End(event.end), event.score)
         if isinstance(event, ev.Fault):
-            return ("error: " if event.fatal else "warning: ") + event.reason
+            return say.stopped_line(event.reason) if event.fatal else say.warning_line(
+                event.reason)
         if isinstance(event, PeerLink) and self.peer.node is not None:
             if session.seat_of(event.peer_id) is None:
                 return None
             who = self.peer.node.describe(event.peer_id)
             if event.up:
-                return f"{who} is connected"
-            return f"lost {who} ({event.reason}); waiting for them to come back"
+                return say.connected_line(who)
+            return say.lost_link_line(who, event.reason)
         if isinstance(event, LinkProblem) and event.peer_id is None:
-            return f"warning: dropped a connection: {event.reason}"
-        return None
+            return say.warning_line(event.reason)
+        return "; ".join(event_lines(event, session, self.peer.table_id)) or None
 
 
 class BotPlayer(Headless):

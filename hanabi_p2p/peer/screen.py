@@ -31,7 +31,14 @@ from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, OVER, PLAY
 from hanabi_p2p.ui.app import App
 from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view
-from hanabi_p2p.ui.narrate import MAX_SHOWN_CHAT, MAX_SHOWN_NAME, back_line, clean, dropped_line
+from hanabi_p2p.safe_text import safe
+from hanabi_p2p.ui.narrate import (
+    back_line,
+    dropped_line,
+    sits_down_line,
+    stopped_line,
+    warning_line,
+)
 
 if TYPE_CHECKING:
     from hanabi_p2p.peer.launch import GameResult, Peer
@@ -165,13 +172,9 @@ class ScreenFrontend(Frontend):
         elif isinstance(event, LinkProblem) and not session.seats:
             app.notify(_("Connection problem: {reason}").format(reason=_clean(event.reason)))
         elif isinstance(event, ev.PlayerJoined):
-            name = clean(event.name, MAX_SHOWN_NAME)
-            app.notify(_("{name} sits down").format(name=name))
+            app.notify(sits_down_line(event.name))
         elif isinstance(event, ev.Fault):
-            if event.fatal:
-                app.notify(_("The game was stopped: {reason}").format(reason=_clean(event.reason)))
-            else:
-                app.notify(_("Warning: {reason}").format(reason=_clean(event.reason)))
+            app.notify(stopped_line(event.reason) if event.fatal else warning_line(event.reason))
 
     def _link_changed(self, event: PeerLink) -> None:
         assert self.app is not None and self.peer is not None
@@ -267,7 +270,7 @@ class ScreenFrontend(Frontend):
 
 
 def _clean(text: str) -> str:
-    return clean(text, MAX_SHOWN_CHAT)
+    return safe(text)
 
 
 async def _close(app: App, screen: asyncio.Task[None]) -> None:

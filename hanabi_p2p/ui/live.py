@@ -14,9 +14,18 @@ from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.net.handshake import table_code
 from hanabi_p2p.rules.engine import End
+from hanabi_p2p.safe_text import safe, safe_name
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import ABORTED, OVER, PLAY, TableSession
-from hanabi_p2p.ui.narrate import MAX_SHOWN_CHAT, MAX_SHOWN_NAME, chat_line, clean, describe
+from hanabi_p2p.ui.narrate import (
+    audit_line,
+    chat_line,
+    deck_ready_line,
+    describe,
+    left_line,
+    seated_line,
+    stopped_line,
+)
 from hanabi_p2p.ui.view import EndView, LobbySeat, LobbyView, ScreenView, TableView
 
 # What a turn's wait is called in `TableSession.waiting_for`: the status line already names
@@ -130,7 +139,7 @@ def table_view(session: TableSession, facts: ShellFacts) -> TableView:
 
 def _reason(text: str) -> str:
     """A reason that may quote a peer (names, its own words): printable and bounded."""
-    return clean(text, MAX_SHOWN_CHAT)
+    return safe(text)
 
 
 def _stopped(session: TableSession) -> str:
@@ -140,7 +149,7 @@ def _stopped(session: TableSession) -> str:
 
 
 def _names(session: TableSession, seats: list[int]) -> str:
-    return ", ".join(clean(session.name_of(s), MAX_SHOWN_NAME) for s in seats)
+    return ", ".join(safe_name(session.name_of(s)) for s in seats)
 
 
 def _audit_text(session: TableSession) -> str:
@@ -180,22 +189,20 @@ def end_view(session: TableSession, facts: ShellFacts) -> EndView:
 def event_lines(event: ev.Event, session: TableSession, table_id: bytes) -> list[str]:
     """Lines of the game log for one session event (most events add none)."""
     if isinstance(event, ev.TurnResolved):
-        return describe(event.action, event.outcome, session.names, event.before.hands)
+        return describe(
+            event.action, event.outcome, session.names, event.before.hands, event.before
+        )
     if isinstance(event, ev.Chat):
         name = session.name_of(event.seat) if 0 <= event.seat < len(session.seats) else "?"
         return [chat_line(name, event.text)]
     if isinstance(event, ev.Seated):
-        code = code_of(session, table_id) or ""
-        return [_("Everyone is seated; table code {code}").format(code=code)]
+        return [seated_line(code_of(session, table_id) or "")]
     if isinstance(event, ev.DeckReady):
-        return [_("Every player shuffled and locked the deck: dealing")]
+        return [deck_ready_line()]
     if isinstance(event, ev.Resigned):
-        who = clean(session.name_of(event.seat), MAX_SHOWN_NAME)
-        return [_("{name} left the game: {reason}").format(name=who, reason=_reason(event.reason))]
+        return [left_line(session.name_of(event.seat), event.reason)]
     if isinstance(event, ev.Audited):
-        if event.ok:
-            return [_("Deck audit passed: every card matches the shuffle")]
-        return [_("Deck audit FAILED: {reason}").format(reason=_reason(event.reason))]
+        return [audit_line(event.ok, event.reason)]
     if isinstance(event, ev.Fault) and event.fatal:
-        return [_("The game was stopped: {reason}").format(reason=_reason(event.reason))]
+        return [stopped_line(event.reason)]
     return []

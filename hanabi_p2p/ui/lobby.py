@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hanabi_p2p.i18n import _, ngettext
-from hanabi_p2p.ui.narrate import MAX_SHOWN_NAME, clean
+from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs
 from hanabi_p2p.ui.terms import variant_summary
 from hanabi_p2p.ui.text import Line, fit, wrap_text
@@ -20,12 +20,12 @@ def lobby_prompt(view: LobbyView) -> str:
             "Waiting for {count} more players to join",
             view.free_seats,
         ).format(count=view.free_seats)
-    missing = [clean(seat.name, MAX_SHOWN_NAME) for seat in view.seats if not seat.connected]
+    missing = [safe_name(seat.name) for seat in view.seats if not seat.connected]
     if missing:
         return _("Waiting for {names} to reconnect").format(names=", ".join(missing))
     if view.seated:
         waiting = [
-            clean(view.seats[seat].name, MAX_SHOWN_NAME)
+            safe_name(view.seats[seat].name)
             for seat in view.waiting_for
             if 0 <= seat < len(view.seats)
         ]
@@ -34,7 +34,7 @@ def lobby_prompt(view: LobbyView) -> str:
         return _("Shuffling the deck")
     if view.i_am_host:
         return _("Everyone is here: compare the table code, then type start")
-    host = next((clean(seat.name, MAX_SHOWN_NAME) for seat in view.seats if seat.is_host), "")
+    host = next((safe_name(seat.name) for seat in view.seats if seat.is_host), "")
     return _("Everyone is here: waiting for {host} to start").format(host=host)
 
 
@@ -42,7 +42,7 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
     """Exactly `rows` lines, none wider than `columns`."""
     config = view.config
     lines: list[Line] = [
-        [("class:title", _("Table {name}").format(name=clean(view.table_name, MAX_SHOWN_NAME)))],
+        [("class:title", _("Table {name}").format(name=safe_name(view.table_name)))],
         [
             ("class:label", _("Game")),
             ("", ": "),
@@ -70,7 +70,7 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
         ]
     )
     # Names and fingerprints come from peers: never print their control characters.
-    names = [clean(seat.name, MAX_SHOWN_NAME) for seat in view.seats]
+    names = [safe_name(seat.name) for seat in view.seats]
     name_w = max([len(name) for name in names] + [8])
     for number, (seat, name) in enumerate(zip(view.seats, names, strict=True), start=1):
         line: Line = [
@@ -82,7 +82,7 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
                 "class:dim",
                 "  "
                 + _("key {fingerprint}").format(
-                    fingerprint=clean(seat.fingerprint, MAX_SHOWN_NAME)
+                    fingerprint=safe_name(seat.fingerprint)
                 ),
             )
         )

@@ -1,8 +1,10 @@
-"""The action log in words: one translated line per action, plus table talk.
+"""The one narrator: every sentence about the table, for every output.
 
-Cards are written as letter and number ("R3") so the log reads the same without colour.
-Names and chat come from peers: they are cleaned of control characters and capped here,
-since a log line ends up on everyone's terminal.
+The full-screen log, the headless lines of `--bot` peers and scripts, and `log show` all
+word an event through these functions, so "Carol clues Dave: 4 (slots 3, 4)" reads the same
+everywhere and is translated once. Cards are written as letter and number ("R3") so the text
+reads the same without colour. Names, chat and reasons come from peers: each one passes
+through `hanabi_p2p.safe_text` here, since every line ends up on someone's terminal.
 """
 
 from __future__ import annotations
@@ -11,21 +13,38 @@ from collections.abc import Sequence
 
 from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.rules.actions import Action, Clue, Move, Play
-from hanabi_p2p.rules.engine import End, Outcome
+from hanabi_p2p.rules.cards import Card
+from hanabi_p2p.rules.engine import End, GameState, Outcome
+from hanabi_p2p.safe_text import MAX_SHOWN_TEXT, safe, safe_name
 from hanabi_p2p.ui.terms import colour_name, end_reason
-
-MAX_SHOWN_NAME = 24
-MAX_SHOWN_CHAT = 280
-
-
-def clean(text: str, limit: int) -> str:
-    """Printable characters only (no escape sequences), at most `limit` of them."""
-    printable = "".join(ch if ch.isprintable() else " " for ch in text)
-    return printable[:limit]
 
 
 def _slots(numbers: Sequence[int]) -> str:
     return ", ".join(str(n) for n in numbers)
+
+
+def seat_name(names: Sequence[str], seat: int) -> str:
+    """A seat's name as shown (safe), or its number when the name is not known."""
+    return safe_name(names[seat]) if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+def copies_left(state: GameState, face: Card) -> int:
+    """Copies of `face` not yet in the discard pile (in hands, the deck, or played)."""
+    discarded = sum(1 for card in state.discard_pile if state.faces[card] == face)
+    return state.config.copies(face.suit)[face.rank] - discarded
+
+
+def still_needed(state: GameState, face: Card) -> bool:
+    """`face` is not yet on its firework and every lower rank can still be played."""
+    top = state.fireworks.get(face.suit, 0)
+    if face.rank <= top:
+        return False
+    return all(copies_left(state, Card(face.suit, rank)) > 0 for rank in range(top + 1, face.rank))
+
+
+def is_last_copy(state: GameState, face: Card) -> bool:
+    """`face` is still needed and only one copy of it is left: losing it costs points."""
+    return still_needed(state, face) and copies_left(state, face) == 1
 
 
 def describe(
@@ -33,20 +52,19 @@ def describe(
     outcome: Outcome,
     names: Sequence[str],
     hands_before: Sequence[Sequence[int]],
+    before: GameState | None = None,
 ) -> list[str]:
     """Lines for one applied action; `hands_before` is every hand just before it (for slots).
 
-    Usually one line; a second one says how the game ended when it did.
+    Usually one line; with `before` (the state it was applied to) a lost last copy is said
+    ("that was the last Y5"); a last line says how the game ended when it did.
     """
-
-    def name(seat: int) -> str:
-        return clean(names[seat], MAX_SHOWN_NAME) if seat < len(names) else f"#{seat + 1}"
 
     def slot_of(seat: int, card: int | None) -> int:
         hand = hands_before[seat] if seat < len(hands_before) else []
         return hand.index(card) + 1 if card in hand else 0
 
-    player = name(outcome.seat)
+    player = seat_name(names, outcome.seat)
     lines: list[str] = []
     if outcome.kind == "play":
         card = str(outcome.face) if outcome.face is not None else "??"
@@ -88,7 +106,7 @@ def describe(
             where = _("no cards")
         lines.append(
             _("{player} clues {target}: {value} ({where})").format(
-                player=player, target=name(target), value=value, where=where
+                player=player, target=seat_name(names, target), value=value, where=where
             )
         )
     elif outcome.kind == "move" and isinstance(action, Move):
@@ -99,21 +117,94 @@ def describe(
         )
     elif outcome.kind == "terminate":
         lines.append(_("{player} stopped the game").format(player=player))
+    lost = _lost_last_copy(outcome, before)
+    if lost is not None:
+        lines.append(_("★ that was the last {card}: it can no longer be played").format(card=lost))
     if outcome.end is not End.IN_PROGRESS:
         lines.append(_("Game over: {reason}").format(reason=end_reason(outcome.end)))
     return lines
 
 
+def _lost_last_copy(outcome: Outcome, before: GameState | None) -> str | None:
+    """The face whose last needed copy this discard or misplay threw away, if any."""
+    if before is None or outcome.face is None or outcome.placed:
+        return None
+    if outcome.kind not in ("discard", "play"):
+        return None
+    return str(outcome.face) if is_last_copy(before, outcome.face) else None
+
+
+# --- everything else that happens at a table ---------------------------------------------------
+
+
+def table_opened_line(name: str) -> str:
+    return _("Table {name} is open").format(name=safe_name(name))
+
+
+def sits_down_line(name: str) -> str:
+    """`name` may carry a fingerprint already (``Bob (K7QF-2M9D)``)."""
+    return _("{name} sits down").format(name=safe(name))
+
+
+def seated_line(code: str, names: Sequence[str] = ()) -> str:
+    if names:
+        return _("Everyone is seated: {names}; table code {code}").format(
+            names=", ".join(safe(n) for n in names), code=code
+        )
+    return _("Everyone is seated; table code {code}").format(code=code)
+
+
+def deck_ready_line() -> str:
+    return _("Every player shuffled and locked the deck: dealing")
+
+
+def turn_line(turn: int, text: str) -> str:
+    """A turn's sentence with its number, for outputs that print one line per turn."""
+    return _("turn {number}: {text}").format(number=turn + 1, text=text)
+
+
 def chat_line(name: str, text: str) -> str:
     """Table talk as it appears in the log."""
-    return _("{name} says: {text}").format(
-        name=clean(name, MAX_SHOWN_NAME), text=clean(text, MAX_SHOWN_CHAT)
+    return _("{name} says: {text}").format(name=safe_name(name), text=safe(text))
+
+
+def left_line(name: str, reason: str) -> str:
+    return _("{name} left the game: {reason}").format(
+        name=safe_name(name), reason=safe(reason, MAX_SHOWN_TEXT)
     )
 
 
+def game_over_line(end: End, score: int) -> str:
+    return _("Game over: {reason}; score {score}").format(reason=end_reason(end), score=score)
+
+
+def audit_line(ok: bool, reason: str) -> str:
+    if ok:
+        return _("Deck audit passed: every card matches the shuffle")
+    return _("Deck audit FAILED: {reason}").format(reason=safe(reason))
+
+
+def stopped_line(reason: str) -> str:
+    return _("The game was stopped: {reason}").format(reason=safe(reason))
+
+
+def warning_line(reason: str) -> str:
+    return _("Warning: {reason}").format(reason=safe(reason))
+
+
 def dropped_line(name: str) -> str:
-    return _("{name} dropped out").format(name=clean(name, MAX_SHOWN_NAME))
+    return _("{name} dropped out").format(name=safe(name))
 
 
 def back_line(name: str) -> str:
-    return _("{name} is back").format(name=clean(name, MAX_SHOWN_NAME))
+    return _("{name} is back").format(name=safe(name))
+
+
+def connected_line(name: str) -> str:
+    return _("{name} is connected").format(name=safe(name))
+
+
+def lost_link_line(name: str, reason: str) -> str:
+    return _("lost {name} ({reason}); waiting for them to come back").format(
+        name=safe(name), reason=safe(reason)
+    )

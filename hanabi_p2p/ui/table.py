@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, RANKS
+from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.board import Board, CardCell, board_from_state
-from hanabi_p2p.ui.narrate import MAX_SHOWN_NAME, clean
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_letter, suit_style
 from hanabi_p2p.ui.terms import end_reason, variant_summary
 from hanabi_p2p.ui.text import Line, fit, flow, join_cells, pad, width, wrap_text
@@ -42,8 +42,8 @@ class TableLabels:
 def labels_for(view: TableView) -> TableLabels:
     """The labels of a table view; names come from peers, so they are cleaned here."""
     return TableLabels(
-        names=tuple(clean(name, MAX_SHOWN_NAME) for name in view.names),
-        table_name=clean(view.table_name, MAX_SHOWN_NAME),
+        names=tuple(safe_name(name) for name in view.names),
+        table_name=safe_name(view.table_name),
         log=view.log,
         waiting_for=view.waiting_for,
         disconnected=view.disconnected,

@@ -168,7 +168,7 @@ def test_log_lines_for_session_events_quote_peers_harmlessly() -> None:
     pair.ann.seat_players(Address("127.0.0.1", 40000))
     pair.deliver()
     lines = event_lines(ev.Resigned(1, "bye\x1b[2J now"), pair.ann, TABLE_ID)
-    assert lines == ["Bob left the game: bye [2J now"]
+    assert lines == ["Bob left the game: bye?[2J now"]
     code = table_code(TABLE_ID, [i.peer_id for i in pair.ids])
     assert event_lines(ev.Seated(), pair.ann, TABLE_ID) == [
         f"Everyone is seated; table code {code}"

@@ -309,4 +309,4 @@ def test_lobby_prints_no_control_characters_from_peers() -> None:
     seats = (LobbySeat("Mallory\x1b[2J", "ff\x07ff", is_host=True), LobbySeat("Bob", "b2"))
     lines = texts(render_lobby(lobby(seats=seats, table_name="evil\x1b]0;x\x07"), 80, 22))
     assert not any(ch in line for line in lines for ch in "\x1b\x07")
-    assert lines[0].rstrip() == "Table evil ]0;x"
+    assert lines[0].rstrip() == "Table evil?]0;x?"

@@ -113,7 +113,7 @@ def test_actions_in_words_in_norwegian() -> None:
 def test_chat_from_a_peer_cannot_inject_terminal_escapes() -> None:
     line = chat_line("Eve\x1b[31m", "hi\x1b]0;pwned\x07" + "!" * 500)
     assert "\x1b" not in line and "\x07" not in line
-    assert line.startswith("Eve [31m says: hi ]0;pwned")
+    assert line.startswith("Eve?[31m says: hi?]0;pwned?")
     assert len(line) < 350
 
 
