@@ -1,8 +1,11 @@
 """The `hanabi-p2p` command line: parses arguments and hands off to one module per subcommand.
 
-Each module in ``hanabi_p2p.commands`` defines ``HELP`` (one line), ``add_arguments(parser)``
-and ``run(args) -> int``. Errors the user causes (``HanabiError``) print one line to stderr
-and exit non-zero, never a traceback.
+Each module in ``hanabi_p2p.commands`` defines ``add_arguments(parser)`` and
+``run(args) -> int``. Only the module of the subcommand being run is imported: the network,
+peer and terminal modules cost a third of a second to import, which `--version`, `--help`,
+`rules` and `replay` should not pay. The one-line summaries shown by `--help` therefore live
+here (a module may repeat its own as ``HELP``; a test keeps the two equal). Errors the user
+causes (``HanabiError``) print one line to stderr and exit non-zero, never a traceback.
 """
 
 from __future__ import annotations
@@ -11,59 +14,83 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from types import ModuleType
+from dataclasses import dataclass
 
 from hanabi_p2p import __version__
 from hanabi_p2p.errors import HanabiError
 
-# subcommand name -> module in hanabi_p2p.commands
-SUBCOMMANDS: dict[str, str] = {
-    "play": "play",
-    "host": "host",
-    "join": "join",
-    "tables": "tables",
-    "replay": "replay",
-    "log": "log",
-    "rules": "rules",
-}
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 1
 
 
-def _load(module: str) -> ModuleType:
-    return importlib.import_module(f"hanabi_p2p.commands.{module}")
+@dataclass(frozen=True, slots=True)
+class Subcommand:
+    name: str
+    module: str  # in hanabi_p2p.commands
+    summary: str  # the one line `hanabi-p2p --help` and `hanabi-p2p NAME --help` show
 
 
-def build_parser() -> argparse.ArgumentParser:
+SUBCOMMANDS: tuple[Subcommand, ...] = (
+    Subcommand("play", "play", "play against computer players on this machine"),
+    Subcommand("host", "host", "open a table on the network and wait for players"),
+    Subcommand("join", "join",
+               "join a table found on the network, or at --address HOST:PORT"),
+    Subcommand("tables", "tables", "list the tables hosted on the local network"),
+    Subcommand("replay", "replay",
+               "replay a game file (hanab.live JSON) turn by turn, or the bundled example"),
+    Subcommand("log", "log", "list, show, verify or export the games stored in the data directory"),
+    Subcommand("rules", "rules", "print a short summary of the rules (--lang en|it|ro|nb)"),
+)
+
+
+def chosen_subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line: the first argument that is not an option
+    (the top-level parser only has options without values: -h, --help, --version)."""
+    for arg in argv:
+        if arg == "--":
+            return None
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with the arguments of the `chosen` subcommand only: the others keep just
+    their summary, which is all the top-level help shows."""
     parser = argparse.ArgumentParser(
         prog="hanabi-p2p",
         description="Hanabi for 2-5 players on a LAN, with no server anyone has to trust.",
     )
     parser.add_argument("--version", action="version", version=f"hanabi-p2p {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module_name in SUBCOMMANDS.items():
-        module = _load(module_name)
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(p)
-        p.set_defaults(_run=module.run)
+    for command in SUBCOMMANDS:
+        p = sub.add_parser(command.name, help=command.summary, description=command.summary)
+        if command.name == chosen:
+            module = importlib.import_module(f"hanabi_p2p.commands.{command.module}")
+            module.add_arguments(p)
+            p.set_defaults(_run=module.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(chosen_subcommand(arguments))
+    args = parser.parse_args(arguments)
     if not getattr(args, "_run", None):
         parser.print_help()
-        return 2
+        return EXIT_USAGE
     try:
         code: int = args._run(args)
         return code
     except HanabiError as exc:
         print(f"hanabi-p2p: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("hanabi-p2p: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
-        return 1
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -9,12 +9,26 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.utils import get_cwidth
+from wcwidth import wcwidth
+
+if TYPE_CHECKING:  # importing prompt_toolkit costs ~0.1 s, too much for `hanabi-p2p rules`
+    from prompt_toolkit.formatted_text import StyleAndTextTuples
 
 Fragment = tuple[str, str]
 Line = list[Fragment]
+
+CWIDTH_CACHE_SIZE = 4096
+
+
+@lru_cache(maxsize=CWIDTH_CACHE_SIZE)
+def get_cwidth(text: str) -> int:
+    """Terminal columns of `text`, as prompt_toolkit.utils.get_cwidth counts them (wcwidth per
+    character, control characters 0), without importing the whole of prompt_toolkit."""
+    return sum(max(0, wcwidth(ch)) for ch in text)
+
 
 ELLIPSIS = "…"
 ASCII_ELLIPSIS = "~"

@@ -1,0 +1,85 @@
+"""The command line imports only the subcommand it runs (issue 13: instant commands)."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+from hanabi_p2p import cli
+
+# Modules that make start-up slow; none of them is needed to print help or a rules summary.
+HEAVY = ("zeroconf", "prompt_toolkit", "asyncio", "nacl", "cryptography", "hanabi_p2p.peer",
+         "hanabi_p2p.net", "hanabi_p2p.deck")
+
+
+def imported_modules(*args: str) -> set[str]:
+    """Every module the real program imports for `args` (read from -X importtime)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hanabi_p2p", *args],
+        capture_output=True, text=True, check=False, timeout=60,
+    )
+    return {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
+@pytest.mark.parametrize("args", [("--version",), ("--help",), ("rules",), ("replay",),
+                                  ("replay", "--help"), ("rules", "--help")])
+def test_light_commands_import_nothing_heavy(args: tuple[str, ...]) -> None:
+    modules = imported_modules(*args)
+    assert "hanabi_p2p.cli" in modules  # the probe saw the program start
+    heavy = sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+    assert heavy == []
+
+
+def test_top_level_help_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    for command in cli.SUBCOMMANDS:
+        assert command.name in out
+        assert command.summary in " ".join(out.split())
+
+
+def test_subcommand_help_shows_its_own_options(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["replay", "--help"])
+    out = capsys.readouterr().out
+    assert "--example" in out and "--json" in out
+
+
+def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["nonsense"])
+    assert exit_info.value.code == cli.EXIT_USAGE
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([]) == cli.EXIT_USAGE
+    assert "COMMAND" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", cli.SUBCOMMANDS, ids=lambda c: c.name)
+def test_summary_matches_the_module(command: cli.Subcommand) -> None:
+    module = importlib.import_module(f"hanabi_p2p.commands.{command.module}")
+    assert callable(module.add_arguments) and callable(module.run)
+    if hasattr(module, "HELP"):
+        assert command.summary == module.HELP
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["--version"], None),
+    (["log", "list"], "log"),
+    (["--", "host"], None),
+    (["-h", "join", "--name", "x"], "join"),
+])
+def test_chosen_subcommand(argv: list[str], expected: str | None) -> None:
+    assert cli.chosen_subcommand(argv) == expected
+
+
+def test_the_probe_sees_heavy_imports_where_they_are_needed() -> None:
+    assert "zeroconf" in imported_modules("host", "--help")
