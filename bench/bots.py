@@ -1,0 +1,118 @@
+"""Computer players' strength and speed: seeded self-play games through the rules engine.
+
+    .venv/bin/python bench/bots.py --players 3 --games 2000 [--variant standard]
+                                   [--seed 0] [--bot hgroup] [--option NAME]
+
+``--players`` takes one or more table sizes. Game ``i`` of a table size shuffles its deck
+with ``random.Random(seed + i)``, so a run is reproducible and two bots meet the same decks.
+Per table size it prints the mean score under both scoring rules (the rulebook's, where a
+strikeout scores 0, and "fireworks kept", where it scores the fireworks on the table), the
+standard error of each mean, the perfect-game and strikeout rates, games per second, and the
+slowest single decision. The last line is one JSON object with those figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import statistics
+import time
+from dataclasses import asdict, dataclass
+
+from hanabi_p2p.bots import BotKind, make_player
+from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.rules.engine import End, GameState
+
+
+@dataclass
+class TableFigures:
+    players: int
+    games: int
+    mean: float  # strikeout scores 0
+    stderr: float
+    mean_kept: float  # strikeout keeps the fireworks
+    stderr_kept: float
+    perfect_rate: float
+    strikeout_rate: float
+    games_per_s: float
+    max_decision_ms: float
+
+
+def play_game(config: GameConfig, seed: int, kind: BotKind) -> tuple[GameState, float]:
+    """One self-play game; returns the final state and its slowest decision (seconds)."""
+    rng = random.Random(seed)
+    faces = config.deck_faces()
+    rng.shuffle(faces)
+    state = GameState(config, faces)
+    seats = [make_player(kind, config, seat) for seat in range(config.players)]
+    slowest = 0.0
+    while not state.over:
+        start = time.perf_counter()
+        action = seats[state.current_seat].act(state)
+        slowest = max(slowest, time.perf_counter() - start)
+        state.apply(action)
+    return state, slowest
+
+
+def _stderr(values: list[int]) -> float:
+    return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+
+
+def measure(config: GameConfig, games: int, seed: int, kind: BotKind) -> TableFigures:
+    scores: list[int] = []
+    kept: list[int] = []
+    perfect = strikeouts = 0
+    slowest = 0.0
+    start = time.perf_counter()
+    for i in range(games):
+        state, worst = play_game(config, seed + i, kind)
+        slowest = max(slowest, worst)
+        scores.append(state.score)
+        kept.append(state.fireworks_total)
+        perfect += state.fireworks_total == config.max_score
+        strikeouts += state.end is End.STRIKEOUT
+    elapsed = time.perf_counter() - start
+    return TableFigures(
+        players=config.players,
+        games=games,
+        mean=round(statistics.mean(scores), 3),
+        stderr=round(_stderr(scores), 3),
+        mean_kept=round(statistics.mean(kept), 3),
+        stderr_kept=round(_stderr(kept), 3),
+        perfect_rate=round(perfect / games, 4),
+        strikeout_rate=round(strikeouts / games, 4),
+        games_per_s=round(games / elapsed, 1),
+        max_decision_ms=round(slowest * 1000, 2),
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[3])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--variant", default="standard")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bot", choices=[k.value for k in BotKind], default=BotKind.HGROUP.value)
+    parser.add_argument("--option", action="append", default=[])
+    args = parser.parse_args()
+    kind = BotKind(args.bot)
+    rows: list[TableFigures] = []
+    print(f"bot {kind.value}, {args.variant} {' '.join(args.option)}, {args.games} games "
+          f"per table size, seeds {args.seed}..{args.seed + args.games - 1}")
+    print("players  score(0 on strikeout)   fireworks kept   perfect  strikeout  games/s"
+          "  slowest decision")
+    for players in args.players:
+        config = GameConfig.from_names(players, args.variant, args.option)
+        row = measure(config, args.games, args.seed, kind)
+        rows.append(row)
+        print(f"{players:7}  {row.mean:6.2f} ± {row.stderr:5.3f}        "
+              f"{row.mean_kept:6.2f} ± {row.stderr_kept:5.3f}  {row.perfect_rate:7.1%}  "
+              f"{row.strikeout_rate:8.1%}  {row.games_per_s:7.1f}  {row.max_decision_ms:.1f} ms")
+    print(json.dumps({"bot": kind.value, "variant": args.variant, "options": args.option,
+                      "seed": args.seed, "tables": [asdict(r) for r in rows]}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,632 @@
+"""A computer player that follows the H-group conventions (docs/conventions.md).
+
+Blindness by construction: each player keeps a private replica of the game built only from
+what its seat can know (every other hand's faces, public cards, clues with their touched
+sets). It never reads a face of its own hand from the state it is given, so it plays the
+same whether that state knows those faces (a local game) or not (a networked peer).
+
+Two kinds of knowledge:
+
+* *public* (common knowledge): what every player concludes about a card from the clues and
+  the conventions. ``inf[card]`` is a face mask (faces.py) kept identical in every seat's
+  player, because it is computed only from public facts: the clue, the touched set, the
+  fireworks, the discard pile and earlier public conclusions;
+* *private*: the acting seat also counts the copies it sees in the other hands.
+
+The convention meaning of a clue is decided by one function (``_read_clue``) used both by the
+receiver to read it and by the giver to predict that reading, so giver and receiver agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
+from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, GameConfig
+from hanabi_p2p.rules.engine import GameState
+from hanabi_p2p.rules.faces import RANKS_PER_SUIT, FaceTable, face_table
+
+# Weights of a clue's value (see _rate_clue). A clue that makes a card playable is worth
+# more than any save, a save of a card the next player is about to discard more than any
+# play clue, and touching a card that will never be played is the cost good touch avoids.
+PLAY_WEIGHT = 10
+URGENT_SAVE_WEIGHT = 30
+SAVE_WEIGHT = 3
+GOOD_TOUCH_WEIGHT = 1
+BAD_TOUCH_WEIGHT = 12
+# A clue worth less than this is not given while a discard is possible: discarding the chop
+# gains a token and keeps the clue for later.
+MIN_CLUE_VALUE = PLAY_WEIGHT
+# With this many cards or fewer left in the deck, a player with nothing to play stalls with a
+# clue instead of discarding (a discard draws a card and brings the end closer).
+ENDGAME_STALL_CARDS = 0
+# How many choose_action() replicas to keep (one per seat and game being played).
+CACHE_SIZE = 32
+
+
+class Reason(str, Enum):
+    """Why the player took its action; the explanation template of each is in _explain."""
+
+    PLAY_KNOWN = "play_known"
+    SAVE = "save"
+    PLAY_CLUE = "play_clue"
+    DISCARD_TRASH = "discard_trash"
+    DISCARD_CHOP = "discard_chop"
+    STALL = "stall"
+    LOCKED = "locked"
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """An action and, in English words, why the convention player takes it."""
+
+    action: TurnAction
+    reason: Reason
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Public facts about the fireworks, as face masks (one bit per face index)."""
+
+    playable: int  # the next card of each firework
+    trash: int  # already played, or above a rank whose every copy is gone
+    critical: int  # still needed and the last copy left
+
+
+class HGroupPlayer:
+    """The convention player of one seat; ``act(state)`` returns its action."""
+
+    def __init__(self, config: GameConfig, seat: int) -> None:
+        self.config = config
+        self.seat = seat
+        table = face_table(config)
+        self.table: FaceTable = table
+        n = config.deck_size
+        self.replica = GameState(config, [None] * n)
+        self.synced = 0  # history entries of the followed game applied to the replica
+        self.last: object = None  # the last entry applied (to notice another game)
+        self.fi = [-1] * n  # card id -> face index, as this seat knows it
+        self.inf = [table.all_faces] * n  # card id -> public convention mask
+        self.clued = [False] * n
+        self.fw = [0] * len(table.suits)
+        self.gone = [0] * len(table.cards)  # face index -> copies discarded
+        self.used = [0] * len(table.cards)  # face index -> copies played
+        self.suit_of = [i // RANKS_PER_SUIT for i in range(len(table.cards))]
+        self.rank_of = [i % RANKS_PER_SUIT + 1 for i in range(len(table.cards))]
+        self.board = self._make_board()
+        self._dealt = False
+
+    # ------------------------------------------------------------------ following the game
+
+    def follows(self, state: GameState) -> bool:
+        """Is ``state`` the game this player has followed so far (or a later point of it)?"""
+        hist = state.history
+        n = self.synced
+        return (state.config == self.config and len(hist) >= n
+                and (n == 0 or hist[n - 1] is self.last))
+
+    def sync(self, state: GameState) -> None:
+        """Apply to the replica every action of ``state`` not applied yet."""
+        if not self._dealt:
+            self._deal(state)
+        hist = state.history
+        for i in range(self.synced, len(hist)):
+            self._observe(hist[i], state)
+            self.last = hist[i]
+        self.synced = len(hist)
+
+    def _deal(self, state: GameState) -> None:
+        size = self.config.hand_size
+        for other in range(self.config.players):
+            if other != self.seat:
+                for card in range(other * size, (other + 1) * size):
+                    self._see(card, state)
+        self._dealt = True
+
+    def _see(self, card: int, state: GameState) -> None:
+        face = state.faces[card]
+        if face is not None and self.fi[card] < 0:
+            self.replica.reveal(card, face)
+            self.fi[card] = self.table.index(face)
+
+    def _observe(self, action: object, state: GameState) -> None:
+        replica = self.replica
+        if isinstance(action, Move | Terminate):
+            replica.apply(action)
+            return
+        if isinstance(action, Clue):
+            touched = action.touched
+            if touched is None:  # a local game: every face is known to ``state``
+                mask = self._clue_mask(action)
+                faces = state.faces
+                touched = frozenset(c for c in replica.hands[action.target]
+                                    if (f := faces[c]) is not None
+                                    and mask >> self.table.index(f) & 1)
+                action = Clue(action.seat, action.target, action.colour, action.rank, touched)
+            for card, mask in self._read_clue(action, touched).items():
+                self.inf[card] = mask
+            for card in touched:
+                self.clued[card] = True
+            replica.apply(action)
+            return
+        if isinstance(action, Play | Discard):
+            self._see(action.card, state)
+            outcome = replica.apply(action)
+            fi = self.fi[action.card]
+            if outcome.placed:
+                self.fw[self.suit_of[fi]] += 1
+                self.used[fi] += 1
+            else:
+                self.gone[fi] += 1
+            if outcome.drew is not None and action.seat != self.seat:
+                self._see(outcome.drew, state)
+            self.board = self._make_board()
+
+    # ------------------------------------------------------------------ public facts
+
+    def _make_board(self) -> Board:
+        copies = self.table.copies
+        playable = trash = critical = 0
+        for s, top in enumerate(self.fw):
+            base = s * RANKS_PER_SUIT
+            dead = False
+            for r in range(1, RANKS_PER_SUIT + 1):
+                fi = base + r - 1
+                if r <= top or dead:
+                    trash |= 1 << fi
+                    continue
+                if r == top + 1:
+                    playable |= 1 << fi
+                left = copies[fi] - self.gone[fi]
+                if left <= 0:
+                    dead = True
+                    trash |= 1 << fi
+                elif left == 1:
+                    critical |= 1 << fi
+        return Board(playable, trash, critical)
+
+    def _clue_mask(self, clue: Clue) -> int:
+        if clue.colour is not None:
+            return self.table.colour_mask[clue.colour]
+        return self.table.rank_mask[clue.rank or 0]
+
+    def public(self, card: int) -> int:
+        """What everyone knows ``card`` may be: its clues and the conventions."""
+        poss = self.replica.possible_mask(card)
+        m = self.inf[card] & poss
+        return m or poss
+
+    def _known_faces(self, skip: frozenset[int] = frozenset()) -> int:
+        """Faces of clued cards whose face everyone knows (good touch: no other card
+        will be clued as one of them)."""
+        known = 0
+        for hand in self.replica.hands:
+            for c in hand:
+                if self.clued[c] and c not in skip:
+                    m = self.public(c)
+                    if m & (m - 1) == 0:
+                        known |= m
+        return known
+
+    def _queued(self, known: int) -> list[int]:
+        """Per suit, the rank reached once every card everyone knows is its next is played."""
+        out = []
+        for s, top in enumerate(self.fw):
+            base = s * RANKS_PER_SUIT
+            reach = top
+            while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
+                reach += 1
+            out.append(reach)
+        return out
+
+    def _next_mask(self, queued: list[int]) -> int:
+        """The card each firework needs after the queued ones: a play clue's meaning."""
+        m = 0
+        for s, top in enumerate(queued):
+            if top < RANKS_PER_SUIT:
+                m |= 1 << (s * RANKS_PER_SUIT + top)
+        return m
+
+    def _eventual_mask(self, queued: list[int]) -> int:
+        """Faces that will be playable once the queued cards are played."""
+        m = 0
+        for s, top in enumerate(queued):
+            for r in range(self.fw[s], min(top + 1, RANKS_PER_SUIT)):
+                m |= 1 << (s * RANKS_PER_SUIT + r)
+        return m
+
+    def chop(self, seat: int) -> int | None:
+        """The oldest unclued card of ``seat``: the one it discards next."""
+        for c in reversed(self.replica.hands[seat]):
+            if not self.clued[c]:
+                return c
+        return None
+
+    def _save_mask(self, clue: Clue) -> int:
+        """Faces a clue on the chop may be saving."""
+        board = self.board
+        table = self.table
+        if clue.rank == RANKS_PER_SUIT:
+            return table.rank_mask[RANKS_PER_SUIT] & ~board.trash
+        if clue.rank == 2:
+            return table.rank_mask[2] & ~board.trash
+        fives = table.rank_mask[RANKS_PER_SUIT]
+        return self._clue_mask(clue) & board.critical & ~fives
+
+    def _read_clue(self, clue: Clue, touched: frozenset[int]) -> dict[int, int]:
+        """The public meaning of ``clue`` (touching ``touched``), before it is applied:
+        the new convention mask of each touched card."""
+        replica = self.replica
+        hand = replica.hands[clue.target]
+        mask = self._clue_mask(clue)
+        board = self.board
+        new = [c for c in hand if c in touched and not self.clued[c]]
+        chop = self.chop(clue.target)
+        known = self._known_faces()
+        out: dict[int, int] = {}
+        focus = None
+        if new:
+            focus = chop if chop in new else new[0]
+        for c in touched:
+            poss = replica.possible_mask(c) & mask
+            if self.clued[c]:
+                m = self.inf[c] & poss
+                out[c] = m or poss
+                continue
+            base = poss & ~board.trash & ~known  # good touch
+            if c == focus:
+                meaning = self._next_mask(self._queued(known))
+                if c == chop:
+                    meaning |= self._save_mask(clue)
+                m = base & meaning
+            else:
+                m = base
+            out[c] = m or base or poss
+        return out
+
+    # ------------------------------------------------------------------ private view
+
+    def _unseen(self) -> int:
+        """Faces of which this seat has not seen every copy (others' hands, public cards)."""
+        seen = [g + u for g, u in zip(self.gone, self.used, strict=True)]
+        for other, hand in enumerate(self.replica.hands):
+            if other != self.seat:
+                for c in hand:
+                    if (f := self.fi[c]) >= 0:
+                        seen[f] += 1
+        m = 0
+        for f, copies in enumerate(self.table.copies):
+            if seen[f] < copies:
+                m |= 1 << f
+        return m
+
+    def _mine(self) -> list[tuple[int, int]]:
+        unseen = self._unseen()
+        out = []
+        for c in self.replica.hands[self.seat]:
+            pub = self.public(c)
+            out.append((c, (pub & unseen) or pub))
+        return out
+
+    # ------------------------------------------------------------------ deciding
+
+    def act(self, state: GameState) -> TurnAction:
+        return self.advise(state).action
+
+    def advise(self, state: GameState, names: Sequence[str] | None = None) -> Advice:
+        """The action this seat takes now, and why."""
+        if state.over or state.current_seat != self.seat:
+            raise ValueError(f"seat {self.seat} cannot act now")
+        self.sync(state)
+        names = names or [f"seat {s + 1}" for s in range(self.config.players)]
+        return _Decision(self, names).decide()
+
+    def _is_playable(self, m: int) -> bool:
+        return m != 0 and m & ~self.board.playable == 0
+
+    def _is_trash(self, m: int) -> bool:
+        return m != 0 and m & ~self.board.trash == 0
+
+    def has_known_safe_action(self, seat: int) -> bool:
+        """Does ``seat`` publicly know of a card to play or to discard safely?"""
+        for c in self.replica.hands[seat]:
+            m = self.public(c)
+            if self._is_playable(m) or self._is_trash(m):
+                return True
+        return False
+
+    def describe(self, card: int) -> str:
+        f = self.fi[card]
+        return str(self.table.cards[f]) if f >= 0 else "a card"
+
+
+class _Decision:
+    """One turn's choice. Kept apart so that its scratch data never outlives the turn."""
+
+    def __init__(self, player: HGroupPlayer, names: Sequence[str]) -> None:
+        self.p = player
+        self.names = names
+        self.rep = player.replica
+        self.known = player._known_faces()
+        self.queued = player._queued(self.known)
+        self.eventual = player._eventual_mask(self.queued)
+        # every face some clued card visible to this seat is (for good touch as a giver)
+        self.clued_faces: dict[int, int] = {}
+        for other, hand in enumerate(self.rep.hands):
+            for c in hand:
+                if not player.clued[c]:
+                    continue
+                if other != player.seat:
+                    f = player.fi[c]
+                    if f >= 0:
+                        self.clued_faces[f] = self.clued_faces.get(f, 0) + 1
+                else:
+                    m = player.public(c)
+                    if m & (m - 1) == 0:
+                        f = m.bit_length() - 1
+                        self.clued_faces[f] = self.clued_faces.get(f, 0) + 1
+
+    def decide(self) -> Advice:
+        p = self.p
+        rep = self.rep
+        tokens = rep.clue_tokens
+        mine = p._mine()
+        players = p.config.players
+        nxt = (p.seat + 1) % players
+        if tokens > 0:
+            urgent = self._urgent_save(nxt)
+            if urgent is not None:
+                return urgent
+        play = self._play(mine)
+        if play is not None:
+            return play
+        clue = self._best_clue() if tokens > 0 else None
+        if clue is not None and (clue[0] >= MIN_CLUE_VALUE or tokens == MAX_CLUE_TOKENS):
+            return clue[1]
+        if tokens < MAX_CLUE_TOKENS:
+            if rep.cards_left <= ENDGAME_STALL_CARDS and tokens > 0 and clue is not None:
+                return clue[1]
+            return self._discard(mine, clue)
+        return self._stall(mine)
+
+    # -- playing
+
+    def _play(self, mine: list[tuple[int, int]]) -> Advice | None:
+        p = self.p
+        best: tuple[tuple[int, int], int] | None = None
+        for slot, (c, m) in enumerate(mine):
+            if p._is_playable(m):
+                rank = min(p.rank_of[f] for f in _bits(m))
+                key = (-self._unlocks(m), rank + slot * 0)
+                if best is None or key < best[0]:
+                    best = (key, c)
+        if best is None:
+            return None
+        c = best[1]
+        slot = self.rep.hands[p.seat].index(c) + 1
+        return Advice(Play(p.seat, c), Reason.PLAY_KNOWN,
+                      f"play slot {slot}: the clues say it is playable")
+
+    def _unlocks(self, m: int) -> int:
+        """How many cards clued in other hands a play of one of the faces ``m`` brings
+        closer (for the choice between two playable cards)."""
+        p = self.p
+        n = 0
+        for f in _bits(m):
+            nxt = f + 1
+            if p.rank_of[f] < RANKS_PER_SUIT and self.clued_faces.get(nxt, 0):
+                n += 1
+        return n
+
+    # -- cluing
+
+    def _urgent_save(self, target: int) -> Advice | None:
+        """The next player must discard its chop, and that card is needed: save it."""
+        p = self.p
+        rep = self.rep
+        if target == p.seat or rep.clue_tokens - 1 >= MAX_CLUE_TOKENS:
+            return None
+        chop = p.chop(target)
+        if chop is None or not self._worth_saving(chop):
+            return None
+        if p.has_known_safe_action(target):
+            return None
+        best: tuple[int, Clue] | None = None
+        for clue in self._clues_to(target):
+            if chop not in (clue.touched or ()):
+                continue
+            rated = self._rate_clue(clue)
+            if rated is None:
+                continue
+            if best is None or rated[0] > best[0]:
+                best = (rated[0], clue)
+        if best is None:
+            return None
+        clue = best[1]
+        return Advice(clue, Reason.SAVE,
+                      f"clue {self.names[target]} {_clue_word(clue)}: focus on the chop, "
+                      f"{self._why_save(chop)} — a save")
+
+    def _why_save(self, card: int) -> str:
+        p = self.p
+        f = p.fi[card]
+        face = p.table.cards[f]
+        if face.rank == RANKS_PER_SUIT:
+            return f"it is {face}, a 5"
+        if 1 << f & p.board.critical:
+            return f"it is the last {face}"
+        return f"it is {face}, a 2 whose other copy nobody holds"
+
+    def _worth_saving(self, card: int) -> bool:
+        p = self.p
+        f = p.fi[card]
+        if f < 0:
+            return False
+        bit = 1 << f
+        if bit & p.board.trash or self.clued_faces.get(f, 0):
+            return False
+        if bit & p.board.critical or p.rank_of[f] == RANKS_PER_SUIT:
+            return True
+        if p.rank_of[f] == 2:
+            # another copy in a hand this seat sees: that one can be saved later
+            return not any(p.fi[c] == f and c != card
+                           for s, hand in enumerate(self.rep.hands) if s != p.seat
+                           for c in hand)
+        return False
+
+    def _clues_to(self, target: int) -> list[Clue]:
+        return [a for a in self.rep.legal_actions()
+                if type(a) is Clue and a.target == target]
+
+    def _rate_clue(self, clue: Clue) -> tuple[int, int] | None:
+        """(value, plays) of a clue, or None if it would mislead its receiver."""
+        p = self.p
+        touched = clue.touched or frozenset()
+        meaning = p._read_clue(clue, touched)
+        chop = p.chop(clue.target)
+        plays = bad = good = save = 0
+        seen_here: set[int] = set()
+        for c, m in meaning.items():
+            f = p.fi[c]
+            if f < 0 or not m >> f & 1:
+                return None  # the receiver would rule out its true face
+            old = p.public(c)
+            if m & ~self.eventual == 0 and old & ~self.eventual != 0:
+                plays += 1
+            if p.clued[c]:
+                continue
+            if (1 << f & p.board.trash or self.clued_faces.get(f, 0)
+                    or f in seen_here):
+                bad += 1
+            else:
+                good += 1
+            seen_here.add(f)
+            if c == chop and self._worth_saving(c):
+                save += 1
+        value = (plays * PLAY_WEIGHT + save * SAVE_WEIGHT + good * GOOD_TOUCH_WEIGHT
+                 - bad * BAD_TOUCH_WEIGHT)
+        return value, plays
+
+    def _best_clue(self) -> tuple[int, Advice] | None:
+        p = self.p
+        players = p.config.players
+        best: tuple[tuple[int, int], Clue, int] | None = None
+        for clue in self.rep.legal_actions():
+            if type(clue) is not Clue:
+                continue
+            rated = self._rate_clue(clue)
+            if rated is None:
+                continue
+            value, plays = rated
+            soon = -((clue.target - p.seat) % players)
+            key = (value, soon)
+            if best is None or key > best[0]:
+                best = (key, clue, plays)
+        if best is None:
+            return None
+        (value, _), clue, plays = best
+        target = self.names[clue.target]
+        if plays:
+            text = (f"clue {target} {_clue_word(clue)}: it gets {plays} card"
+                    f"{'s' if plays > 1 else ''} played — a play clue")
+            reason = Reason.PLAY_CLUE
+        else:
+            text = (f"clue {target} {_clue_word(clue)}: nothing better to do with "
+                    f"the clue tokens full — a stall")
+            reason = Reason.STALL
+        return value, Advice(clue, reason, text)
+
+    # -- discarding
+
+    def _discard(self, mine: list[tuple[int, int]], clue: tuple[int, Advice] | None
+                 ) -> Advice:
+        p = self.p
+        hand = self.rep.hands[p.seat]
+        for c, m in reversed(mine):
+            if p._is_trash(m):
+                slot = hand.index(c) + 1
+                return Advice(Discard(p.seat, c), Reason.DISCARD_TRASH,
+                              f"discard slot {slot}: the clues say it is no longer needed")
+        chop = p.chop(p.seat)
+        if chop is not None:
+            slot = hand.index(chop) + 1
+            return Advice(Discard(p.seat, chop), Reason.DISCARD_CHOP,
+                          f"discard slot {slot}: it is the chop, the oldest unclued card")
+        if clue is not None and self.rep.clue_tokens > 0:
+            return clue[1]
+        # every card is clued: give up the one least likely to be needed
+        best = min(mine, key=lambda cm: (bin(cm[1] & p.board.critical).count("1")
+                                         / max(1, bin(cm[1]).count("1"))))
+        slot = hand.index(best[0]) + 1
+        return Advice(Discard(p.seat, best[0]), Reason.LOCKED,
+                      f"discard slot {slot}: every card is clued and no clue helps; "
+                      "this one is the least likely to be needed")
+
+    def _stall(self, mine: list[tuple[int, int]]) -> Advice:
+        """8 clue tokens and nothing to play: any clue that does not mislead."""
+        p = self.p
+        fallback: Clue | None = None
+        for clue in self.rep.legal_actions():
+            if type(clue) is not Clue:
+                continue
+            fallback = fallback or clue
+            if self._rate_clue(clue) is not None:
+                return Advice(clue, Reason.STALL,
+                              f"clue {self.names[clue.target]} {_clue_word(clue)}: the clue "
+                              "tokens are full, so a clue costs nothing — a stall")
+        if fallback is not None:
+            return Advice(fallback, Reason.STALL,
+                          f"clue {self.names[fallback.target]} {_clue_word(fallback)}: "
+                          "the clue tokens are full — a stall")
+        c = mine[-1][0]
+        return Advice(Play(p.seat, c), Reason.LOCKED,
+                      "play the oldest card: no clue can be given and discarding is not "
+                      "allowed with 8 clue tokens")
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
+def _clue_word(clue: Clue) -> str:
+    return clue.colour.value if clue.colour is not None else str(clue.rank)
+
+
+# ---------------------------------------------------------------------- stateless entry
+
+_players: dict[tuple[int, int], HGroupPlayer] = {}
+
+
+def _player_for(state: GameState, seat: int) -> HGroupPlayer:
+    key = (id(state), seat)
+    player = _players.get(key)
+    if player is None or not player.follows(state):
+        player = HGroupPlayer(state.config, seat)
+        if len(_players) >= CACHE_SIZE:
+            del _players[next(iter(_players))]
+        _players[key] = player
+    return player
+
+
+def choose_action(state: GameState, seat: int) -> TurnAction:
+    """The action ``seat`` takes now (its turn, game not over). Keeps a replica per game
+    and seat between calls, so each call only reads the actions since the last one."""
+    return explain(state, seat).action
+
+
+def explain(state: GameState, seat: int, names: Sequence[str] | None = None) -> Advice:
+    """What the convention player would do in ``seat`` now, and why in English words, e.g.
+    ``clue Bob red: focus on the chop, it is the last R4 — a save``. ``names``: the
+    players' names by seat (default "seat 1", "seat 2", ...)."""
+    return _player_for(state, seat).advise(state, names)
+
+
+__all__ = ["Advice", "HGroupPlayer", "Reason", "choose_action", "explain"]
