@@ -485,6 +485,8 @@ class _Decision:
         """(value, plays) of a clue, or None if it would mislead its receiver."""
         p = self.p
         touched = clue.touched or frozenset()
+        if not self._informs(clue, touched):
+            return None  # a repeat: tells nobody anything
         meaning = p._read_clue(clue, touched)
         chop = p.chop(clue.target)
         plays = bad = good = save = 0
@@ -509,6 +511,16 @@ class _Decision:
         value = (plays * PLAY_WEIGHT + save * SAVE_WEIGHT + good * GOOD_TOUCH_WEIGHT
                  - bad * BAD_TOUCH_WEIGHT)
         return value, plays
+
+    def _informs(self, clue: Clue, touched: frozenset[int]) -> bool:
+        """Does ``clue`` rule out a face of some card of its target's hand?"""
+        mask = self.p._clue_mask(clue)
+        possible = self.rep.possible_mask
+        for c in self.rep.hands[clue.target]:
+            poss = possible(c)
+            if (poss & mask if c in touched else poss & ~mask) != poss:
+                return True
+        return False
 
     def _best_clue(self) -> tuple[int, Advice] | None:
         p = self.p

@@ -1,0 +1,47 @@
+"""The convention player uses only what its seat can know."""
+
+from __future__ import annotations
+
+from blind_table import BlindTable, shuffled
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanabi_p2p.bots.hgroup import HGroupPlayer, choose_action
+from hanabi_p2p.rules.cards import GameConfig, Variant
+
+configs = st.builds(
+    GameConfig,
+    players=st.integers(2, 5),
+    variant=st.sampled_from(list(Variant)),
+    all_or_nothing=st.booleans(),
+    choreography=st.booleans(),
+    empty_clues=st.booleans(),
+)
+
+
+@settings(max_examples=20, deadline=None)
+@given(config=configs, seed=st.integers(0, 2**32 - 1))
+def test_same_action_from_the_blind_replica_as_from_the_full_game(config: GameConfig,
+                                                                  seed: int) -> None:
+    """Every action is legal, and the same whether the seat's replica knows its own faces."""
+    table = BlindTable(config, shuffled(config, seed))
+    while not table.full.over:
+        seat = table.full.current_seat
+        action = choose_action(table.views[seat], seat)
+        assert choose_action(table.full, seat) == action
+        table.apply(action)  # raises if illegal
+
+
+def test_a_player_started_mid_game_catches_up_with_one_that_followed_it() -> None:
+    """choose_action() may meet a game for the first time at any turn (a peer that
+    resumed): replaying the history gives the same decisions as following it live."""
+    config = GameConfig(3)
+    table = BlindTable(config, shuffled(config, 11))
+    live = [HGroupPlayer(config, seat) for seat in range(3)]
+    while not table.full.over:
+        seat = table.full.current_seat
+        action = live[seat].act(table.views[seat])
+        if table.full.turn % 7 == 3:
+            assert HGroupPlayer(config, seat).act(table.views[seat]) == action
+        table.apply(action)
+    assert table.full.score > 0
