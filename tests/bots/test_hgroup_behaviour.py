@@ -9,8 +9,8 @@ while another card would be safe to discard, and no strikeout.
 from __future__ import annotations
 
 import pytest
-
 from blind_table import shuffled
+
 from hanabi_p2p.bots.hgroup import HGroupPlayer
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 from hanabi_p2p.rules.cards import Card, GameConfig, Variant
