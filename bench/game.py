@@ -10,7 +10,7 @@ protocol. All five run in this one process on one asyncio event loop, so
   five peers shares ONE core here, so it is an upper bound for five machines each doing
   only its own share;
 * turn latency is measured on one clock: every node records when it applied each entry
-  (``Node.stats.applied_at``, time.monotonic). For each turn's action entry, latency = the
+  (``PeerCore.counters.applied_at``, time.monotonic). For each turn's action entry, latency = the
   time the last peer applied it minus the time its author applied it (just before sending);
 * bytes sent are each node's own count of frames it queued (``Node.mesh.bytes_sent``,
   length prefix included; handshakes and keepalives excluded).
@@ -35,7 +35,7 @@ from typing import Any
 
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
-from hanabi_p2p.peer.launch import GameResult, PeerOptions, host_table
+from hanabi_p2p.peer.launch import GameResult, Peer, PeerOptions, host_table
 from hanabi_p2p.peer.node import Node
 from hanabi_p2p.rules.cards import GameConfig
 
@@ -76,7 +76,7 @@ async def _play(root: Path, players: int) -> tuple[GameResult, list[Node], float
                               bots=players - 1, bot_frontend=bot)
     nodes = []
     for front in [host_front, *fronts]:
-        assert front.peer is not None and front.peer.node is not None
+        assert isinstance(front.peer, Peer) and front.peer.node is not None
         nodes.append(front.peer.node)
     return result, nodes, start
 
@@ -89,15 +89,15 @@ def run_game(players: int) -> GameRun:
     if not result.ok:
         raise SystemExit(f"the benchmark game failed: {result.failure}")
     # every peer is done once its own node stopped: the latest applied entry anywhere
-    end = max(max(node.stats.applied_at.values()) for node in nodes)
+    end = max(max(node.core.counters.applied_at.values()) for node in nodes)
     actions = [e for e in nodes[0].replica.applied if e.kind == "action"]
     latencies = []
     for entry in actions:
-        times = [node.stats.applied_at[entry.hash] for node in nodes]
-        sent = next(node.stats.applied_at[entry.hash] for node in nodes
+        times = [node.core.counters.applied_at[entry.hash] for node in nodes]
+        sent = next(node.core.counters.applied_at[entry.hash] for node in nodes
                     if node.identity.peer_id == entry.author)
         latencies.append((max(times) - sent) * 1000)
-    first_sent = min(nodes[0].stats.applied_at[e.hash] for e in actions)
+    first_sent = min(nodes[0].core.counters.applied_at[e.hash] for e in actions)
     return GameRun(
         wall_s=end - start,
         cpu_s=cpu,

@@ -1,6 +1,8 @@
 """Front ends of a peer: who decides our actions and who watches.
 
-* ``Frontend``: the base: forwards session events to listeners (the launcher's lobby logic).
+A front end sees its peer through ``PeerHandle`` only: the session to read, and commands.
+
+* ``Frontend``: the base: forwards events to listeners (tests and tools watching a peer).
 * ``Headless``: prints one line per turn and the table's events on a stream.
 * ``BotPlayer``: a headless computer player (``--bot``, ``--bots K``).
 The full-screen UI front end lives in ``hanabi_p2p.peer.screen``.
@@ -16,22 +18,24 @@ from typing import TYPE_CHECKING, TextIO
 from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.identity import display_name
-from hanabi_p2p.peer.node import LinkProblem, PeerLink
+from hanabi_p2p.peer.effects import Act, LinkProblem, PeerLink, Resign
 from hanabi_p2p.rules.engine import End
 from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.table import DECK, PLAY
 
 if TYPE_CHECKING:
-    from hanabi_p2p.peer.launch import GameResult, Peer
+    from hanabi_p2p.peer.handle import PeerHandle
+    from hanabi_p2p.peer.result import GameResult
 
 Listener = Callable[[list[ev.Event]], None]
 
 
 class Frontend:
     def __init__(self) -> None:
-        self.peer: Peer | None = None
+        self.peer: PeerHandle | None = None
         self._listeners: list[Listener] = []
 
-    def attach(self, peer: Peer) -> None:
+    def attach(self, peer: PeerHandle) -> None:
         self.peer = peer
 
     def add_listener(self, listener: Listener) -> None:
@@ -105,10 +109,10 @@ class Headless(Frontend):
         if isinstance(event, ev.Fault):
             return say.stopped_line(event.reason) if event.fatal else say.warning_line(
                 event.reason)
-        if isinstance(event, PeerLink) and self.peer.node is not None:
-            if session.seat_of(event.peer_id) is None:
-                return None
-            who = self.peer.node.describe(event.peer_id)
+        if isinstance(event, PeerLink):
+            if session.seat_of(event.peer_id) is None or session.phase not in (DECK, PLAY):
+                return None  # in the lobby the seats show it; after the game peers leave
+            who = self.peer.describe(event.peer_id)
             if event.up:
                 return say.connected_line(who)
             return say.lost_link_line(who, event.reason)
@@ -142,15 +146,14 @@ class BotPlayer(Headless):
     def _act(self) -> None:
         self._scheduled = False
         peer = self.peer
-        if peer is None or peer.node is None or not peer.session.can_act():
+        if peer is None or peer.finished or not peer.session.can_act():
             return
         state = peer.session.state
         seat = peer.session.my_seat
         assert state is not None and seat is not None
         try:
-            peer.session.take_action(choose_action(state, seat))
+            peer.command(Act(choose_action(state, seat)))
         except HanabiError as exc:  # a bot bug must not hang the table: say so, resign
             self._print(f"computer player error: {exc}")
-            peer.session.resign(f"computer player error: {exc}")
-        peer.node.flush()
+            peer.command(Resign(f"computer player error: {exc}"))
         self._maybe_act()

@@ -2,7 +2,9 @@
 
 This is the glue of `host`, `join` and `play`: identity and data directory, the mesh socket,
 mDNS advertising or browsing, the game file and the private file (seed), then a ``Node``
-with a front end (the full-screen UI, a headless computer player, or a headless printer).
+(the IO shell around the sans-IO ``PeerCore``) with a front end (the full-screen UI, a
+headless computer player, or a headless printer). Every decision - when to ask for a seat,
+when to seat the table, when to give up - is the core's; this module only starts things.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,16 +22,22 @@ from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
 from hanabi_p2p.log.storage import GameFile, PrivateFile, open_game
-from hanabi_p2p.net.discovery import FoundTable, TableAd, TableAdvertiser
+from hanabi_p2p.net.discovery import TableAd, TableAdvertiser
 from hanabi_p2p.net.handshake import normalize_secret, table_code
 from hanabi_p2p.net.mesh import Mesh
+from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer.core import TABLE_FILLED, Counters, PeerCore
 from hanabi_p2p.peer.frontends import Frontend
 from hanabi_p2p.peer.node import Node, Timing
 from hanabi_p2p.peer.probe import probe_table
+from hanabi_p2p.peer.result import GameResult
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address
 from hanabi_p2p.session.table import ABORTED, AUDITED, TableSession
+
+__all__ = ["GameResult", "Peer", "PeerOptions", "host_table", "join_address", "join_known",
+           "resume"]
 
 SEED_BYTES = 32
 
@@ -48,25 +56,8 @@ class PeerOptions:
     advertise: bool = True
     timing: Timing = field(default_factory=Timing)
     rng: Rng = os.urandom
-
-
-@dataclass
-class GameResult:
-    """How a peer's game ended; `failure` is None when it finished and was audited."""
-
-    log_path: Path
-    end: str = "in_progress"
-    score: int = 0
-    rating: str = ""
-    audit_ok: bool | None = None
-    audit_reason: str = ""
-    failure: str | None = None
-    names: list[str] = field(default_factory=list)
-    table_code: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.failure is None and bool(self.audit_ok)
+    # host: seat the table by itself once it is full (otherwise the host says `start`)
+    auto_start: bool = True
 
 
 def _secret(opts: PeerOptions) -> bytes | None:
@@ -74,33 +65,84 @@ def _secret(opts: PeerOptions) -> bytes | None:
 
 
 class Peer:
-    """One running peer: session + node + frontend, for host and join alike."""
+    """One running peer: session + core + node + frontend, for host and join alike.
+
+    It is also the ``PeerHandle`` its front end sees: the session to read, commands to send.
+    """
 
     def __init__(self, opts: PeerOptions, identity: Identity, table_id: bytes,
                  seed: bytes, host_id: bytes | None, frontend: Frontend) -> None:
         self.opts = opts
         self.identity = identity
-        self.table_id = table_id
-        self.session = TableSession(identity, table_id, seed=seed, host_id=host_id)
+        self._table_id = table_id
+        self._session = TableSession(identity, table_id, seed=seed, host_id=host_id)
         self.mesh = Mesh(identity, table_id, opts.interface, opts.port, _secret(opts))
         self.frontend = frontend
         self.node: Node | None = None
+        self.core: PeerCore | None = None
         self.game_file: GameFile | None = None
         self.private = PrivateFile.for_table(opts.data_dir, table_id)
         self.advertiser: TableAdvertiser | None = None
         self._seed = seed
+        self._address = ""
+
+    # -- PeerHandle -------------------------------------------------------------------------
 
     @property
-    def address(self) -> Address:
+    def session(self) -> TableSession:
+        return self._session
+
+    @property
+    def table_id(self) -> bytes:
+        return self._table_id
+
+    @property
+    def address(self) -> str:
+        return self._address
+
+    @property
+    def connected(self) -> frozenset[bytes]:
+        return self.node.connected if self.node is not None else frozenset()
+
+    @property
+    def log_path(self) -> Path | None:
+        return self.game_file.path if self.game_file is not None else None
+
+    @property
+    def finished(self) -> bool:
+        return self.node is not None and self.node.finished
+
+    @property
+    def counters(self) -> Counters:
+        return self.core.counters if self.core is not None else Counters()
+
+    @property
+    def failed_code_attempts(self) -> int:
+        return int(getattr(self.mesh, "failed_code_attempts", 0))
+
+    def describe(self, peer_id: bytes) -> str:
+        return self._session.describe(peer_id)
+
+    def command(self, command: fx.Command) -> None:
+        if self.node is None:
+            raise UserError("not connected to the table yet")
+        self.node.command(command)
+
+    # -- running ----------------------------------------------------------------------------
+
+    def listen_address(self) -> Address:
         return Address(self.opts.interface, self.mesh.port)
 
     async def open(self, table_name: str = "") -> Node:
         await self.mesh.start()
+        self._address = f"{self.opts.interface}:{self.mesh.port}"
         self.game_file, loaded = open_game(
-            self.opts.data_dir, self.table_id, created=int(time.time()), name=table_name
+            self.opts.data_dir, self._table_id, created=int(time.time()), name=table_name
         )
-        self.node = Node(self.identity, self.session, self.mesh, self.game_file,
-                         timing=self.opts.timing, on_events=self._on_events)
+        self.core = PeerCore(self.identity, self._session, address=self.listen_address(),
+                             now=time.monotonic(), timing=self.opts.timing,
+                             auto_start=self.opts.auto_start, player_name=self.opts.name)
+        self.node = Node(self.core, self.mesh, self.game_file, on_events=self._on_events)
         # attach first: a resumed game's replayed events reach the front end too
         self.frontend.attach(self)
         if loaded.entries:
@@ -108,11 +150,22 @@ class Peer:
         return self.node
 
     def save_private(self, **extra: object) -> None:
-        self.private.update(seed=self._seed, table_id=self.table_id, name=self.opts.name,
+        self.private.update(seed=self._seed, table_id=self._table_id, name=self.opts.name,
                             interface=self.opts.interface, port=self.mesh.port, **extra)
 
     def _on_events(self, events: list[ev.Event]) -> None:
+        if self.advertiser is not None and any(
+            isinstance(e, fx.LobbyChanged | ev.Seated) for e in events
+        ):
+            self._update_advert()
         self.frontend.on_events(events)
+
+    def _update_advert(self) -> None:
+        advertiser, config = self.advertiser, self._session.config
+        if advertiser is None or config is None:
+            return
+        ad = _advert(self, config)
+        asyncio.get_running_loop().create_task(advertiser.update(ad))
 
     async def run(self) -> GameResult:
         assert self.node is not None and self.game_file is not None
@@ -124,16 +177,24 @@ class Peer:
             await self.mesh.close()
             self.game_file.close()
         result = self.result()
-        if self.session.phase in (AUDITED, ABORTED):
+        session = self._session
+        over = session.phase in (AUDITED, ABORTED)
+        if over or result.failure == TABLE_FILLED or (not session.seats and self._left()):
+            # nothing to come back to: a finished game, or a lobby we left
             self.private.update(finished=True)
         return result
 
+    def _left(self) -> bool:
+        core = self.core
+        return core is not None and core.finished is not None and (
+            core.finished.kind is fx.EndKind.LEFT)
+
     def result(self) -> GameResult:
-        s = self.session
+        s = self._session
         assert self.game_file is not None
         out = GameResult(log_path=self.game_file.path, names=s.names)
         if s.seats:
-            out.table_code = table_code(self.table_id, [seat.peer_id for seat in s.seats])
+            out.table_code = table_code(self._table_id, [seat.peer_id for seat in s.seats])
         if s.state is not None:
             out.end, out.score, out.rating = s.state.end.value, s.state.score, s.state.rating
         if s.audit is not None:
@@ -151,6 +212,19 @@ class Peer:
 # ---------------------------------------------------------------- host
 
 
+def _bot_options(opts: PeerOptions, index: int) -> PeerOptions:
+    """A computer seat this host runs: its own identity under the host's data directory."""
+    return PeerOptions(
+        name=f"bot{index + 1}",
+        data_dir=DataDir(opts.data_dir.root / "bots" / f"bot{index + 1}"),
+        interface=opts.interface,
+        secret=opts.secret,
+        advertise=False,
+        timing=opts.timing,
+        rng=opts.rng,
+    )
+
+
 async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
                      frontend: Frontend, bots: int = 0,
                      bot_frontend: Callable[[int], Frontend] | None = None) -> GameResult:
@@ -159,80 +233,62 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), identity.peer_id, frontend)
     node = await peer.open(table_name)
     peer.save_private(role="host", host_id=identity.peer_id,
-                      host_address=list(peer.address.to_wire()))
+                      host_address=list(peer.listen_address().to_wire()), bots=bots)
     peer.session.open_table(table_name, opts.name, config)
     node.flush()
     if opts.advertise:
-        peer.advertiser = TableAdvertiser(opts.interface, peer.mesh.port,
-                                          _advert(peer.session, config, table_id, identity))
+        peer.advertiser = TableAdvertiser(opts.interface, peer.mesh.port, _advert(peer, config))
         await peer.advertiser.start()
-    frontend.status(f"table open at {opts.interface}:{peer.mesh.port}")
+    frontend.status(f"table open at {peer.address}")
 
-    seat_when_full = _SeatWhenFull(peer, config)
-    frontend.add_listener(seat_when_full)
-    bot_tasks = []
-    for i in range(bots):
-        bot_opts = PeerOptions(
-            name=f"bot{i + 1}",
-            data_dir=DataDir(opts.data_dir.root / "bots" / f"bot{i + 1}"),
-            interface=opts.interface,
-            secret=opts.secret,
-            advertise=False,
-            timing=opts.timing,
-            rng=opts.rng,
-        )
-        bot_front = bot_frontend(i) if bot_frontend else frontend.for_bot()
-        bot_tasks.append(asyncio.create_task(
-            join_known(bot_opts, opts.interface, peer.mesh.port, table_id, identity.peer_id,
-                       bot_front),
-            name=f"bot{i + 1}",
-        ))
-    try:
+    def start_bot(index: int) -> Awaitable[GameResult]:
+        front = bot_frontend(index) if bot_frontend else frontend.for_bot()
+        return join_known(_bot_options(opts, index), opts.interface, peer.mesh.port,
+                          table_id, identity.peer_id, front)
+
+    return await _run_with_bots(peer, opts, [start_bot(i) for i in range(bots)])
+
+
+async def _run_with_bots(peer: Peer, opts: PeerOptions,
+                         bots: Sequence[Awaitable[GameResult]]) -> GameResult:
+    """Run our peer and the computer seats it hosts, all in one task group. The bots finish
+    their own audit and lingering unless the game stopped early (the host left or it was
+    aborted): then there is nothing left to wait for."""
+    async with asyncio.TaskGroup() as group:
+        tasks = [group.create_task(_bot_quietly(bot), name=f"bot{i + 1}")
+                 for i, bot in enumerate(bots)]
         result = await peer.run()
-    finally:
-        # our computer players finish their own audit and lingering unless the game stopped
-        # early (the host left or it was aborted): then there is nothing left to wait for
         finished = peer.session.phase == AUDITED
-        for task in bot_tasks:
+        for task in tasks:
             if finished and not task.done():
-                with contextlib.suppress(asyncio.TimeoutError, Exception):
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(asyncio.shield(task), timeout=opts.timing.linger + 2)
             task.cancel()
     return result
 
 
-def _advert(session: TableSession, config: GameConfig, table_id: bytes,
-            identity: Identity) -> TableAd:
-    taken = len(session.seats) if session.seats else 1 + len(session.joins)
+async def _bot_quietly(bot: Awaitable[GameResult]) -> None:
+    """A computer seat that cannot join (the table filled, the host left) is no error of
+    the host's game: its own result is reported by its front end."""
+    with contextlib.suppress(HanabiError):
+        await bot
+
+
+def _advert(peer: Peer, config: GameConfig) -> TableAd:
+    session = peer.session
+    core = peer.core
+    waiting = len(core.lobby()) if core is not None else len(session.joins)
+    taken = len(session.seats) if session.seats else 1 + waiting
     return TableAd(
-        table_id=table_id,
+        table_id=peer.table_id,
         name=session.table.name if session.table else "",
         variant=config.variant.value,
         options=config.options,
         seats_taken=min(taken, config.players),
         seats_total=config.players,
-        host_fingerprint=fingerprint(identity.peer_id),
+        host_fingerprint=fingerprint(peer.identity.peer_id),
+        host_name=session.table.host_name if session.table else "",
     )
-
-
-class _SeatWhenFull:
-    """Host side: seat everyone as soon as the table is full; keep the advert current."""
-
-    def __init__(self, peer: Peer, config: GameConfig) -> None:
-        self.peer = peer
-        self.config = config
-
-    def __call__(self, events: list[ev.Event]) -> None:
-        session = self.peer.session
-        if not any(isinstance(e, ev.PlayerJoined) for e in events) or session.seats:
-            return
-        if 1 + len(session.joins) >= self.config.players:
-            session.seat_players(self.peer.address)
-            assert self.peer.node is not None
-            self.peer.node.flush()
-        if self.peer.advertiser is not None:
-            ad = _advert(session, self.config, self.peer.table_id, self.peer.identity)
-            asyncio.get_running_loop().create_task(self.peer.advertiser.update(ad))
 
 
 # ---------------------------------------------------------------- join
@@ -256,31 +312,8 @@ async def join_known(opts: PeerOptions, host: str, port: int, table_id: bytes,
         raise UserError(f"cannot join the table at {host}:{port}: {reason}") from None
     await peer.open()
     peer.save_private(role="guest", host_id=host_id, host_address=[host, port])
-    frontend.add_listener(_AskForSeat(peer))
-    if peer.session.table is not None and not peer.session.seats:
-        _AskForSeat(peer)([ev.TableOpened(peer.session.table.name)])
+    # the core asks for a seat as soon as it learns the table (table.open from the host)
     return await peer.run()
-
-
-TABLE_FILLED = "the table is full: the host seated other players before our request came"
-
-
-class _AskForSeat:
-    """Joiner side: ask for a seat once the table is known; give up with a clear reason
-    if the host seats everyone without us (several players raced for the last seat)."""
-
-    def __init__(self, peer: Peer) -> None:
-        self.peer = peer
-
-    def __call__(self, events: list[ev.Event]) -> None:
-        node = self.peer.node
-        assert node is not None
-        if any(isinstance(e, ev.TableOpened) for e in events):
-            self.peer.session.request_seat(self.peer.opts.name, self.peer.address)
-            node.flush()
-        if any(isinstance(e, ev.Seated) for e in events) and self.peer.session.my_seat is None:
-            self.peer.private.update(finished=True)  # nothing to come back to
-            node.finish(TABLE_FILLED)
 
 
 async def join_address(opts: PeerOptions, host: str, port: int, frontend: Frontend,
@@ -291,28 +324,7 @@ async def join_address(opts: PeerOptions, host: str, port: int, frontend: Fronte
     return await join_known(opts, host, port, probe.table_id, probe.host_id, frontend)
 
 
-def pick_table(tables: list[FoundTable], wanted: str | None) -> FoundTable:
-    """The table to join: the only one, or the one named; a clear error otherwise."""
-    usable = [t for t in tables if t.compatible]
-    if wanted:
-        named = [t for t in usable if t.ad.name.casefold() == wanted.casefold()
-                 or t.ad.table_id.hex().startswith(wanted.lower())]
-        if not named:
-            names = ", ".join(repr(t.ad.name) for t in usable) or "none"
-            raise UserError(f"no table named {wanted!r} on the network (visible: {names})")
-        if len(named) > 1:
-            raise UserError(f"several tables are named {wanted!r}; give its id: "
-                            + ", ".join(t.ad.table_id.hex()[:8] for t in named))
-        return named[0]
-    if not usable:
-        hint = " (some speak another protocol version)" if tables else ""
-        raise UserError("no table found on the network" + hint
-                        + "; if multicast is blocked, use --address HOST:PORT")
-    if len(usable) > 1:
-        listing = "; ".join(f"{t.ad.name!r} ({t.ad.seats_taken}/{t.ad.seats_total} seats, "
-                            f"host {t.ad.host_fingerprint})" for t in usable)
-        raise UserError(f"several tables are open, name one: {listing}")
-    return usable[0]
+# choosing a table among those found is `hanabi_p2p.net.discovery.pick_table` (pure)
 
 
 # ---------------------------------------------------------------- resume
@@ -343,15 +355,22 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
     host_id = bytes(secret["host_id"])
     peer = Peer(opts, identity, table_id, bytes(secret["seed"]), host_id, frontend)
     await peer.open()
+    session = peer.session
     if identity.peer_id != host_id:
-        host, port = secret["host_address"]
-        if not peer.session.seats:
-            # still in the lobby: dial the host again and ask for the seat if we never did
-            # (the session posts a request once, so a request already made is not repeated)
-            frontend.add_listener(_AskForSeat(peer))
+        if not session.seats:
+            # still in the lobby: dial the host again (the core asks for the seat if we
+            # never did; a request already made is never repeated)
+            host, port = secret["host_address"]
             peer.mesh.connect(host_id, str(host), int(port))
-            if peer.session.table is not None:
-                _AskForSeat(peer)([ev.TableOpened(peer.session.table.name)])
+        frontend.status("resumed from the saved log")
+        return await peer.run()
+    config = session.config
+    if opts.advertise and config is not None and not session.seats:
+        # a host back in its lobby advertises its table again, so joiners find it
+        peer.advertiser = TableAdvertiser(opts.interface, peer.mesh.port, _advert(peer, config))
+        await peer.advertiser.start()
     frontend.status("resumed from the saved log")
-    return await peer.run()
-
+    # the computer seats this host ran come back with it, each from its own saved log
+    bots = [resume(_bot_options(opts, i), frontend.for_bot(), table_id.hex())
+            for i in range(int(secret.get("bots", 0)))]
+    return await _run_with_bots(peer, opts, bots)

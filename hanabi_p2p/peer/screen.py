@@ -22,16 +22,16 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from hanabi_p2p import i18n
-from hanabi_p2p.errors import HanabiError, IllegalAction, UserError
+from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
+from hanabi_p2p.peer.effects import Act, Command, Leave, LinkProblem, PeerLink, Say, Start
 from hanabi_p2p.peer.frontends import Frontend
-from hanabi_p2p.peer.node import LinkProblem, PeerLink
-from hanabi_p2p.rules.actions import Action, Move, TurnAction
+from hanabi_p2p.rules.actions import Action, Move
+from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, OVER, PLAY
 from hanabi_p2p.ui.app import App
 from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view
-from hanabi_p2p.safe_text import safe
 from hanabi_p2p.ui.narrate import (
     back_line,
     dropped_line,
@@ -41,7 +41,8 @@ from hanabi_p2p.ui.narrate import (
 )
 
 if TYPE_CHECKING:
-    from hanabi_p2p.peer.launch import GameResult, Peer
+    from hanabi_p2p.peer.handle import PeerHandle
+    from hanabi_p2p.peer.result import GameResult
 
 RESUME_COMMAND = "hanabi-p2p join --resume"
 # How often we look whether the screen has started, while closing it early.
@@ -120,26 +121,26 @@ class ScreenFrontend(Frontend):
     def _stop_peer(self) -> bool:
         """Make our node finish; False if there is no node yet (still finding the table)."""
         peer = self.peer
-        if peer is None or peer.node is None:
+        if peer is None:
             return False
         session = peer.session
-        if peer.node.finished or session.phase in (AUDITED, ABORTED):
+        if peer.finished or session.phase in (AUDITED, ABORTED):
             return True  # the node is only lingering so that others get our last entries
         if session.my_seat is not None and session.phase in (DECK, PLAY):
             self.left_game = True  # no resign: the game waits for us to come back
-            peer.node.finish("you left the game")
+            peer.command(Leave("you left the game"))
         elif session.phase == OVER:
-            peer.node.finish("you left before the deck audit")
+            peer.command(Leave("you left before the deck audit"))
         else:
-            peer.node.finish("you left the table")
+            peer.command(Leave("you left the table"))
         return True
 
     # ------------------------------------------------------------ from the peer
 
-    def attach(self, peer: Peer) -> None:
+    def attach(self, peer: PeerHandle) -> None:
         super().attach(peer)
         # read now: the mesh forgets its port once it closes, and the end screen outlives it
-        self._address = f"{peer.opts.interface}:{peer.mesh.port}"
+        self._address = peer.address
         early, self._early = self._early, []
         if early:
             self.show(early)
@@ -213,57 +214,54 @@ class ScreenFrontend(Frontend):
     def facts(self) -> ShellFacts:
         peer = self.peer
         assert peer is not None
-        node = peer.node
         return ShellFacts(
             table_id=peer.table_id,
-            connected=frozenset(node.connected) if node is not None else frozenset(),
+            connected=peer.connected,
             address=self._address,
             log=tuple(self.log),
             # the launcher's lines (address, resume) matter until the deal
             status=self._status if peer.session.state is None else "",
-            log_path=str(node.log_path) if node is not None else None,
+            log_path=str(peer.log_path) if peer.log_path is not None else None,
         )
 
     # ------------------------------------------------------------ from the player
 
-    def _session_call(self, call: Callable[[Peer], None]) -> None:
-        """Run one session command; a refusal becomes a notice and nothing is sent."""
+    def _command(self, command: Command) -> None:
+        """Send one command to the peer; a refusal becomes a notice and nothing is sent."""
         peer, app = self.peer, self.app
         assert app is not None
-        if peer is None or peer.node is None:
+        if peer is None:
             app.notify(_("Not connected to the table yet"))
             return
         if self.peer_done:
             app.notify(_("The table is closed: nothing more can be sent"))
             return
         try:
-            call(peer)
+            peer.command(command)
         except HanabiError as exc:
             app.notify(str(exc))
             return
-        peer.node.flush()
         self._schedule_refresh()
 
     def on_action(self, action: Action) -> None:
-        def act(peer: Peer) -> None:
-            session = peer.session
-            if isinstance(action, Move):
-                session.move_card(action.card, action.to)
-                return
-            if session.my_turn() and not session.can_act():
-                # a card of the last turn is still being revealed to us
-                raise IllegalAction(_("One moment: the last card is still being revealed"))
-            assert isinstance(action, TurnAction)
-            session.take_action(action)
-
-        self._session_call(act)
+        peer, app = self.peer, self.app
+        if (peer is not None and app is not None and not isinstance(action, Move)
+                and peer.session.my_turn() and not peer.session.can_act()):
+            # a card of the last turn is still being revealed to us
+            app.notify(_("One moment: the last card is still being revealed"))
+            return
+        self._command(Act(action))
 
     def on_say(self, text: str) -> None:
-        self._session_call(lambda peer: peer.session.say(text))
+        self._command(Say(text))
 
     def on_start(self) -> None:
-        assert self.app is not None
-        self.app.notify(_("The game starts by itself once every seat is taken"))
+        peer = self.peer
+        if peer is not None and peer.session.host_id != peer.session.me:
+            assert self.app is not None
+            self.app.notify(_("The host starts the game"))
+            return
+        self._command(Start())
 
     def on_quit(self) -> None:
         """The App exits right after; ``run`` stops the peer (without resigning)."""

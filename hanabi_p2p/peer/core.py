@@ -1,0 +1,573 @@
+"""The peer core: everything a peer decides, with no IO (h11's shape).
+
+In: ``load`` (a resumed log), ``peer_up``/``peer_down``/``link_failed`` (the mesh),
+``receive(peer, frame)``, ``command(...)`` (the player) and ``tick(now)`` (time passing).
+Out: ``drain()`` -> effects for the shell to carry out in order (store, send, connect,
+notify the front end, finish). Time is whatever the caller says ``now`` is.
+
+What it decides:
+
+* sync: HAVE/WANT with every connected peer, relaying anyone's entries to whoever lacks
+  them, so entries travel by every live path;
+* admission: whose entries we hold at all (strangers get a small fixed budget in the lobby
+  and nothing once the table is seated), and how fast one link may feed us;
+* blame: a player is blamed only for an entry carrying their valid signature (an illegal
+  action, a bad proof, two entries with one number). Anything else - bytes that do not
+  decode, a link that drops, a peer we cannot reach - is a link problem or "unreachable";
+* waiting: a player thinking is never timed out; an unreachable one is, without blame;
+* the lobby: the host seats players (on ``Start``, or by itself when the table fills);
+* the end: stay until every seated peer holds every entry (bounded), then finish.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError
+from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
+from hanabi_p2p.log.replica import AddResult, Replica, Status
+from hanabi_p2p.net import frames as fr
+from hanabi_p2p.net.handshake import Signer
+from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer.sync import SyncTracker
+from hanabi_p2p.peer.waits import WaitClock
+from hanabi_p2p.rules.actions import Move, TurnAction
+from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.bodies import Address, validate_body
+from hanabi_p2p.session.table import ABORTED, AUDITED, LOBBY, TableSession
+
+# How often we tell every peer what we hold, so gaps left by a dropped link get filled.
+SYNC_INTERVAL_S = 1.0
+# Entries sent in answer to one HAVE/WANT; the rest follow on the next round.
+MAX_ENTRIES_PER_ANSWER = 256
+# After the game, how long we stay for peers that still lack some of our entries.
+LINGER_S = 20.0
+# A connected peer that sent no HAVE for this long is not answering (a live one sends one
+# every sync interval, even while its player thinks).
+SILENCE_S = 10 * SYNC_INTERVAL_S
+# Entries of an author that someone else holds and we lack for this long are not reaching us.
+STALL_S = 5 * SYNC_INTERVAL_S
+# A gap this long between two ticks means we were suspended (SIGSTOP, a sleeping laptop).
+SUSPEND_GAP_S = 5.0
+# Lobby admission: joiners we keep entries of, and entries we keep of each before seating
+# (an honest joiner writes one lobby.join and maybe a little chat).
+MAX_LOBBY_JOINERS = 8
+MAX_LOBBY_ENTRIES_PER_JOINER = 16
+# Entry frames one link may feed us: a burst, then a steady rate (tokens per second). What
+# is over is dropped unread and fetched again later by HAVE/WANT, so nothing is lost.
+ENTRY_BURST = 2000
+ENTRY_RATE_PER_S = 500.0
+# Our own table talk: at most this many messages per window.
+CHAT_BURST = 5
+CHAT_WINDOW_S = 10.0
+# Answers to a peer's HAVE with our own HAVE, at most this often (no ping-pong).
+HAVE_ECHO_S = 0.2
+
+TABLE_FILLED = "the table is full: the host seated other players before our request came"
+
+
+@dataclass
+class Timing:
+    """Tunables; tests shorten them."""
+
+    sync_interval: float = SYNC_INTERVAL_S
+    # give up on what keeps the game waiting this long (seconds; None = never)
+    wait_timeout: float | None = 600.0
+    linger: float = LINGER_S
+    # end a lobby nobody completes within this long (None = wait for ever, as people do)
+    lobby_timeout: float | None = None
+
+
+@dataclass
+class Counters:
+    """What the core refused or saw go wrong, for screens and tests."""
+
+    link_problems: int = 0
+    strangers_refused: int = 0
+    rate_dropped: int = 0
+    applied_at: dict[bytes, float] = field(default_factory=dict)
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    at: float
+
+    def take(self, now: float, rate: float, burst: float) -> bool:
+        self.tokens = min(burst, self.tokens + (now - self.at) * rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+class PeerCore:
+    """One peer's decisions. See the module docstring."""
+
+    def __init__(
+        self,
+        identity: Signer,
+        session: TableSession,
+        *,
+        address: Address,
+        now: float,
+        timing: Timing | None = None,
+        auto_start: bool = True,
+        player_name: str = "",
+    ) -> None:
+        self.identity = identity
+        self.me = identity.peer_id
+        self.session = session
+        self.address = address
+        self.timing = timing or Timing()
+        self.auto_start = auto_start
+        self.player_name = player_name
+        self.replica = Replica(session.table_id, session)
+        self.sync = SyncTracker()
+        self.waits = WaitClock(self.timing.wait_timeout)
+        self.counters = Counters()
+        self.connected: set[bytes] = set()
+        self.kicked: set[bytes] = set()
+        self.finished: fx.Finished | None = None
+        self._effects: list[fx.Effect] = []
+        self._events: list[ev.Event] = []
+        self._started_at = now
+        self._last_tick: float | None = None
+        self._last_have_sent = now
+        self._have_echo_at: dict[bytes, float] = {}
+        self._down_since: dict[bytes, float] = {}
+        self._buckets: dict[bytes, _Bucket] = {}
+        self._chat_times: deque[float] = deque()
+        self._linger_until: float | None = None
+        self._loading = False
+        self._now = now
+
+    # ================================================================ inputs
+
+    def load(self, entries: list[Entry]) -> None:
+        """Replay our stored entries (a resumed peer) before going online."""
+        for entry in entries:
+            if entry.author == self.me:
+                self.session.note_own(entry)
+        self._loading = True
+        try:
+            for entry in entries:
+                self._handle(self.replica.add(entry), source=None)
+        finally:
+            self._loading = False
+        self._settle()
+
+    def start(self, now: float) -> None:
+        """Go online: post whatever the session wants to say and greet nobody yet."""
+        self._now = now
+        self._settle()
+
+    def peer_up(self, peer_id: bytes, now: float) -> None:
+        self._now = now
+        if peer_id in self.kicked:
+            self._effects.append(fx.Disconnect(peer_id, "removed from the table by the host"))
+            return
+        self.connected.add(peer_id)
+        self._down_since.pop(peer_id, None)
+        self._effects.append(fx.Send(peer_id, fr.Have(self._have())))
+        self._event(fx.PeerLink(peer_id, up=True))
+        self._flush_events()
+
+    def peer_down(self, peer_id: bytes, reason: str, now: float) -> None:
+        self._now = now
+        self.connected.discard(peer_id)
+        self._down_since.setdefault(peer_id, now)
+        self._event(fx.PeerLink(peer_id, up=False, reason=reason))
+        self._flush_events()
+
+    def link_failed(self, reason: str, *, address: str = "", peer_id: bytes | None = None,
+                    now: float) -> None:
+        """A connection that never became a link, or one closed for misbehaving bytes."""
+        self._now = now
+        self.counters.link_problems += 1
+        self._event(fx.LinkProblem(peer_id, reason, address))
+        self._flush_events()
+
+    def receive(self, peer_id: bytes, frame: fr.Frame, now: float) -> None:
+        self._now = now
+        if isinstance(frame, fr.Entry):
+            self._on_entry_frame(peer_id, frame)
+        elif isinstance(frame, fr.Have):
+            self._on_have(peer_id, dict(frame.next_seq))
+        elif isinstance(frame, fr.Want):
+            self._answer(peer_id, dict(frame.from_seq))
+        self._settle()
+
+    def command(self, command: fx.Command, now: float) -> None:
+        """Carry out a command of our player; raises HanabiError (nothing sent) if refused."""
+        self._now = now
+        if self.finished is not None and not isinstance(command, fx.Leave):
+            raise IllegalAction("the table is closed: nothing more can be sent")
+        session = self.session
+        if isinstance(command, fx.Act):
+            action = command.action
+            if isinstance(action, Move):
+                session.move_card(action.card, action.to)
+            else:
+                if session.my_turn() and not session.can_act():
+                    raise IllegalAction("one moment: the last card is still being revealed")
+                assert isinstance(action, TurnAction)
+                session.take_action(action)
+        elif isinstance(command, fx.Say):
+            self._check_chat_rate(now)
+            session.say(command.text)
+            self._chat_times.append(now)
+        elif isinstance(command, fx.Resign):
+            session.resign(command.reason)
+        elif isinstance(command, fx.Start):
+            self._start_game(by_command=True)
+        elif isinstance(command, fx.Kick):
+            self._kick(command.peer_id)
+        elif isinstance(command, fx.Leave):
+            self._finish(fx.EndKind.LEFT, command.reason)
+            return
+        self._settle()
+
+    def tick(self, now: float) -> None:
+        """Time passed: sync, time out waits, finish lingering."""
+        if self._last_tick is not None and now - self._last_tick > SUSPEND_GAP_S:
+            # we were not running: what we timed before the gap says nothing about others
+            self.waits.restart(now)
+            self.sync.reset_clocks(now)
+            for peer_id in self._down_since:
+                self._down_since[peer_id] = now
+        self._last_tick = now
+        self._now = now
+        if now - self._last_have_sent >= self.timing.sync_interval:
+            self._last_have_sent = now
+            have = fr.Have(self._have())
+            for peer_id in sorted(self.connected):
+                self._effects.append(fx.Send(peer_id, have))
+        if self.finished is None:
+            self._check_lobby_timeout(now)
+            self._check_waiting(now)
+            self._check_linger(now)
+        self._settle()
+
+    def drain(self) -> list[fx.Effect]:
+        out, self._effects = self._effects, []
+        return out
+
+    # ================================================================ queries
+
+    def describe(self, peer_id: bytes) -> str:
+        return self.session.describe(peer_id)
+
+    def members(self) -> frozenset[bytes]:
+        """Authors whose entries we keep and sync: the seated players; before seating the
+        host, us and the joiners admitted to the lobby."""
+        seats = self.session.seats
+        if seats:
+            return frozenset(s.peer_id for s in seats)
+        out = {self.me, *self.session.joins}
+        if self.session.host_id is not None:
+            out.add(self.session.host_id)
+        return frozenset(out - self.kicked)
+
+    def lobby(self) -> list[tuple[bytes, str]]:
+        """Joiners waiting for a seat, in join order (host's view), kicked ones left out."""
+        return [(p, j.name) for p, j in self.session.joins.items() if p not in self._excluded()]
+
+    # ================================================================ entries
+
+    def _on_entry_frame(self, peer_id: bytes, frame: fr.Entry) -> None:
+        bucket = self._buckets.setdefault(peer_id, _Bucket(ENTRY_BURST, self._now))
+        if not bucket.take(self._now, ENTRY_RATE_PER_S, ENTRY_BURST):
+            self.counters.rate_dropped += 1  # fetched again by HAVE/WANT when it calms down
+            return
+        try:
+            entry = decode_entry(frame.data)
+            validate_body(entry.kind, entry.body)
+        except HanabiError as exc:
+            # bytes without a valid signature are nobody's word: a link problem, not a cheat
+            self.counters.link_problems += 1
+            self._event(fx.LinkProblem(peer_id, f"sent an entry that does not verify: {exc}"))
+            return
+        if not self._admit(entry):
+            self.counters.strangers_refused += 1
+            return
+        result = self.replica.add(entry)
+        self._handle(result, source=peer_id)
+        if result.status is Status.HELD and self.replica.gaps():
+            wants = self._wants()
+            if wants:
+                self._effects.append(fx.Send(peer_id, fr.Want(wants)))
+
+    def _admit(self, entry: Entry) -> bool:
+        """Strangers never cost the honest table anything: before seating, a few joiners with
+        a few entries each; after it, only the seated players."""
+        author = entry.author
+        if author in self.kicked:
+            return False
+        session = self.session
+        if session.seats:
+            return author in self.members()
+        if author in (session.host_id, self.me):
+            return True
+        if entry.seq >= MAX_LOBBY_ENTRIES_PER_JOINER:
+            return False
+        if author in session.joins:
+            return True
+        known = {e.author for e in self.replica.held()} | set(session.joins)
+        return author in known or len(known - self.kicked) < MAX_LOBBY_JOINERS
+
+    def _handle(self, result: AddResult, source: bytes | None) -> None:
+        for entry in result.applied:
+            own = entry.author == self.me
+            self.counters.applied_at.setdefault(entry.hash, self._now)
+            if self._loading:
+                continue
+            self._effects.append(fx.StoreEntry(entry, own=own))
+            frame = fr.Entry(entry.encoded)
+            if own:
+                self._effects.append(fx.Broadcast(frame))
+            else:
+                self._relay(entry, frame, source)
+        if result.status is Status.REJECTED and result.error is not None:
+            if result.permanent:
+                self._signed_fault(result.error.author, result.reason)
+            else:  # may be fine later or elsewhere: never blame the author for it
+                self._warn(result.error.author, result.reason)
+        for bad in result.dropped:
+            self._signed_fault(bad.author, bad.reason)
+        if result.equivocation is not None:
+            author = result.equivocation.first.author
+            self._signed_fault(author, "signed two different entries with the same number")
+
+    def _relay(self, entry: Entry, frame: fr.Entry, source: bytes | None) -> None:
+        """In the lobby joiners know only the host: the host passes their entries on at once.
+        Once seated, every peer is linked to every other, and whatever one of them misses
+        (a link down, a relay that cuts it) it gets from anyone by HAVE/WANT within a sync
+        interval."""
+        if self.session.seats or self.session.host_id != self.me:
+            return
+        for peer_id in sorted(self.connected - {source, entry.author}):
+            self._effects.append(fx.Send(peer_id, frame))
+
+    def _signed_fault(self, author: bytes | None, reason: str) -> None:
+        """An entry signed by ``author`` was refused for good: evidence against its author.
+        From a seated player (or the host, in the lobby) it ends the game; from anyone else
+        it is only reported."""
+        seated = {s.peer_id for s in self.session.seats}
+        member = author in seated if seated else author == self.session.host_id
+        if author is not None and member and self.session.phase not in (ABORTED, AUDITED):
+            self.session.abort(author, f"{self.describe(author)}: {reason}")
+        else:
+            self._warn(author, reason)
+
+    def _warn(self, author: bytes | None, reason: str) -> None:
+        who = self.describe(author) if author is not None else "an unknown peer"
+        self._event(ev.Fault(author, f"{who}: {reason}", fatal=False))
+
+    # ================================================================ sync
+
+    def _have(self) -> dict[bytes, int]:
+        members = self.members()
+        return {a: n for a, n in self.replica.have().items() if a in members}
+
+    def _wants(self) -> dict[bytes, int]:
+        members = self.members()
+        wants = {a: self.replica.next_seq(a) for a in self._have()}
+        for gap in self.replica.gaps():
+            if gap.author in members:
+                wants[gap.author] = min(wants.get(gap.author, gap.start), gap.start)
+        return wants
+
+    def _on_have(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
+        members = self.members()
+        theirs = {a: n for a, n in theirs.items() if a in members}
+        self.sync.on_have(peer_id, theirs, self._now)
+        self._answer(peer_id, theirs)
+        ours = self._have()
+        self.sync.update_missing(ours, self._now)
+        # tell a peer that differs what we hold, so both sides converge quickly (rate
+        # limited: a peer holding entries we refuse must not start a ping-pong)
+        if theirs != ours and self._now - self._have_echo_at.get(peer_id, -1e9) > HAVE_ECHO_S:
+            self._have_echo_at[peer_id] = self._now
+            self._effects.append(fx.Send(peer_id, fr.Have(ours)))
+        if any(n > self.replica.next_seq(a) for a, n in theirs.items()):
+            wants = self._wants()
+            if wants:
+                self._effects.append(fx.Send(peer_id, fr.Want(wants)))
+        self._check_linger(self._now)
+
+    def _answer(self, peer_id: bytes, their_next: dict[bytes, int]) -> None:
+        members = self.members()
+        # authors the peer did not name: it holds none of theirs yet
+        wanted = {a: their_next.get(a, 0) for a in members}
+        for entry in self.replica.missing(wanted, limit=MAX_ENTRIES_PER_ANSWER):
+            if entry.author in members:
+                self._effects.append(fx.Send(peer_id, fr.Entry(entry.encoded)))
+
+    # ================================================================ lobby
+
+    def _excluded(self) -> set[bytes]:
+        """Joiners the host will not seat: kicked, or caught signing two entries as one."""
+        return self.kicked | self.replica.equivocators
+
+    def _start_game(self, *, by_command: bool) -> None:
+        session = self.session
+        if session.host_id != self.me:
+            if by_command:
+                raise IllegalAction("only the host starts the game")
+            return
+        if session.table is None or session.seats or session.has_outbox:
+            if by_command and session.seats:
+                raise IllegalAction("the game has started already")
+            return
+        players = session.table.config.players
+        waiting = [p for p, _ in self.lobby()]
+        if 1 + len(waiting) < players:
+            if by_command:
+                missing = players - 1 - len(waiting)
+                raise IllegalAction(f"waiting for {missing} more player(s) to sit down")
+            return
+        session.seat_players(self.address, joiners=waiting[: players - 1])
+
+    def _kick(self, peer_id: bytes) -> None:
+        session = self.session
+        if session.host_id != self.me:
+            raise IllegalAction("only the host removes players")
+        if session.seats:
+            raise IllegalAction("the game has started: nobody can be removed now")
+        if peer_id not in session.joins:
+            raise IllegalAction("nobody like that is waiting in the lobby")
+        self.kicked.add(peer_id)
+        self.connected.discard(peer_id)
+        self._effects.append(fx.Disconnect(peer_id, "removed from the table by the host"))
+        self._event(fx.LobbyChanged(len(self.lobby())))
+
+    def _on_session_events(self, events: list[ev.Event]) -> None:
+        session = self.session
+        for event in events:
+            if isinstance(event, ev.TableOpened) and session.host_id != self.me:
+                if not session.seats:
+                    session.request_seat(self.player_name, self.address)
+            elif isinstance(event, ev.PlayerJoined):
+                if event.peer_id in self._excluded():
+                    continue
+                self._event(fx.LobbyChanged(len(self.lobby())))
+                if self.auto_start:
+                    self._start_game(by_command=False)
+            elif isinstance(event, ev.Seated):
+                self._on_seated()
+
+    def _on_seated(self) -> None:
+        seats = self.session.seats
+        self._effects.append(fx.AdmitOnly(tuple(s.peer_id for s in seats)))
+        for seat in seats:
+            if seat.peer_id != self.me:
+                self._effects.append(fx.Connect(seat.peer_id, seat.address.host, seat.address.port))
+        for peer_id in sorted(self.connected - {s.peer_id for s in seats}):
+            self._effects.append(fx.Disconnect(peer_id, "not seated at this table"))
+        if self.session.my_seat is None and self.session.host_id != self.me:
+            self._finish(fx.EndKind.LEFT, TABLE_FILLED)
+
+    def _check_lobby_timeout(self, now: float) -> None:
+        limit = self.timing.lobby_timeout
+        if limit is None or self.session.phase != LOBBY or self.session.seats:
+            return
+        if now - self._started_at > limit:
+            self._finish(fx.EndKind.LEFT, f"the table did not fill within {limit:g} s")
+
+    # ================================================================ waiting
+
+    def _silent_since(self, seat: int) -> float | None:
+        """None while the player in ``seat`` is reachable and its entries reach us."""
+        peer_id = self.session.seats[seat].peer_id
+        if peer_id not in self.connected:
+            return self._down_since.get(peer_id, self._started_at)
+        have = self.sync.peers.get(peer_id)
+        if have is None or self._now - have.at > SILENCE_S:
+            return have.at if have is not None else self._started_at
+        if peer_id in self.sync.stalled_authors(self._now, STALL_S):
+            return self.sync.missing_since(peer_id)
+        return None
+
+    def _check_waiting(self, now: float) -> None:
+        session = self.session
+        self.waits.update(session.waiting_for(), now)
+        if session.phase in (ABORTED, AUDITED):
+            return
+        overdue = self.waits.overdue(now, session.my_seat, self._silent_since)
+        if overdue is None:
+            return
+        peer_id = session.seats[overdue.seat].peer_id
+        what = "its turn" if overdue.what == "turn" else f"its {overdue.what}"
+        who = self.describe(peer_id)
+        reason = f"waited {int(overdue.waited)} s for {who} ({what}): unreachable"
+        session.abort(None, reason)
+
+    # ================================================================ the end
+
+    def _settle(self) -> None:
+        """Sign and apply what the session wants to post, pass its events on, react to them
+        (lobby decisions), until nothing more happens; then check whether we are done."""
+        for _ in range(10_000):  # each round posts or reports something; bounded anyway
+            for kind, turn, body in self.session.take_outbox():
+                seq, prev = self.replica.next_link(self.me)
+                entry = make_entry(self.identity, table_id=self.session.table_id, seq=seq,
+                                   prev=prev, turn=turn, kind=kind, body=body)
+                self._handle(self.replica.add(entry), source=None)
+            events = self.session.take_events()
+            self._on_session_events(events)
+            self._events.extend(events)
+            if not self.session.has_outbox:
+                break
+        else:
+            raise LocalProtocolError("the session keeps posting: a loop in the peer core")
+        self._flush_events(always=True)
+        if self.finished is None and self.session.phase in (AUDITED, ABORTED):
+            if self._linger_until is None:
+                self._linger_until = self._now + self.timing.linger
+            self._check_linger(self._now)
+
+    def _check_linger(self, now: float) -> None:
+        """After the game: finish once every seated peer holds every entry we hold (our seed
+        above all, so nobody is left unable to audit), or when the linger time is up."""
+        if self.finished is not None or self._linger_until is None:
+            return
+        others = [s.peer_id for s in self.session.seats if s.peer_id != self.me]
+        if now < self._linger_until and self.sync.behind(others, self._have()):
+            return
+        session = self.session
+        if session.phase == AUDITED:
+            failure = None
+            if session.audit is not None and not session.audit.ok:
+                failure = f"the deck audit failed: {session.audit.reason}"
+            self._finish(fx.EndKind.AUDITED, failure)
+        else:
+            self._finish(fx.EndKind.ABORTED, session.abort_reason or "the game was aborted")
+
+    def _finish(self, kind: fx.EndKind, failure: str | None) -> None:
+        if self.finished is not None:
+            return
+        self.finished = fx.Finished(kind, failure)
+        self._flush_events()
+        self._effects.append(self.finished)
+
+    # ================================================================ helpers
+
+    def _check_chat_rate(self, now: float) -> None:
+        while self._chat_times and now - self._chat_times[0] > CHAT_WINDOW_S:
+            self._chat_times.popleft()
+        if len(self._chat_times) >= CHAT_BURST:
+            raise IllegalAction(
+                f"slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW_S:g} s"
+            )
+
+    def _event(self, event: ev.Event) -> None:
+        self._events.append(event)
+
+    def _flush_events(self, always: bool = False) -> None:
+        # a Notify even without events when asked: learning faces changes what one can do
+        if self._events or always:
+            self._effects.append(fx.Notify(tuple(self._events)))
+            self._events = []

@@ -1,0 +1,166 @@
+"""What goes into the peer core and what comes out of it: small immutable records.
+
+The core (``hanabi_p2p.peer.core``) is fed link events, frames, commands and the time, and
+answers with effects the IO shell carries out in order. Order matters: an own entry's
+``StoreEntry`` always comes before the ``Broadcast`` of its frame, so nothing we said is lost
+to a crash (a resumed peer must never sign a second, different entry with the same number).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from hanabi_p2p.log.entry import Entry
+from hanabi_p2p.net.frames import Frame
+from hanabi_p2p.rules.actions import Action
+from hanabi_p2p.session import events as ev
+
+# -- events the core adds to the session's own (for front ends) ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PeerLink(ev.Event):
+    """The link to a peer came up or went down (never a fault of that peer)."""
+
+    peer_id: bytes
+    up: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LinkProblem(ev.Event):
+    """A connection misbehaved: bytes that do not authenticate or decode, a failed
+    handshake, a peer whose entries stopped arriving. Shown and counted, never blamed:
+    ``peer_id`` is the identity the link was verified for, if any; ``address`` where known."""
+
+    peer_id: bytes | None
+    reason: str
+    address: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChanged(ev.Event):
+    """Who is waiting in the lobby changed (a join, a kick); hosts update their advert."""
+
+    waiting: int
+
+
+@dataclass(frozen=True, slots=True)
+class Refused(ev.Event):
+    """A stranger's entry or connection was refused (admission control); for counters."""
+
+    reason: str
+
+
+# -- commands (from the player, the computer player or the launcher) --------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """Play, discard, clue or move a card (refused with a reason when not allowed)."""
+
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Host: seat the players waiting in the lobby and start the deal."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """Host: remove a player from the lobby before the deal."""
+
+    peer_id: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Stop this peer (the game waits for us to come back, unless it is over)."""
+
+    reason: str
+
+
+Command = Act | Say | Resign | Start | Kick | Leave
+
+
+# -- effects (for the IO shell) ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StoreEntry:
+    """Append ``entry`` to the game file. ``own`` entries must be durable (fsync'd) before
+    the next effect runs; received ones may be synced in a batch."""
+
+    entry: Entry
+    own: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    peer_id: bytes
+    frame: Frame
+
+
+@dataclass(frozen=True, slots=True)
+class Broadcast:
+    """Send to every connected peer."""
+
+    frame: Frame
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """Keep a link to this seated peer (dial it and redial whenever it drops)."""
+
+    peer_id: bytes
+    host: str
+    port: int
+
+
+@dataclass(frozen=True, slots=True)
+class AdmitOnly:
+    """Seating is decided: from now on only these peers may connect."""
+
+    peer_ids: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    peer_id: bytes
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notify:
+    """Events for the front end, in the order they happened."""
+
+    events: tuple[ev.Event, ...]
+
+
+class EndKind(enum.Enum):
+    AUDITED = "audited"  # the game is over and its deck audit ran
+    ABORTED = "aborted"  # stopped for a reason (a cheat, an unreachable player, a resign)
+    LEFT = "left"  # we left (the player quit, the table filled without us)
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """The peer is done; ``failure`` says why when the game did not finish well."""
+
+    kind: EndKind
+    failure: str | None = None
+
+
+Effect = StoreEntry | Send | Broadcast | Connect | AdmitOnly | Disconnect | Notify | Finished

@@ -1,0 +1,74 @@
+"""How long the game has waited for whom, and when waiting turns into "unreachable".
+
+Pure: the peer core hands it what the session waits for, who is responsive and the time.
+Rules (protocol/SPEC.md, "Waiting and unreachable players"):
+
+* a player whose turn it is and who is responsive is thinking: never timed out;
+* anything else (a key share, a deck step, a seed, or a turn of a player who is not
+  responsive) times out after ``wait_timeout`` seconds;
+* a timeout never blames anyone: the game ends "unreachable";
+* if our own clock jumped (the process was suspended, the machine slept), every running wait
+  starts again: we cannot tell who kept the game waiting while we were not looking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+WaitKey = tuple[int, str]  # (seat, what)
+TURN = "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Overdue:
+    seat: int
+    what: str
+    waited: float
+
+
+@dataclass
+class WaitClock:
+    wait_timeout: float | None
+    _since: dict[WaitKey, float] = field(default_factory=dict)
+
+    def update(self, waiting: Iterable[WaitKey], now: float) -> None:
+        current = set(waiting)
+        for key in list(self._since):
+            if key not in current:
+                del self._since[key]
+        for key in current:
+            self._since.setdefault(key, now)
+
+    def restart(self, now: float) -> None:
+        for key in self._since:
+            self._since[key] = now
+
+    def overdue(
+        self, now: float, my_seat: int | None, silent_since: Callable[[int], float | None]
+    ) -> Overdue | None:
+        """The longest overdue wait, or None. ``silent_since(seat)``: None while that peer is
+        reachable and its entries reach us (a turn wait is then a player thinking), else
+        since when it is not; a turn wait counts from then."""
+        limit = self.wait_timeout
+        if limit is None or my_seat is None:
+            return None
+        worst: Overdue | None = None
+        for (seat, what), began in sorted(self._since.items()):
+            if seat == my_seat:
+                continue
+            since = began
+            if what == TURN:
+                silent = silent_since(seat)
+                if silent is None:
+                    continue
+                since = max(began, silent)
+            waited = now - since
+            if waited <= limit:
+                continue
+            if worst is None or waited > worst.waited:
+                worst = Overdue(seat, what, waited)
+        return worst
+
+    def since(self, key: WaitKey) -> float | None:
+        return self._since.get(key)

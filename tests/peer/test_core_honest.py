@@ -1,0 +1,23 @@
+"""Honest tables through the real peer core, in memory, under a fake clock."""
+
+from __future__ import annotations
+
+import pytest
+from core_harness import SimNet, no_blame
+
+from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.session.table import AUDITED
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_honest_table_finishes_audited_with_one_log(players: int) -> None:
+    net = SimNet(GameConfig(players), seed=players)
+    net.play_to_end()
+    for p in net.peers:
+        assert p.finished == fx.Finished(fx.EndKind.AUDITED, None), p.finished
+        assert p.session.phase == AUDITED
+        assert p.session.audit is not None and p.session.audit.ok
+        assert not p.faults() and not p.link_problems()
+    assert len(net.digests()) == 1
+    assert no_blame(net)
