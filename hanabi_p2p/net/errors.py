@@ -14,6 +14,21 @@ class FrameError(RemoteProtocolError):
     """A peer sent bytes that are not a valid frame (bad length, bad msgpack, bad fields)."""
 
 
+class LinkAuthError(FrameError):
+    """A frame on an established link failed authentication: it was altered, replayed,
+    reordered or injected somewhere between us and the peer. The link is closed and redialled;
+    this is a problem of the path, never evidence against the player at the other end.
+
+    It is a `FrameError` so that the frame decoder keeps one typed error for any bad input
+    (the h11 fuzz invariant); layers above tell it apart by its type.
+    """
+
+    def __init__(self, peer: str, reason: str) -> None:
+        super().__init__(peer, reason)
+        # Worded as a fact about the link, not about the peer (whose words these are not).
+        self.args = (f"link to {peer}: {reason}",)
+
+
 class HandshakeError(RemoteProtocolError):
     """A peer failed the handshake; the reason says which check failed."""
 
@@ -36,6 +51,14 @@ class BadSignatureError(HandshakeError):
 
 class WrongSecretError(HandshakeError):
     """The peer does not know the table code (or we do not know the peer's)."""
+
+
+class WrongCodeGuessError(WrongSecretError):
+    """The peer ran the code exchange with a different table code (a typo or a guess).
+
+    Only this failure counts as a guessed code (rate limited per source address); a peer
+    that has no code at all, or one where we have none, is a plain `WrongSecretError`.
+    """
 
 
 class PeerRefusedError(HandshakeError):

@@ -2,14 +2,20 @@
 
 Wire format of one frame::
 
-    u32 big-endian length N (1 <= N <= MAX_FRAME_BYTES) || N bytes of msgpack
+    u32 big-endian length N (1 <= N <= MAX_FRAME_BYTES) || N bytes of record
+
+During the handshake the record is the frame's msgpack payload in clear. After it, the
+record is the ChaCha20-Poly1305 ciphertext (with its 16-byte tag) of that payload, sealed by
+`FrameProtector` under the link key of its direction with a per-direction counter as nonce
+(see `FrameProtector`); `FrameDecoder.protect` switches a decoder over.
 
 The msgpack value is an array ``[type: str, *fields]``. Every frame type is a small frozen
 dataclass that validates its own fields on construction, h11-style; `encode_frame` turns one
 into bytes and `FrameDecoder` turns a byte stream back into frames. A frame built locally with
 bad fields raises `LocalProtocolError` (our bug); the same problem in bytes from a peer raises
-`FrameError` naming the peer. After a `FrameError` the decoder refuses further use: a stream
-that went bad once cannot be resynchronised.
+`FrameError` naming the peer (`LinkAuthError`, a `FrameError`, when a protected record fails
+authentication). After a `FrameError` the decoder refuses further use: a stream that went bad
+once cannot be resynchronised.
 
 The handshake frames (HELLO, PAKE, CONFIRM, AUTH) are described in `handshake.py`; the rest
 are for the layers above (log sync, lobby/session messages) and for keepalive.
@@ -24,16 +30,24 @@ from types import MappingProxyType
 from typing import ClassVar
 
 import msgpack
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from hanabi_p2p.errors import LocalProtocolError
 from hanabi_p2p.limits import MAX_ENTRY_BYTES, PEER_ID_BYTES, TABLE_ID_BYTES
-from hanabi_p2p.net.errors import FrameError
+from hanabi_p2p.net.errors import FrameError, LinkAuthError
 
-# A frame's msgpack payload is at most this long: four times the log's largest entry
-# (MAX_ENTRY_BYTES, from hanabi_p2p.limits, is what an ENTRY frame may carry), small enough
-# that a hostile peer cannot make us buffer much (one partial frame per link).
+# A frame's record (its msgpack payload; after the handshake the payload's ciphertext with
+# its AEAD tag) is at most this long: four times the log's largest entry (MAX_ENTRY_BYTES,
+# from hanabi_p2p.limits, is what an ENTRY frame may carry; a test checks the largest ENTRY
+# still fits once sealed), small enough that a hostile peer cannot make us buffer much (one
+# partial frame per link).
 MAX_FRAME_BYTES = 256 * 1024
 LENGTH_PREFIX = struct.Struct(">I")
+# ChaCha20-Poly1305 adds this tag to every protected record.
+AEAD_TAG_BYTES = 16
+# The msgpack payload of any frame, so that it still fits MAX_FRAME_BYTES once sealed.
+MAX_PAYLOAD_BYTES = MAX_FRAME_BYTES - AEAD_TAG_BYTES
 MAX_MESSAGE_BODY_BYTES = MAX_ENTRY_BYTES
 MAX_TOPIC_CHARS = 32
 MAX_REASON_CHARS = 200
@@ -42,7 +56,11 @@ MAX_AUTHORS = 16
 MAX_SEQ = 2**32 - 1
 MAX_PING_NONCE = 2**32 - 1
 
-NONCE_BYTES = 32
+# X25519 public key of the handshake's ephemeral Diffie-Hellman (fresh per connection)
+EPHEMERAL_KEY_BYTES = 32
+LINK_KEY_BYTES = 32
+# Per-direction frame counter: the AEAD nonce is 4 zero bytes || u64be(counter).
+MAX_FRAME_COUNTER = 2**64 - 1
 POINT_BYTES = 32
 MAC_BYTES = 32
 SIGNATURE_BYTES = 64
@@ -102,20 +120,21 @@ def _check_seq_map(name: str, value: object) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Hello:
-    """First frame both ways: who I am, which table, a fresh nonce, whether I use a code."""
+    """First frame both ways: who I am, which table, my ephemeral X25519 key (fresh for this
+    connection, so it is also the link's nonce), whether I use a code."""
 
     TAG: ClassVar[str] = "HELLO"
     version: int
     table_id: bytes
     peer_id: bytes
-    nonce: bytes
+    ephemeral: bytes
     uses_secret: bool
 
     def __post_init__(self) -> None:
         _check_int("version", self.version, MAX_VERSION)
         _check_bytes("table_id", self.table_id, exact=TABLE_ID_BYTES)
         _check_bytes("peer_id", self.peer_id, exact=PEER_ID_BYTES)
-        _check_bytes("nonce", self.nonce, exact=NONCE_BYTES)
+        _check_bytes("ephemeral", self.ephemeral, exact=EPHEMERAL_KEY_BYTES)
         if not isinstance(self.uses_secret, bool):
             raise LocalProtocolError("uses_secret must be a boolean")
 
@@ -269,20 +288,103 @@ def _wire_value(value: object) -> object:
 
 
 def encode_payload(frame: Frame) -> bytes:
-    """The msgpack bytes of a frame, without the length prefix."""
+    """The msgpack bytes of a frame, without the length prefix (at most MAX_PAYLOAD_BYTES:
+    a larger frame raises LocalProtocolError, it could not be sent protected)."""
     values = [_wire_value(getattr(frame, f.name)) for f in fields(frame)]
     payload: bytes = msgpack.packb([frame.TAG, *values], use_bin_type=True)
+    if len(payload) > MAX_PAYLOAD_BYTES:
+        raise LocalProtocolError(
+            f"{frame.TAG} frame is {len(payload)} bytes; the limit is {MAX_PAYLOAD_BYTES}"
+        )
     return payload
 
 
 def encode_frame(frame: Frame) -> bytes:
-    """Length prefix + msgpack: exactly the bytes to write to the stream."""
+    """Length prefix + msgpack in clear: the bytes of a handshake frame on the stream."""
     payload = encode_payload(frame)
-    if len(payload) > MAX_FRAME_BYTES:
-        raise LocalProtocolError(
-            f"{frame.TAG} frame is {len(payload)} bytes; the limit is {MAX_FRAME_BYTES}"
-        )
     return LENGTH_PREFIX.pack(len(payload)) + payload
+
+
+# -- protection after the handshake ---------------------------------------------------------
+
+# Associated data of every protected record: this label and the sender's role byte. The keys
+# already differ per direction; the role in the AD makes a reflected record fail twice over.
+_AAD_LABEL = b"hanabi-p2p/v2/frame"
+ROLE_INITIATOR = b"I"
+ROLE_RESPONDER = b"R"
+
+
+def _nonce(counter: int) -> bytes:
+    return bytes(4) + counter.to_bytes(8, "big")
+
+
+class FrameProtector:
+    """ChaCha20-Poly1305 for one link after its handshake (sans-IO): `seal` what we send,
+    `open` what we receive.
+
+    One key per direction and one 64-bit counter per direction, starting at 0 and never sent:
+    the receiver knows which counter the next record must carry, so a record that was altered,
+    injected, replayed, dropped before a later one or reordered fails authentication
+    (`LinkAuthError`) and the link must close. A protector that failed refuses further use.
+    """
+
+    def __init__(self, send_key: bytes, recv_key: bytes, *, initiator: bool, peer: str) -> None:
+        _check_bytes("send_key", send_key, exact=LINK_KEY_BYTES)
+        _check_bytes("recv_key", recv_key, exact=LINK_KEY_BYTES)
+        self.peer = peer
+        self._sealer = ChaCha20Poly1305(send_key)
+        self._opener = ChaCha20Poly1305(recv_key)
+        mine, theirs = (
+            (ROLE_INITIATOR, ROLE_RESPONDER) if initiator else (ROLE_RESPONDER, ROLE_INITIATOR)
+        )
+        self._send_aad = _AAD_LABEL + mine
+        self._recv_aad = _AAD_LABEL + theirs
+        self._send_counter = 0
+        self._recv_counter = 0
+        self._broken = False
+
+    def seal_payload(self, payload: bytes) -> bytes:
+        """The wire bytes (length prefix + ciphertext) of one frame's msgpack payload.
+
+        Records must be written in the order they were sealed (the counter is the nonce).
+        """
+        if len(payload) > MAX_PAYLOAD_BYTES:
+            raise LocalProtocolError(
+                f"frame payload is {len(payload)} bytes; the limit is {MAX_PAYLOAD_BYTES}"
+            )
+        if self._send_counter > MAX_FRAME_COUNTER:
+            raise LocalProtocolError("this link has sent 2^64 frames; open a new one")
+        record = self._sealer.encrypt(_nonce(self._send_counter), payload, self._send_aad)
+        self._send_counter += 1
+        return LENGTH_PREFIX.pack(len(record)) + record
+
+    def seal(self, frame: Frame) -> bytes:
+        """The wire bytes of one protected frame."""
+        return self.seal_payload(encode_payload(frame))
+
+    def open(self, record: bytes) -> bytes:
+        """The payload inside one received record (without its length prefix)."""
+        if self._broken:
+            raise LocalProtocolError(f"frame protection for {self.peer} already failed")
+        if len(record) < AEAD_TAG_BYTES or self._recv_counter > MAX_FRAME_COUNTER:
+            self._broken = True
+            raise LinkAuthError(self.peer, "a frame is too short to carry its authentication tag")
+        try:
+            payload = self._opener.decrypt(_nonce(self._recv_counter), record, self._recv_aad)
+        except InvalidTag:
+            self._broken = True
+            raise LinkAuthError(
+                self.peer,
+                f"frame {self._recv_counter} failed authentication "
+                "(altered, injected, replayed or reordered on the way)",
+            ) from None
+        self._recv_counter += 1
+        return payload
+
+    @property
+    def counters(self) -> tuple[int, int]:
+        """(frames sealed, frames opened) so far: for tests and diagnostics."""
+        return self._send_counter, self._recv_counter
 
 
 # -- decoding -------------------------------------------------------------------------------
@@ -336,6 +438,14 @@ class FrameDecoder:
         self.peer = peer
         self._buffer = bytearray()
         self._broken: FrameError | None = None
+        self._protector: FrameProtector | None = None
+
+    def protect(self, protector: FrameProtector) -> None:
+        """From the next frame on, every record is opened with `protector` (bytes already
+        buffered after the handshake's last frame included)."""
+        if self._protector is not None:
+            raise LocalProtocolError(f"frames from {self.peer} are already protected")
+        self._protector = protector
 
     def feed(self, data: bytes) -> None:
         """Append bytes received from the peer."""
@@ -367,9 +477,11 @@ class FrameDecoder:
         end = LENGTH_PREFIX.size + length
         if len(self._buffer) < end:
             return None
-        payload = bytes(self._buffer[LENGTH_PREFIX.size : end])
+        record = bytes(self._buffer[LENGTH_PREFIX.size : end])
         del self._buffer[:end]
-        return decode_payload(payload, self.peer)
+        if self._protector is not None:
+            record = self._protector.open(record)
+        return decode_payload(record, self.peer)
 
     @property
     def buffered(self) -> int:

@@ -1,17 +1,27 @@
-"""The link handshake (sans-IO): who is on the other end, at which table, with which code.
+"""The link handshake (sans-IO): who is on the other end, at which table, with which code,
+and the keys that protect every frame after it.
 
 Both ends run the same machine; `initiator` says who dialled (it orders the transcript and the
-role byte in every MAC and signature, so nothing can be reflected back at its sender)::
+role byte in every MAC, signature and key label, so nothing can be reflected back at its
+sender). The flow, SIGMA-like (identities first, then the optional code)::
 
-    both:  HELLO {version, table_id, peer_id, nonce, uses_secret}
-    with a table code:   PAKE {Y}  ->  CONFIRM {mac}        (CPace over edwards25519)
-    both:  AUTH {Ed25519 signature over the transcript hash}
+    both:  HELLO {version, table_id, peer_id, ephemeral X25519 key, uses_secret}
+    both:  AUTH  {Ed25519 signature over both HELLOs: identity bound to the ephemeral keys}
+    with a table code, once the peer's AUTH verified:
+           PAKE {Y}                       (CPace over edwards25519, both)
+           CONFIRM {mac}  initiator first; the responder answers only a correct one
+    link keys = HKDF(transcript, X25519 result || CPace ISK), one per direction
 
-Each side sends its next frame as soon as it has checked the peer's previous one, so neither
-waits on the other beyond that. `start()` gives the first frames to send; `receive(frame)`
-checks one frame from the peer and gives the frames to send next; once `done`, `result`
-names the verified peer. Every failure raises a typed `HandshakeError` (naming the peer) and
-the machine is then dead: further calls raise `LocalProtocolError`.
+Identity before the code: a connection must prove the key it claims before any code exchange,
+so nobody can guess codes under a seated player's id, and a failed guess is only ever the
+failure of a key that proved itself. The responder checks the initiator's CONFIRM before it
+sends its own, so a guesser learns nothing without the host seeing (and counting) the guess.
+
+`start()` gives the first frames to send; `receive(frame)` checks one frame from the peer and
+gives the frames to send next; once `done`, `result` names the verified peer and carries the
+link keys (`result.protector()` protects the frames after the handshake). Every failure
+raises a typed `HandshakeError` naming the peer by address (with the id it claims, never as
+if proven) and the machine is then dead: further calls raise `LocalProtocolError`.
 
 The allowed transitions are one table, `_TRANSITIONS`, at the bottom of the class: a frame
 that is not in it for the current state is a protocol error, never a silently ignored one.
@@ -31,7 +41,11 @@ from typing import ClassVar, Protocol
 
 import nacl.bindings as sodium
 from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from hanabi_p2p.errors import LocalProtocolError
 from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
@@ -41,35 +55,43 @@ from hanabi_p2p.net.errors import (
     PeerRefusedError,
     UnexpectedPeerError,
     VersionMismatchError,
+    WrongCodeGuessError,
     WrongSecretError,
     WrongTableError,
 )
 from hanabi_p2p.net.frames import (
-    NONCE_BYTES,
+    EPHEMERAL_KEY_BYTES,
+    LINK_KEY_BYTES,
+    ROLE_INITIATOR,
+    ROLE_RESPONDER,
     Auth,
     Confirm,
     Error,
     Frame,
+    FrameProtector,
     Hello,
     Pake,
 )
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_SECRET_BYTES = 256
+# Bytes of randomness a CPace scalar is reduced from (64: no modulo bias).
+_SCALAR_SEED_BYTES = 64
 
-# Every hash, MAC and signature input starts with its own label, so that no value computed
-# for one purpose can ever be replayed as another (or as a log-entry signature).
-_DOMAIN = b"hanabi-p2p/v1/"
+# Every hash, MAC, key and signature input starts with its own label, so that no value
+# computed for one purpose can ever be replayed as another (or as a log-entry signature).
+_DOMAIN = b"hanabi-p2p/v2/"
 _LABEL_TRANSCRIPT = _DOMAIN + b"handshake-transcript"
-_LABEL_AUTH_TRANSCRIPT = _DOMAIN + b"handshake-auth-transcript"
 _LABEL_AUTH = _DOMAIN + b"handshake-auth"
 _LABEL_GENERATOR = _DOMAIN + b"cpace-generator"
 _LABEL_ISK = _DOMAIN + b"cpace-isk"
+_LABEL_PAKE_TRANSCRIPT = _DOMAIN + b"handshake-pake-transcript"
+_LABEL_CONFIRM_KEY = _DOMAIN + b"confirm-key"
 _LABEL_CONFIRM = _DOMAIN + b"cpace-confirm"
-_LABEL_TABLE_CODE = _DOMAIN + b"table-code"
-
-_ROLE_INITIATOR = b"I"
-_ROLE_RESPONDER = b"R"
+_LABEL_LINK_KEY = _DOMAIN + b"link-key"
+# The code players compare aloud depends only on the table and its keys, not on the link
+# protocol, so it keeps its version-1 label (and value).
+_LABEL_TABLE_CODE = b"hanabi-p2p/v1/table-code"
 
 RandomBytes = Callable[[int], bytes]
 
@@ -89,19 +111,38 @@ class HandshakeResult:
 
     peer_id: bytes
     initiator: bool  # True if we dialled
-    transcript_hash: bytes  # binds both HELLOs (and PAKE shares); unique per link
+    transcript_hash: bytes  # binds both HELLOs (ephemeral keys) and PAKE shares; per link
     # 32 bytes both ends share when a table code was used (CPace ISK), else None.
     session_key: bytes | None
+    send_key: bytes  # ChaCha20-Poly1305 key of frames we send
+    recv_key: bytes  # ... and of frames the peer sends
+
+    def protector(self, peer_label: str) -> FrameProtector:
+        """A fresh protector for the frames after the handshake (counters at 0)."""
+        return FrameProtector(
+            self.send_key, self.recv_key, initiator=self.initiator, peer=peer_label
+        )
 
 
 class State(enum.Enum):
     START = "start"
     AWAIT_HELLO = "awaiting HELLO"
+    AWAIT_AUTH = "awaiting AUTH"
     AWAIT_PAKE = "awaiting PAKE"
     AWAIT_CONFIRM = "awaiting CONFIRM"
-    AWAIT_AUTH = "awaiting AUTH"
     DONE = "done"
     FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkSecrets:
+    """Everything the key schedule derived (the known-answer vectors print it)."""
+
+    transcript_hash: bytes
+    prk: bytes
+    confirm_key: bytes
+    key_initiator_to_responder: bytes
+    key_responder_to_initiator: bytes
 
 
 def fingerprint_hex(peer_id: bytes) -> str:
@@ -128,14 +169,30 @@ def _lv(data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + data
 
 
-def _hello_bytes(hello: Hello) -> bytes:
-    # Fixed-width fields, so the concatenation of two HELLOs parses one way only.
+def hello_bytes(hello: Hello) -> bytes:
+    """A HELLO's transcript bytes. Fixed-width fields, so two of them parse one way only."""
     return (
         struct.pack(">H", hello.version)
         + hello.table_id
         + hello.peer_id
-        + hello.nonce
+        + hello.ephemeral
         + (b"\x01" if hello.uses_secret else b"\x00")
+    )
+
+
+def derive_link_secrets(transcript_hash: bytes, dh: bytes, isk: bytes | None) -> LinkSecrets:
+    """The key schedule: HKDF-SHA256 with the transcript as salt, DH (|| ISK) as input."""
+    prk = hmac.new(transcript_hash, dh + (isk or b""), hashlib.sha256).digest()
+
+    def expand(info: bytes) -> bytes:
+        return HKDFExpand(hashes.SHA256(), LINK_KEY_BYTES, info).derive(prk)
+
+    return LinkSecrets(
+        transcript_hash=transcript_hash,
+        prk=prk,
+        confirm_key=expand(_lv(_LABEL_CONFIRM_KEY)),
+        key_initiator_to_responder=expand(_lv(_LABEL_LINK_KEY) + ROLE_INITIATOR),
+        key_responder_to_initiator=expand(_lv(_LABEL_LINK_KEY) + ROLE_RESPONDER),
     )
 
 
@@ -185,14 +242,19 @@ class Handshake:
         self._allow_peer = allow_peer
         self._random_bytes = random_bytes
         self._version = version
+        self.address = peer_label
+        # Until the peer's AUTH verifies, errors name it by address only ("claims" an id).
         self.peer_label = peer_label
         self.state = State.START
         self._my_hello: Hello | None = None
+        self._ephemeral: X25519PrivateKey | None = None
         self._peer_id = b""
+        self._dh = b""
         self._transcript = b""
         self._scalar = b""
         self._my_point = b""
-        self._session_key: bytes | None = None
+        self._isk: bytes | None = None
+        self._secrets: LinkSecrets | None = None
         self._result: HandshakeResult | None = None
 
     # -- public API -----------------------------------------------------------------------
@@ -207,15 +269,30 @@ class Handshake:
             raise LocalProtocolError("the handshake has not finished")
         return self._result
 
+    @property
+    def claimed_peer(self) -> bytes | None:
+        """The id the peer's HELLO claims (proven only once `done`)."""
+        return self._peer_id or None
+
+    @property
+    def secrets(self) -> LinkSecrets:
+        """The derived keys (for the known-answer vectors)."""
+        if self._secrets is None:
+            raise LocalProtocolError("no link keys yet")
+        return self._secrets
+
     def start(self) -> list[Frame]:
         """The frames to send first (our HELLO)."""
         if self.state is not State.START:
             raise LocalProtocolError(f"handshake already started (state: {self.state.value})")
+        self._ephemeral = X25519PrivateKey.from_private_bytes(
+            self._random_bytes(EPHEMERAL_KEY_BYTES)
+        )
         self._my_hello = Hello(
             version=self._version,
             table_id=self._table_id,
             peer_id=self._identity.peer_id,
-            nonce=self._random_bytes(NONCE_BYTES),
+            ephemeral=self._ephemeral.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw),
             uses_secret=self._secret is not None,
         )
         self.state = State.AWAIT_HELLO
@@ -237,6 +314,7 @@ class Handshake:
         except HandshakeError:
             self.state = State.FAILED
             self._scalar = b""
+            self._ephemeral = None
             raise
 
     # -- transitions ----------------------------------------------------------------------
@@ -245,14 +323,36 @@ class Handshake:
         assert isinstance(frame, Hello) and self._my_hello is not None
         self._check_hello(frame)
         self._peer_id = frame.peer_id
-        self.peer_label = f"{fingerprint_hex(frame.peer_id)}@{self.peer_label}"
+        self.peer_label = f"{self.address} (claims id {fingerprint_hex(frame.peer_id)})"
         first, second = (self._my_hello, frame) if self._initiator else (frame, self._my_hello)
         self._transcript = hashlib.sha256(
-            _lv(_LABEL_TRANSCRIPT) + _hello_bytes(first) + _hello_bytes(second)
+            _lv(_LABEL_TRANSCRIPT) + hello_bytes(first) + hello_bytes(second)
         ).digest()
+        assert self._ephemeral is not None
+        try:
+            self._dh = self._ephemeral.exchange(X25519PublicKey.from_public_bytes(frame.ephemeral))
+        except ValueError as exc:  # a low-order point gives the all-zero result
+            raise HandshakeError(self.peer_label, "ephemeral key gives a degenerate key") from exc
+        self._ephemeral = None  # one use only
+        if not any(self._dh):
+            raise HandshakeError(self.peer_label, "ephemeral key gives a degenerate key")
+        self.state = State.AWAIT_AUTH
+        return [self._auth()]
+
+    def _on_auth(self, frame: Frame) -> list[Frame]:
+        assert isinstance(frame, Auth)
+        key = Ed25519PublicKey.from_public_bytes(self._peer_id)  # checked in _check_hello
+        try:
+            key.verify(frame.signature, self._auth_message(self._peer_role))
+        except InvalidSignature as exc:
+            raise BadSignatureError(
+                self.peer_label, "could not prove the identity key it claims"
+            ) from exc
+        # Proven: from here on the peer is named by its key.
+        self.peer_label = f"{fingerprint_hex(self._peer_id)}@{self.address}"
         if self._secret is None:
-            self.state = State.AWAIT_AUTH
-            return [self._auth()]
+            self._finish()
+            return []
         self._scalar = _random_scalar(self._random_bytes)
         generator = _cpace_generator(self._secret, self._table_id, self._transcript)
         self._my_point = sodium.crypto_scalarmult_ed25519_noclamp(self._scalar, generator)
@@ -274,54 +374,57 @@ class Handshake:
         point_i, point_r = (
             (self._my_point, peer_point) if self._initiator else (peer_point, self._my_point)
         )
-        self._session_key = hashlib.sha512(
+        self._isk = hashlib.sha512(
             _lv(_LABEL_ISK) + _lv(self._transcript) + _lv(shared) + _lv(point_i) + _lv(point_r)
         ).digest()[:32]
-        # From here on every MAC and signature covers the PAKE shares too.
+        # From here on the MACs and the link keys cover the PAKE shares too.
         self._transcript = hashlib.sha256(
-            _lv(_LABEL_AUTH_TRANSCRIPT) + self._transcript + point_i + point_r
+            _lv(_LABEL_PAKE_TRANSCRIPT) + self._transcript + point_i + point_r
         ).digest()
+        self._secrets = derive_link_secrets(self._transcript, self._dh, self._isk)
         self.state = State.AWAIT_CONFIRM
-        return [Confirm(self._confirm_mac(self._my_role))]
+        # The initiator confirms first; the responder answers only a correct CONFIRM, so a
+        # wrong guess never learns anything the host did not see (and count).
+        return [Confirm(self._confirm_mac(ROLE_INITIATOR))] if self._initiator else []
 
     def _on_confirm(self, frame: Frame) -> list[Frame]:
         assert isinstance(frame, Confirm)
         if not hmac.compare_digest(frame.mac, self._confirm_mac(self._peer_role)):
-            raise WrongSecretError(
+            raise WrongCodeGuessError(
                 self.peer_label, "key confirmation failed: the peer uses a different table code"
             )
-        self.state = State.AWAIT_AUTH
-        return [self._auth()]
+        answer: list[Frame] = [] if self._initiator else [Confirm(self._confirm_mac(self._my_role))]
+        self._finish()
+        return answer
 
-    def _on_auth(self, frame: Frame) -> list[Frame]:
-        assert isinstance(frame, Auth)
-        key = Ed25519PublicKey.from_public_bytes(self._peer_id)  # checked in _check_hello
-        try:
-            key.verify(frame.signature, self._auth_message(self._peer_role))
-        except InvalidSignature as exc:
-            raise BadSignatureError(
-                self.peer_label, "handshake signature does not verify with the peer's key"
-            ) from exc
+    _TRANSITIONS: ClassVar[dict[tuple[State, type], Callable[[Handshake, Frame], list[Frame]]]] = {
+        (State.AWAIT_HELLO, Hello): _on_hello,
+        (State.AWAIT_AUTH, Auth): _on_auth,
+        (State.AWAIT_PAKE, Pake): _on_pake,
+        (State.AWAIT_CONFIRM, Confirm): _on_confirm,
+    }
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        if self._secrets is None:  # no code: the keys come from the DH alone
+            self._secrets = derive_link_secrets(self._transcript, self._dh, None)
+        self._dh = b""
+        keys = self._secrets
+        i_to_r, r_to_i = keys.key_initiator_to_responder, keys.key_responder_to_initiator
         self.state = State.DONE
         self._result = HandshakeResult(
             peer_id=self._peer_id,
             initiator=self._initiator,
             transcript_hash=self._transcript,
-            session_key=self._session_key,
+            session_key=self._isk,
+            send_key=i_to_r if self._initiator else r_to_i,
+            recv_key=r_to_i if self._initiator else i_to_r,
         )
-        return []
-
-    _TRANSITIONS: ClassVar[dict[tuple[State, type], Callable[[Handshake, Frame], list[Frame]]]] = {
-        (State.AWAIT_HELLO, Hello): _on_hello,
-        (State.AWAIT_PAKE, Pake): _on_pake,
-        (State.AWAIT_CONFIRM, Confirm): _on_confirm,
-        (State.AWAIT_AUTH, Auth): _on_auth,
-    }
-
-    # -- helpers --------------------------------------------------------------------------
 
     def _check_hello(self, hello: Hello) -> None:
-        label = self.peer_label
+        label = self.address
+        claims = f"claimed id {fingerprint_hex(hello.peer_id)}"
         if hello.version != self._version:
             raise VersionMismatchError(
                 label,
@@ -338,13 +441,12 @@ class Handshake:
             raise UnexpectedPeerError(
                 label,
                 f"expected player {fingerprint_hex(self._expected_peer)} but "
-                f"{fingerprint_hex(hello.peer_id)} answered",
+                f"one claiming {fingerprint_hex(hello.peer_id)} answered",
             )
         if self._allow_peer is not None and not self._allow_peer(hello.peer_id):
             raise UnexpectedPeerError(
                 label,
-                f"player {fingerprint_hex(hello.peer_id)} has no seat at this table "
-                "(it is full or its game has begun)",
+                f"{claims} has no seat at this table (it is full or its game has begun)",
             )
         if hello.uses_secret and self._secret is None:
             raise WrongSecretError(label, "the table needs a code (--code) and we have none")
@@ -353,33 +455,35 @@ class Handshake:
         try:
             Ed25519PublicKey.from_public_bytes(hello.peer_id)
         except ValueError as exc:
-            raise BadSignatureError(label, "peer_id is not an Ed25519 public key") from exc
+            raise BadSignatureError(label, f"{claims} is not an Ed25519 public key") from exc
 
     @property
     def _my_role(self) -> bytes:
-        return _ROLE_INITIATOR if self._initiator else _ROLE_RESPONDER
+        return ROLE_INITIATOR if self._initiator else ROLE_RESPONDER
 
     @property
     def _peer_role(self) -> bytes:
-        return _ROLE_RESPONDER if self._initiator else _ROLE_INITIATOR
+        return ROLE_RESPONDER if self._initiator else ROLE_INITIATOR
 
     def _auth_message(self, role: bytes) -> bytes:
+        # The transcript holds both HELLOs: both identity keys, both ephemeral keys and the
+        # table id, so the signature binds this identity to this very key exchange.
         return _lv(_LABEL_AUTH) + role + self._transcript
 
     def _auth(self) -> Auth:
         return Auth(self._identity.sign(self._auth_message(self._my_role)))
 
     def _confirm_mac(self, role: bytes) -> bytes:
-        assert self._session_key is not None
+        assert self._secrets is not None
         return hmac.new(
-            self._session_key, _lv(_LABEL_CONFIRM) + role + self._transcript, hashlib.sha256
+            self._secrets.confirm_key, _lv(_LABEL_CONFIRM) + role + self._transcript, hashlib.sha256
         ).digest()
 
 
 def _random_scalar(random_bytes: RandomBytes) -> bytes:
     """A uniformly random non-zero scalar mod the group order (64 bytes reduced: no bias)."""
     while True:
-        scalar: bytes = sodium.crypto_core_ed25519_scalar_reduce(random_bytes(64))
+        scalar: bytes = sodium.crypto_core_ed25519_scalar_reduce(random_bytes(_SCALAR_SEED_BYTES))
         if any(scalar):
             return scalar
 
@@ -387,8 +491,9 @@ def _random_scalar(random_bytes: RandomBytes) -> bytes:
 def _cpace_generator(secret: bytes, table_id: bytes, transcript: bytes) -> bytes:
     """CPace generator: a point nobody knows the discrete log of, fixed by code and session.
 
-    Hashing the code together with this link's transcript (both nonces) makes every
-    connection's generator fresh, so a share can't be replayed into another session.
+    Hashing the code together with this link's transcript (both ephemeral keys, both
+    identities) makes every connection's generator fresh, so a share can't be replayed into
+    another session.
     """
     uniform = hashlib.sha256(
         _lv(_LABEL_GENERATOR) + _lv(secret) + _lv(table_id) + _lv(transcript)

@@ -4,16 +4,20 @@
 deadline (a connection that never speaks is dropped after `handshake_timeout`) and returns a
 `Link`. A Link then:
 
-- `send(frame)`: queues a frame without blocking; a peer that stops reading fills its bounded
-  outbox and is disconnected rather than stalling everyone else;
+- `send(frame)`: seals a frame (ChaCha20-Poly1305 under this direction's link key, see
+  `FrameProtector`) and queues it without blocking; a peer that stops reading fills its
+  bounded outbox and is disconnected rather than stalling everyone else;
 - `recv()`: the next frame for the layers above; PING/PONG are answered here and never seen
-  above; BYE/ERROR from the peer end the link with `LinkClosedError`;
+  above; BYE/ERROR from the peer end the link with `LinkClosedError`; a frame that fails
+  authentication (altered, injected, replayed, reordered) ends it with `LinkAuthError`;
 - keeps the link alive with a PING every `keepalive_interval` and declares the peer gone if
   nothing at all arrives for `idle_timeout`;
 - `close(reason)`: says BYE and closes; `abort(error)` tells the peer what it did wrong (an
   ERROR frame, best effort) and closes at once.
 
 Every error names the peer: its address before the handshake, `fingerprint@address` after.
+After the handshake every frame both ways is protected, BYE/ERROR/PING/PONG included, so a
+stranger in the path cannot put words (an ERROR reason) in a peer's mouth.
 """
 
 from __future__ import annotations
@@ -38,12 +42,14 @@ from hanabi_p2p.net.frames import (
     Error,
     Frame,
     FrameDecoder,
+    FrameProtector,
     Hello,
     Pake,
     Ping,
     Pong,
     clip_reason,
     encode_frame,
+    encode_payload,
 )
 from hanabi_p2p.net.handshake import Handshake, HandshakeResult
 
@@ -79,6 +85,14 @@ def peer_address(writer: asyncio.StreamWriter) -> str:
     return "unknown address"
 
 
+def peer_host(writer: asyncio.StreamWriter) -> str:
+    """The other end's IP address alone: the unit of per-source limits (ports are free)."""
+    peername = writer.get_extra_info("peername")
+    if isinstance(peername, tuple) and peername:
+        return str(peername[0])
+    return "unknown address"
+
+
 async def _read_frame(
     reader: asyncio.StreamReader, decoder: FrameDecoder, label: str, timeout: float | None
 ) -> Frame:
@@ -103,11 +117,14 @@ def _error_frame_for(error: HanabiError) -> Error | None:
     return Error(clip_reason(reason))
 
 
-def _abort_writer(writer: asyncio.StreamWriter, error: HanabiError) -> None:
+def _abort_writer(
+    writer: asyncio.StreamWriter, error: HanabiError, protector: FrameProtector | None
+) -> None:
+    """Tell the peer why (in clear during the handshake, sealed after it) and close."""
     frame = _error_frame_for(error)
     with contextlib.suppress(Exception):  # best effort: the socket may already be gone
         if frame is not None and not writer.is_closing():
-            writer.write(encode_frame(frame))
+            writer.write(encode_frame(frame) if protector is None else protector.seal(frame))
     with contextlib.suppress(Exception):
         writer.close()
 
@@ -134,21 +151,31 @@ async def open_link(
         error: HanabiError = LinkTimeoutError(
             handshake.peer_label, f"no handshake within {timing.handshake_timeout:g} s"
         )
-        _abort_writer(writer, error)
+        _abort_writer(writer, error, None)
         raise error from None
     except OSError as exc:
         error = LinkClosedError(handshake.peer_label, f"connection lost ({type(exc).__name__})")
-        _abort_writer(writer, error)
+        _abort_writer(writer, error, None)
         raise error from exc
     except HanabiError as exc:
-        _abort_writer(writer, exc)
+        _abort_writer(writer, exc, None)
         raise
     except BaseException:  # cancelled: do not leak the socket
         writer.close()
         raise
     decoder.peer = handshake.peer_label
+    protector = handshake.result.protector(handshake.peer_label)
+    # Bytes the peer sent right after its last handshake frame may already be buffered: they
+    # are protected records, and are opened as such.
+    decoder.protect(protector)
     return Link(
-        reader, writer, handshake.result, decoder=decoder, label=handshake.peer_label, timing=timing
+        reader,
+        writer,
+        handshake.result,
+        decoder=decoder,
+        protector=protector,
+        label=handshake.peer_label,
+        timing=timing,
     )
 
 
@@ -162,6 +189,7 @@ class Link:
         result: HandshakeResult,
         *,
         decoder: FrameDecoder,
+        protector: FrameProtector,
         label: str,
         timing: LinkTiming,
     ) -> None:
@@ -170,6 +198,7 @@ class Link:
         self._reader = reader
         self._writer = writer
         self._decoder = decoder  # may already hold bytes the peer sent right after its AUTH
+        self._protector = protector  # seals what we send; the decoder opens what we receive
         self._timing = timing
         self._outbox: deque[bytes] = deque()
         self._outbox_bytes = 0
@@ -197,17 +226,22 @@ class Link:
         self._write_task = asyncio.create_task(self._write_loop(), name=f"write {self.label}")
         self._ping_task = asyncio.create_task(self._keepalive_loop(), name=f"ping {self.label}")
 
-    def send(self, frame: Frame) -> None:
+    def send(self, frame: Frame) -> int:
         """Queue a frame; raises LinkClosedError if the link is closed or the peer not reading.
 
         A frame too large to send raises LocalProtocolError before anything is queued.
+        Returns the number of bytes queued.
         """
-        self.send_encoded(encode_frame(frame))
+        return self.send_payload(encode_payload(frame))
 
-    def send_encoded(self, data: bytes) -> None:
-        """Queue a frame already encoded with `encode_frame` (one encoding for a broadcast)."""
+    def send_payload(self, payload: bytes) -> int:
+        """Seal and queue a frame already encoded with `encode_payload` (a broadcast encodes
+        once; each link seals with its own key). Returns the number of bytes queued."""
         if self._closed is not None:
             raise self._closed
+        # Sealed here, in the order frames are queued: the outbox is FIFO, so records reach
+        # the wire in counter order.
+        data = self._protector.seal_payload(payload)
         if (
             len(self._outbox) >= OUTBOX_MAX_FRAMES
             or self._outbox_bytes + len(data) > OUTBOX_MAX_BYTES
@@ -219,6 +253,7 @@ class Link:
         self._outbox.append(data)
         self._outbox_bytes += len(data)
         self._wakeup.set()
+        return len(data)
 
     async def recv(self) -> Frame:
         """The next frame from the peer for the layers above.
@@ -291,14 +326,16 @@ class Link:
             self.send(frame)
 
     def _shutdown(self, closed: LinkClosedError, blame: HanabiError | None) -> None:
-        """Close the socket now; `blame` (the peer's fault) is reported with an ERROR frame."""
+        """Close the socket now; `blame` (what the peer should hear) goes in an ERROR frame."""
         if self._closed is None:
             self._closed = closed
         for task in (self._write_task, self._ping_task):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
-        if blame is not None:
-            _abort_writer(self._writer, blame)
+        # The ERROR is sealed with the next counter: frames still in the outbox would never be
+        # written before it, so the peer could not open it; then it only closes.
+        if blame is not None and not self._outbox:
+            _abort_writer(self._writer, blame, self._protector)
         else:
             with contextlib.suppress(Exception):
                 self._writer.close()

@@ -12,6 +12,14 @@ also covers a link being replaced by a newer one (`PeerUp` can repeat for a peer
 Who may connect: while `accepting_new` is true (the lobby) any peer at our table that passes
 the handshake; afterwards only peers in `seated` or ones we dial ourselves.
 
+Strangers cost little: at most `MAX_PENDING_PER_SOURCE` unfinished handshakes per source
+address and `MAX_PENDING_HANDSHAKES` in all, the oldest dropped to make room for a new one
+(so a joiner still gets in while someone holds hundreds of idle connections); a source that
+sent a wrong table code is refused for a time that doubles with each wrong code
+(`failed_code_attempts`, `failed_code_by_source` count them for the UI). A frame that fails
+authentication on a link closes that link (`auth_failures`; the `PeerDown` carries the
+`LinkAuthError`): a problem of the path, never a fault of the peer.
+
 Duplicate links: if both peers dial at once there are briefly two links. Both ends keep the
 same one by the same rule (see `_keep_existing`), so they always converge on one link.
 """
@@ -20,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import random
 from collections.abc import AsyncIterator, Iterable
@@ -27,15 +36,25 @@ from dataclasses import dataclass, field
 
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, UserError
 from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
-from hanabi_p2p.net.errors import LinkClosedError
-from hanabi_p2p.net.frames import Frame, encode_frame
+from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, WrongCodeGuessError
+from hanabi_p2p.net.frames import Error, Frame, clip_reason, encode_frame, encode_payload
 from hanabi_p2p.net.handshake import Handshake, RandomBytes, Signer, fingerprint_hex
-from hanabi_p2p.net.link import Link, LinkTiming, open_link, peer_address
+from hanabi_p2p.net.link import Link, LinkTiming, open_link, peer_address, peer_host
 
 # Events waiting for the layer above; when full, links stop reading (TCP back-pressure).
 EVENT_QUEUE_LIMIT = 1024
-# Connections still in their handshake; more than this are closed unanswered (a flood).
+# Connections still in their handshake, in all and per source address. At either limit the
+# oldest unfinished one is dropped to make room: a flood from one address cannot lock out a
+# joiner from another, and even one from the same address gets its turn.
 MAX_PENDING_HANDSHAKES = 16
+MAX_PENDING_PER_SOURCE = 4
+# A source that sent a wrong table code is refused for this long, doubling with every further
+# wrong code in a row (1 s, 2 s, 4 s, ... at most 64 s): a typo costs a second, a guesser
+# gets a handful of guesses a minute.
+CODE_BACKOFF_INITIAL_S = 1.0
+CODE_BACKOFF_MAX_S = 64.0
+# Sources remembered for the code back-off and the per-source counts (oldest forgotten first).
+MAX_TRACKED_SOURCES = 1024
 BACKOFF_INITIAL_S = 0.25
 BACKOFF_MAX_S = 8.0
 # A link that stayed up this long resets the backoff; one that drops sooner keeps growing it
@@ -88,7 +107,18 @@ class MeshConfig:
     backoff_initial: float = BACKOFF_INITIAL_S
     backoff_max: float = BACKOFF_MAX_S
     backoff_reset_after: float = BACKOFF_RESET_AFTER_S
+    code_backoff_initial: float = CODE_BACKOFF_INITIAL_S
+    code_backoff_max: float = CODE_BACKOFF_MAX_S
     rng: random.Random = field(default_factory=random.Random)
+
+
+@dataclass(slots=True)
+class _Pending:
+    """An inbound connection still in its handshake."""
+
+    source: str
+    task: asyncio.Task[object]
+    evicted: bool = False
 
 
 class Mesh:
@@ -120,12 +150,21 @@ class Mesh:
         self._link_gone: dict[bytes, asyncio.Event] = {}
         self._dialers: dict[bytes, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[object]] = set()
-        self._pending_handshakes = 0
+        # inbound handshakes in progress, oldest first (dicts keep insertion order)
+        self._pending: dict[asyncio.Task[object], _Pending] = {}
         self._events: asyncio.Queue[MeshEvent | None] = asyncio.Queue(EVENT_QUEUE_LIMIT)
         self._closing = False
         # what this mesh queued for its peers, over every link it ever had (benchmarks)
         self.frames_sent = 0
         self.bytes_sent = 0
+        # Counters for the UI and tests; none of them names or blames a player.
+        self.failed_code_attempts = 0  # wrong table codes received, from any source
+        self._failed_code_by_source: dict[str, int] = {}
+        self._code_streak: dict[str, int] = {}  # wrong codes in a row, per source
+        self._code_refused_until: dict[str, float] = {}  # loop time, per source
+        self.refused_during_backoff = 0  # connections refused while their source waited
+        self.evicted_handshakes = 0  # unfinished handshakes dropped to make room
+        self.auth_failures = 0  # links closed because a frame failed authentication
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -260,22 +299,96 @@ class Mesh:
 
     # -- accepting ------------------------------------------------------------------------
 
+    @property
+    def pending_handshakes(self) -> int:
+        """Inbound connections still in their handshake."""
+        return len(self._pending)
+
+    @property
+    def failed_code_by_source(self) -> dict[str, int]:
+        """Wrong table codes per source address (a copy; the most recent sources)."""
+        return dict(self._failed_code_by_source)
+
+    def code_backoff_left(self, source: str) -> float:
+        """Seconds `source` must still wait after its last wrong table code (0 if none)."""
+        until = self._code_refused_until.get(source)
+        if until is None:
+            return 0.0
+        return max(0.0, until - asyncio.get_running_loop().time())
+
     async def _on_inbound(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        address = peer_address(writer)
-        if self._closing or self._pending_handshakes >= MAX_PENDING_HANDSHAKES:
+        address, source = peer_address(writer), peer_host(writer)
+        if self._closing:
             writer.close()
             return
-        self._track(asyncio.current_task())
-        self._pending_handshakes += 1
+        wait = self.code_backoff_left(source)
+        if wait > 0:
+            # Refused before any work (no HELLO, no key exchange), with a short reason so a
+            # player who mistyped the code knows to wait rather than suspect the table.
+            self.refused_during_backoff += 1
+            reason = f"too many wrong table codes from {source}: try again in {math.ceil(wait)} s"
+            with contextlib.suppress(Exception):
+                writer.write(encode_frame(Error(clip_reason(reason))))
+                writer.close()
+            return
+        task = asyncio.current_task()
+        assert task is not None  # asyncio runs each connection callback in a task
+        self._make_room(source)
+        pending = _Pending(source, task)
+        self._pending[task] = pending
+        self._track(task)
         try:
             handshake = self._handshake(initiator=False, label=address, expected=None)
             link = await open_link(reader, writer, handshake, self._config.timing)
+        except WrongCodeGuessError as exc:
+            self._count_wrong_code(source)
+            self._report(LinkFailed(address, exc))
+            return
         except HanabiError as exc:
             self._report(LinkFailed(address, exc))
             return
+        except asyncio.CancelledError:
+            if not pending.evicted:
+                raise
+            # open_link closed the socket; the connection is told nothing (it was idle).
+            reason = f"dropped unfinished to make room (pending handshakes from {source})"
+            self._report(LinkFailed(address, LinkClosedError(address, reason)))
+            return
         finally:
-            self._pending_handshakes -= 1
+            self._pending.pop(task, None)
+        if self._secret is not None:
+            self._code_streak.pop(source, None)  # it knows the code: no more waiting
+            self._code_refused_until.pop(source, None)
         await self._adopt(link, address)
+
+    def _make_room(self, source: str) -> None:
+        """Drop the oldest unfinished handshake(s) so that one more fits both limits."""
+        same_source = [p for p in self._pending.values() if p.source == source]
+        if len(same_source) >= MAX_PENDING_PER_SOURCE:
+            self._evict(same_source[0])
+        if len(self._pending) >= MAX_PENDING_HANDSHAKES:
+            self._evict(next(iter(self._pending.values())))
+
+    def _evict(self, pending: _Pending) -> None:
+        pending.evicted = True
+        self._pending.pop(pending.task, None)  # room now, not when the task gets to run
+        pending.task.cancel()
+        self.evicted_handshakes += 1
+
+    def _count_wrong_code(self, source: str) -> None:
+        self.failed_code_attempts += 1
+        streak = self._code_streak.pop(source, 0) + 1
+        count = self._failed_code_by_source.pop(source, 0) + 1
+        # Re-inserted, so the most recent sources are last and the oldest are forgotten first.
+        self._code_streak[source] = streak
+        self._failed_code_by_source[source] = count
+        config = self._config
+        delay = min(config.code_backoff_initial * 2 ** min(streak - 1, 32), config.code_backoff_max)
+        self._code_refused_until.pop(source, None)
+        self._code_refused_until[source] = asyncio.get_running_loop().time() + delay
+        for table in (self._code_streak, self._failed_code_by_source, self._code_refused_until):
+            while len(table) > MAX_TRACKED_SOURCES:
+                del table[next(iter(table))]
 
     def _handshake(self, *, initiator: bool, label: str, expected: bytes | None) -> Handshake:
         return Handshake(
@@ -330,6 +443,8 @@ class Mesh:
             reason = exc.reason
         except HanabiError as exc:
             reason, error = str(exc), exc
+            if isinstance(exc, LinkAuthError):
+                self.auth_failures += 1
         finally:
             if self._links.get(link.peer_id) is link:
                 del self._links[link.peer_id]
@@ -363,23 +478,23 @@ class Mesh:
 
     def send(self, peer_id: bytes, frame: Frame) -> bool:
         """Queue a frame for one peer; False if there is no link to it (or it just dropped)."""
-        return self._send_encoded(peer_id, encode_frame(frame))
+        return self._send_payload(peer_id, encode_payload(frame))
 
     def broadcast(self, frame: Frame) -> int:
         """Queue a frame for every connected peer; returns how many links took it."""
-        data = encode_frame(frame)
-        return sum(self._send_encoded(peer_id, data) for peer_id in list(self._links))
+        payload = encode_payload(frame)  # encoded once; each link seals it with its own key
+        return sum(self._send_payload(peer_id, payload) for peer_id in list(self._links))
 
-    def _send_encoded(self, peer_id: bytes, data: bytes) -> bool:
+    def _send_payload(self, peer_id: bytes, payload: bytes) -> bool:
         link = self._links.get(peer_id)
         if link is None:
             return False
         try:
-            link.send_encoded(data)
+            queued = link.send_payload(payload)
         except LinkClosedError:
             return False
         self.frames_sent += 1
-        self.bytes_sent += len(data)
+        self.bytes_sent += queued
         return True
 
     async def next_event(self) -> MeshEvent | None:

@@ -68,7 +68,7 @@ async def raw_attack(mode: str, host: str, port: int, wait: float) -> dict[str, 
         writer.write(fr.LENGTH_PREFIX.pack(fr.MAX_FRAME_BYTES + 1) + bytes(65536))
     elif mode == "wrong-table":
         hello = fr.Hello(PROTOCOL_VERSION, os.urandom(fr.TABLE_ID_BYTES), identity.peer_id,
-                         os.urandom(fr.NONCE_BYTES), False)
+                         os.urandom(fr.EPHEMERAL_KEY_BYTES), False)
         writer.write(fr.encode_frame(hello))
     with contextlib.suppress(OSError):
         await writer.drain()

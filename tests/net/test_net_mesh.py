@@ -19,6 +19,7 @@ from net_helpers import TestIdentity, identities_sorted
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.net.errors import (
     FrameError,
+    LinkAuthError,
     LinkClosedError,
     LinkTimeoutError,
     PeerRefusedError,
@@ -32,11 +33,13 @@ from hanabi_p2p.net.frames import (
     Error,
     Frame,
     FrameDecoder,
+    FrameProtector,
     Have,
     Message,
     Ping,
     Pong,
     encode_frame,
+    encode_payload,
 )
 from hanabi_p2p.net.handshake import Handshake
 from hanabi_p2p.net.link import LinkTiming
@@ -108,20 +111,24 @@ async def closing(*meshes: Mesh) -> None:
 
 async def raw_handshake(
     port: int, identity: TestIdentity, table: bytes = TABLE
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, FrameDecoder]:
-    """A hand-driven client: does the handshake, then leaves the raw socket to the test."""
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, FrameDecoder, FrameProtector]:
+    """A hand-driven client: does the handshake, then leaves the raw socket to the test
+    (with the link's protector: `protector.seal(frame)` is what an honest peer would send;
+    the decoder already opens what the mesh sends)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     hs = Handshake(identity, table, initiator=True, peer_label="mesh")
     decoder = FrameDecoder("mesh")
-    for frame in hs.start():
-        writer.write(encode_frame(frame))
+    for hello in hs.start():
+        writer.write(encode_frame(hello))
     while not hs.done:
         decoder.feed(await reader.read(4096))
         while not hs.done and (frame := decoder.next_frame()) is not None:
             for answer in hs.receive(frame):
                 writer.write(encode_frame(answer))
     await writer.drain()
-    return reader, writer, decoder
+    protector = hs.result.protector("mesh")
+    decoder.protect(protector)
+    return reader, writer, decoder, protector
 
 
 async def read_until_closed(reader: asyncio.StreamReader, decoder: FrameDecoder) -> list[Frame]:
@@ -257,29 +264,41 @@ def test_junk_before_handshake_is_refused_and_mesh_keeps_serving(junk: bytes, wh
     run(main())
 
 
+def _bad_ping(protector: FrameProtector) -> bytes:
+    # Correctly sealed, so it comes from the peer itself: its own (buggy) frame.
+    return protector.seal_payload(encode_payload(Ping(5))[:-1] + b"\xff")
+
+
 @pytest.mark.parametrize(
-    ("junk", "why"),
+    ("junk", "why", "auth"),
     [
-        (b"\x00\x00\x00\x01\xc1", "msgpack"),
-        (struct.pack(">I", MAX_FRAME_BYTES + 1), "limit"),
-        (encode_frame(Ping(5))[:-1] + b"\xff", "0.."),
+        (lambda p: b"\x00\x00\x00\x01\xc1", "too short", True),
+        (lambda p: encode_frame(Error("Bob here: you cheat")), "failed authentication", True),
+        (lambda p: struct.pack(">I", MAX_FRAME_BYTES + 1), "limit", False),
+        (_bad_ping, "0..", False),
     ],
 )
-def test_junk_after_handshake_drops_that_peer_only(junk: bytes, why: str) -> None:
+def test_junk_after_handshake_drops_that_peer_only(
+    junk: Callable[[FrameProtector], bytes], why: str, auth: bool
+) -> None:
+    """Bytes that fail authentication close the link as a link problem (LinkAuthError,
+    counted); a peer's own authenticated garbage is a FrameError naming it."""
     async def main() -> None:
         a, b, evil = identities_sorted(b"ja-a", b"ja-b", b"ja-evil")
         ma, mb = await started(a), await started(b)
         try:
             ma.connect(pid(mb), "127.0.0.1", mb.port)
             await wait_event(mb, up(pid(ma)))
-            reader, writer, decoder = await raw_handshake(mb.port, evil)
+            reader, writer, decoder, protector = await raw_handshake(mb.port, evil)
             await wait_event(mb, up(evil.peer_id))
-            writer.write(junk)
+            writer.write(junk(protector))
             event = await wait_event(mb, down(evil.peer_id))
             assert isinstance(event, PeerDown)
             assert isinstance(event.error, FrameError)
+            assert isinstance(event.error, LinkAuthError) == auth
+            assert mb.auth_failures == (1 if auth else 0)
             assert why in event.error.reason
-            assert evil.peer_id[:6].hex() in event.error.peer  # named by fingerprint
+            assert evil.peer_id[:6].hex() in event.error.peer  # the link, by fingerprint
             frames = await read_until_closed(reader, decoder)
             errors = [f for f in frames if isinstance(f, Error)]
             assert errors and why in errors[-1].reason
@@ -310,7 +329,7 @@ async def test_connection_that_never_speaks_times_out(a: Mesh) -> None:
 @with_meshes(1)
 async def test_peer_that_goes_silent_after_handshake_is_dropped(a: Mesh) -> None:
     evil = TestIdentity(b"silent")
-    _, writer, _ = await raw_handshake(a.port, evil)
+    _, writer, _, _ = await raw_handshake(a.port, evil)
     await wait_event(a, up(evil.peer_id))
     # It never answers PINGs (nor sends anything else).
     event = await wait_event(a, down(evil.peer_id))
@@ -322,9 +341,9 @@ async def test_peer_that_goes_silent_after_handshake_is_dropped(a: Mesh) -> None
 @with_meshes(1)
 async def test_pings_are_answered_and_not_delivered(a: Mesh) -> None:
     client = TestIdentity(b"pinger")
-    reader, writer, decoder = await raw_handshake(a.port, client)
+    reader, writer, decoder, protector = await raw_handshake(a.port, client)
     await wait_event(a, up(client.peer_id))
-    writer.write(encode_frame(Ping(77)) + encode_frame(Entry(b"after ping")))
+    writer.write(protector.seal(Ping(77)) + protector.seal(Entry(b"after ping")))
     event = await wait_event(a, lambda e: isinstance(e, Received))
     assert event == Received(client.peer_id, Entry(b"after ping"))
     async with asyncio.timeout(WAIT_S):
@@ -435,12 +454,12 @@ async def test_redials_after_link_is_cut(a: Mesh, b: Mesh) -> None:
 @with_meshes(1)
 async def test_peer_that_stops_reading_is_dropped_not_waited_for(a: Mesh) -> None:
     lazy = TestIdentity(b"lazy")
-    _, writer, _ = await raw_handshake(a.port, lazy)
+    _, writer, _, protector = await raw_handshake(a.port, lazy)
     await wait_event(a, up(lazy.peer_id))
 
     async def stay_alive() -> None:  # it keeps talking, so it is not silent, just not reading
         while True:
-            writer.write(encode_frame(Ping(1)))
+            writer.write(protector.seal(Ping(1)))
             await asyncio.sleep(TIMING.keepalive_interval)
 
     talker = asyncio.create_task(stay_alive())
