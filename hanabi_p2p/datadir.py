@@ -11,6 +11,10 @@ Layout::
 
 The root and ``private/`` are created with mode 0700. Path resolution is pure (the environment
 is passed in) so it can be tested without touching the real home directory.
+
+A data directory, ``games/`` or ``private/`` that other users can write to would let them
+plant files or links where we write a game (`DataDir.secure`): one of ours loses those write
+permissions, one that is not ours is reported, once per command, before anything is written.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ GAME_SUFFIX = ".hlog"
 PRIVATE_SUFFIX = ".msgpack"
 
 DIR_MODE = 0o700
+# Write permission for anyone but the owner: what `secure` removes or reports.
+OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
 
 
 def resolve_data_dir(
@@ -113,6 +119,38 @@ class DataDir:
 
     def private_path(self, table_id: bytes) -> Path:
         return self.private_dir / (table_hex(table_id) + PRIVATE_SUFFIX)
+
+    def secure(self) -> list[str]:
+        """Remove write permission for group and others from the data directory, games/ and
+        private/ where they exist and are ours; a warning for each one changed, and for each
+        one that others can write but we cannot change (not ours)."""
+        warnings = []
+        for path in (self.root, self.games_dir, self.private_dir):
+            try:
+                info = path.lstat()
+            except OSError:
+                continue  # not made yet: `ensure` creates it 0700
+            if stat.S_ISLNK(info.st_mode):
+                try:
+                    info = path.stat()
+                except OSError:
+                    continue
+            mode = stat.S_IMODE(info.st_mode)
+            if not stat.S_ISDIR(info.st_mode) or not mode & OTHERS_WRITE:
+                continue
+            if info.st_uid != os.geteuid():
+                warnings.append(f"{path} can be written by other users and is not yours: "
+                                f"they could plant files in it; use another --data-dir")
+                continue
+            try:
+                os.chmod(path, mode & ~OTHERS_WRITE)
+            except OSError as exc:
+                warnings.append(f"{path} can be written by other users and could not be "
+                                f"changed ({exc.strerror}); fix it with: chmod go-w {path}")
+                continue
+            warnings.append(f"{path} could be written by other users (mode {mode:04o}); "
+                            f"changed to {mode & ~OTHERS_WRITE:04o}")
+        return warnings
 
     def ensure(self) -> DataDir:
         """Create root, games/ and private/ if missing. New directories get mode 0700;

@@ -16,6 +16,11 @@ PEER_ID_BYTES = 32
 # The longest table name: it must fit an mDNS TXT record beside the other keys, and it is
 # shown on one line of `tables` and of the lobby.
 MAX_TABLE_NAME_CHARS = 40
+# A player's name as peers carry it (lobby entries, the host's name in an mDNS advert).
+MAX_PLAYER_NAME_CHARS = 32
+# Seats at a table.
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
 # The largest encoded log entry. A deck message for 60 cards with proofs is about 8 KiB;
 # 64 KiB leaves room for variants and stays well under the network frame limit.
 MAX_ENTRY_BYTES = 64 * 1024

@@ -4,18 +4,41 @@ from __future__ import annotations
 
 import argparse
 
-from hanabi_p2p.commands.peerargs import add_common, choose_frontend, peer_options, run_game
-from hanabi_p2p.errors import UserError
+from hanabi_p2p.commands.peerargs import (
+    add_common,
+    check_common,
+    choose_frontend,
+    peer_options,
+    player_name,
+    run_game,
+)
+from hanabi_p2p.errors import HanabiError, UserError
+from hanabi_p2p.identity import fingerprint
+from hanabi_p2p.limits import (
+    MAX_PLAYERS,
+    MAX_TABLE_NAME_CHARS,
+    MIN_PLAYERS,
+    PEER_ID_BYTES,
+    TABLE_ID_BYTES,
+)
+from hanabi_p2p.net.discovery import TableAd
 from hanabi_p2p.peer.launch import host_table
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
+from hanabi_p2p.safe_text import safe
+from hanabi_p2p.session.bodies import TableOpen
 
 HELP = "open a table on the network and wait for players"
+MAX_PORT = 65535
+TABLE_NAME_SUFFIX = "'s table"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--table", metavar="NAME", help="the table's name (default: NAME's table)")
+    parser.add_argument("--table", metavar="NAME",
+                        help=f"the table's name, at most {MAX_TABLE_NAME_CHARS} characters "
+                             f"(default: NAME{TABLE_NAME_SUFFIX})")
     parser.add_argument("--players", type=int, default=2, metavar="N",
-                        help="seats at the table, 2-5 (default: %(default)s)")
+                        help=f"seats at the table, {MIN_PLAYERS}-{MAX_PLAYERS} "
+                             "(default: %(default)s)")
     parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant],
                         help="default: %(default)s")
     parser.add_argument("--option", action="append", default=[], metavar="O",
@@ -30,14 +53,40 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common(parser)
 
 
+def default_table_name(player: str) -> str:
+    """"NAME's table", with NAME shortened so that the whole fits the table-name limit."""
+    room = MAX_TABLE_NAME_CHARS - len(TABLE_NAME_SUFFIX)
+    return player[:room].rstrip() + TABLE_NAME_SUFFIX
+
+
+def check_table(table_name: str, host_name: str, config: GameConfig) -> None:
+    """Refuse a table that peers or the mDNS advert would refuse, before anything exists:
+    the same body parser the joiners run, and the advert's own checks."""
+    shown = safe(table_name, MAX_TABLE_NAME_CHARS + 1)
+    try:
+        TableOpen.from_wire(TableOpen(table_name, host_name, config).to_wire())
+        TableAd(table_id=bytes(TABLE_ID_BYTES), name=table_name, variant=config.variant.value,
+                options=config.options, seats_taken=1, seats_total=config.players,
+                host_fingerprint=fingerprint(bytes(PEER_ID_BYTES)), host_name=host_name)
+    except HanabiError as exc:
+        reason = str(exc).removeprefix("cannot advertise this table: ")
+        raise UserError(f"--table {shown!r} cannot be used: {reason}") from None
+
+
 def run(args: argparse.Namespace) -> int:
+    # every argument is checked before the first side effect (data directory, key, game file)
+    check_common(args)
+    if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
+        raise UserError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     config = GameConfig.from_names(args.players, args.variant, args.option)
     if not 0 <= args.bots < config.players:
         raise UserError(f"--bots must be 0 to {config.players - 1} for {config.players} players")
-    if not 0 <= args.port <= 65535:
-        raise UserError("--port must be 0 to 65535")
+    if not 0 <= args.port <= MAX_PORT:
+        raise UserError(f"--port must be 0 to {MAX_PORT}")
+    host_name = player_name(args)
+    table_name = args.table if args.table is not None else default_table_name(host_name)
+    check_table(table_name, host_name, config)
     opts = peer_options(args, port=args.port, advertise=not args.no_mdns)
-    table_name = args.table or f"{opts.name}'s table"
     frontend = choose_frontend(args)
     return run_game(lambda: host_table(opts, table_name, config, frontend, bots=args.bots),
                     frontend)

@@ -4,45 +4,70 @@ from __future__ import annotations
 
 import argparse
 
-from hanabi_p2p.commands.peerargs import add_common, choose_frontend, peer_options, run_game
+from hanabi_p2p.commands.peerargs import (
+    add_common,
+    check_common,
+    choose_frontend,
+    peer_options,
+    run_game,
+)
 from hanabi_p2p.errors import UserError
-from hanabi_p2p.net.discovery import browse_tables
+from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
+from hanabi_p2p.net.discovery import MAX_BROWSE_S, browse_tables, pick_table, settled
 from hanabi_p2p.peer.frontends import Frontend
-from hanabi_p2p.peer.launch import GameResult, PeerOptions, join_address, pick_table, resume
+from hanabi_p2p.peer.launch import GameResult, PeerOptions, join_address, join_known, resume
+from hanabi_p2p.peer.probe import advert_problem, probe_table
+from hanabi_p2p.safe_text import safe
 
 HELP = "join a table found on the network, or at --address HOST:PORT"
+# The longest a join looks for tables; it stops as soon as the answer is clear (see settled).
 BROWSE_SECONDS = 3.0
+MAX_PORT = 65535
 # replaced by the interface saved with the game being resumed
 RESUME_PLACEHOLDER_INTERFACE = "127.0.0.1"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("table", nargs="?", metavar="TABLE",
-                        help="the table's name (or id prefix); needed when several are open")
+                        help="the table's name, the start of its name, or its id; "
+                             "needed when several are open")
     parser.add_argument("--address", metavar="HOST:PORT",
                         help="join the host at this address directly (when mDNS is blocked)")
     parser.add_argument("--resume", action="store_true",
                         help="come back to an unfinished game of this installation")
     parser.add_argument("--browse-seconds", type=float, default=BROWSE_SECONDS, metavar="S",
-                        help="how long to look for tables (default: %(default)s)")
+                        help="look for tables at most this long (default: %(default)s)")
     add_common(parser)
 
 
 def parse_address(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not port.isdigit() or not 0 < int(port) <= MAX_PORT:
         raise UserError(f"--address must be HOST:PORT, not {text!r}")
     return host, int(port)
 
 
+def check_arguments(args: argparse.Namespace) -> None:
+    """Refuse a bad argument before anything is created or sent."""
+    check_common(args)
+    if not 0 < args.browse_seconds <= MAX_BROWSE_S:
+        raise UserError(f"--browse-seconds must be between 0 and {MAX_BROWSE_S:g}")
+    if args.table is not None and not 0 < len(args.table) <= MAX_TABLE_NAME_CHARS:
+        raise UserError(f"TABLE must be 1 to {MAX_TABLE_NAME_CHARS} characters")
+    if args.address:
+        parse_address(args.address)
+
+
 def run(args: argparse.Namespace) -> int:
-    frontend = choose_frontend(args)
+    check_arguments(args)
     if args.resume:
         # a resumed game listens where it did before (saved with the game), so a network
         # without a default route is no obstacle; an --interface given is checked anyway
         opts = peer_options(args, interface=args.interface or RESUME_PLACEHOLDER_INTERFACE)
+        frontend = choose_frontend(args)
         return run_game(lambda: resume(opts, frontend, args.table), frontend)
     opts = peer_options(args)
+    frontend = choose_frontend(args)
     if args.address:
         host, port = parse_address(args.address)
         return run_game(lambda: join_address(opts, host, port, frontend), frontend)
@@ -52,10 +77,18 @@ def run(args: argparse.Namespace) -> int:
 async def _find_and_join(opts: PeerOptions, args: argparse.Namespace,
                          frontend: Frontend) -> GameResult:
     frontend.status(f"looking for tables on {opts.interface} ...")
-    found = await browse_tables(opts.interface, args.browse_seconds)
-    table = pick_table(found.tables, args.table)
+    wanted: str | None = args.table
+    found = await browse_tables(opts.interface, args.browse_seconds,
+                                until=lambda tables: settled(tables, wanted))
+    table = pick_table(found.tables, wanted)
+    name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
     if table.ad.seats_taken >= table.ad.seats_total:
-        raise UserError(f"table {table.ad.name!r} is full ({table.ad.seats_total} seats taken)")
-    frontend.status(f"joining {table.ad.name!r} at {table.address}:{table.port}")
-    return await join_address(opts, table.address, table.port, frontend,
-                              expect_table=table.ad.table_id)
+        raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken)")
+    probe = await probe_table(table.address, table.port)
+    problem = advert_problem(table, probe)
+    if problem is not None:
+        raise UserError(f"not joining {name!r}: {problem}")
+    frontend.status(f"joining {name!r} at {table.address}:{table.port}")
+    # the handshake proves the host holds the key the advert names (dialled as expected)
+    return await join_known(opts, table.address, table.port, probe.table_id, probe.host_id,
+                            frontend)

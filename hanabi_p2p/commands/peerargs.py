@@ -10,11 +10,21 @@ import sys
 from collections.abc import Awaitable, Callable
 
 from hanabi_p2p.datadir import DataDir, add_data_dir_argument
-from hanabi_p2p.errors import UserError
+from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.net.discovery import check_interface, default_interface_address
+from hanabi_p2p.net.handshake import normalize_secret
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.peer.launch import GameResult, PeerOptions
 from hanabi_p2p.peer.node import Timing
+from hanabi_p2p.safe_text import safe
+from hanabi_p2p.session.bodies import Address, LobbyJoin
+
+# Upper bounds of the time options: beyond them a value is a typo, not a wish (a day of
+# waiting for one player; a minute between a computer player's moves).
+MAX_WAIT_TIMEOUT_S = 24 * 3600.0
+MAX_BOT_DELAY_S = 60.0
+# Only to give a name's validation a well-formed address: the name is what is checked.
+_CHECK_ADDRESS = Address("127.0.0.1", 1)
 
 
 def add_common(parser: argparse.ArgumentParser, *, network: bool = True) -> None:
@@ -37,25 +47,72 @@ def add_common(parser: argparse.ArgumentParser, *, network: bool = True) -> None
     add_data_dir_argument(parser)
 
 
+DEFAULT_PLAYER_NAME = "player"
+
+
 def default_name() -> str:
     try:
         return getpass.getuser()
     except Exception:
-        return "player"
+        return DEFAULT_PLAYER_NAME
+
+
+def player_name(args: argparse.Namespace) -> str:
+    """--name, checked; by default the login name, or a plain one if that is not usable."""
+    if args.name is not None:
+        return check_player_name(args.name)
+    try:
+        return check_player_name(default_name())
+    except UserError:
+        return DEFAULT_PLAYER_NAME
+
+
+def check_player_name(text: str) -> str:
+    """`text` as a player name (spaces around it removed), refused with a UserError exactly
+    when peers would refuse it in our lobby entry: checked by the same body parser."""
+    name = text.strip()
+    if not name:
+        raise UserError("--name must not be empty")
+    try:
+        LobbyJoin.from_wire(LobbyJoin(name, _CHECK_ADDRESS).to_wire())
+    except HanabiError as exc:
+        raise UserError(f"--name {safe(name)!r} cannot be used: {exc}") from None
+    return name
+
+
+def check_common(args: argparse.Namespace) -> None:
+    """Refuse a bad common option before anything is created, opened or sent: a refused
+    command leaves nothing behind in the data directory."""
+    if args.name is not None:
+        check_player_name(args.name)
+    if not 0 < args.wait_timeout <= MAX_WAIT_TIMEOUT_S:
+        raise UserError(f"--wait-timeout must be more than 0 and at most {MAX_WAIT_TIMEOUT_S:g}")
+    if not 0 <= args.bot_delay <= MAX_BOT_DELAY_S:
+        raise UserError(f"--bot-delay must be 0 to {MAX_BOT_DELAY_S:g} seconds")
+    code = getattr(args, "code", None)
+    if code is not None:
+        try:
+            normalize_secret(code)
+        except HanabiError as exc:
+            raise UserError(f"--code cannot be used: {exc}") from None
+    if getattr(args, "interface", None):
+        check_interface(args.interface)
 
 
 def peer_options(args: argparse.Namespace, *, interface: str | None = None,
                  port: int = 0, advertise: bool = True) -> PeerOptions:
+    """The options of a peer, after every check (`check_common`); the data directory is
+    tightened (or warned about) only then, as the first thing this command changes."""
+    check_common(args)
     chosen = interface or getattr(args, "interface", None)
     iface = check_interface(chosen) if chosen else default_interface_address()
-    name = (args.name or default_name()).strip()
-    if not name:
-        raise UserError("--name must not be empty")
-    if args.wait_timeout <= 0:
-        raise UserError("--wait-timeout must be positive")
+    name = player_name(args)
+    data_dir = DataDir.resolve(args.data_dir)
+    for warning in data_dir.secure():
+        print(f"hanabi-p2p: warning: {warning}", file=sys.stderr)
     return PeerOptions(
         name=name,
-        data_dir=DataDir.resolve(args.data_dir),
+        data_dir=data_dir,
         interface=iface,
         port=port,
         secret=getattr(args, "code", None),

@@ -1,18 +1,37 @@
-"""`hanabi-p2p tables`: list the tables advertised on the local network (mDNS)."""
+"""`hanabi-p2p tables`: list the tables advertised on the local network (mDNS).
+
+Every advert is checked against the host that answers at its address (`probe.advert_problem`):
+a copied advert - a real table's name and fingerprint, another machine's key - is marked and
+explained under the list instead of looking like a second copy of the real table.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import sys
+from dataclasses import dataclass
 
 from hanabi_p2p.errors import UserError
-from hanabi_p2p.net.discovery import FoundTable, browse_tables, default_interface_address
-from hanabi_p2p.safe_text import safe_name
+from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
+from hanabi_p2p.net.discovery import (
+    MAX_BROWSE_S,
+    FoundTable,
+    browse_tables,
+    check_interface,
+    default_interface_address,
+)
+from hanabi_p2p.peer.probe import ProbeResult, advert_problem, probe_table
+from hanabi_p2p.safe_text import safe, safe_name
 
 HELP = "list the tables hosted on the local network"
 DEFAULT_TIMEOUT_S = 3.0
-_COLUMNS = ("NAME", "VARIANT", "SEATS", "HOST", "ADDRESS", "TABLE")
+# Each listed table's host is asked for its key; one that has not answered by then is marked.
+CHECK_TIMEOUT_S = 1.5
+_COLUMNS = ("NAME", "VARIANT", "SEATS", "HOST", "CODE", "ADDRESS", "TABLE")
+# Marks before a table's name: its advert does not match its host, or its host did not answer.
+MARK_FAKE = "!"
+MARK_UNCHECKED = "?"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,41 +50,92 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _row(table: FoundTable) -> tuple[str, ...]:
+@dataclass(frozen=True, slots=True)
+class CheckedTable:
+    """A table seen on the LAN and what its host said when asked (`probe` None: no answer)."""
+
+    table: FoundTable
+    probe: ProbeResult | None = None
+    problem: str | None = None  # why the advert is not to be trusted, None if it matches
+
+    @property
+    def mark(self) -> str:
+        if self.probe is None:
+            return MARK_UNCHECKED
+        return MARK_FAKE if self.problem else ""
+
+
+async def check_table(table: FoundTable, timeout: float = CHECK_TIMEOUT_S) -> CheckedTable:
+    """Ask the host at `table`'s address for its key and compare it with the advert."""
+    try:
+        probe = await probe_table(table.address, table.port, timeout)
+    except UserError as exc:
+        return CheckedTable(table, None, f"did not answer: {exc}")
+    return CheckedTable(table, probe, advert_problem(table, probe))
+
+
+def _host(table: FoundTable) -> str:
+    ad = table.ad
+    fingerprint = safe_name(ad.host_fingerprint)
+    return f"{safe_name(ad.host_name)} {fingerprint}" if ad.host_name else fingerprint
+
+
+def _row(checked: CheckedTable) -> tuple[str, ...]:
+    table = checked.table
     ad = table.ad
     variant = ad.variant + "".join(f" +{o}" for o in ad.options)
     if not table.compatible:
         variant += f" (protocol v{ad.version}: cannot join)"
+    code = {None: MARK_UNCHECKED, True: "yes", False: "no"}[
+        None if checked.probe is None else checked.probe.uses_secret
+    ]
     return (
-        safe_name(ad.name),  # peer-provided: the one sanitiser
+        checked.mark + safe(ad.name, MAX_TABLE_NAME_CHARS),  # peer-provided: the one sanitiser
         variant,
         f"{ad.seats_taken}/{ad.seats_total}",
-        safe_name(ad.host_fingerprint),
+        _host(table),
+        code,
         f"{table.address}:{table.port}",
         ad.table_id.hex()[:8],
     )
 
 
-def format_tables(tables: list[FoundTable]) -> str:
-    """A plain-text table, one line per table, columns aligned."""
+def format_tables(tables: list[CheckedTable]) -> str:
+    """A plain-text table, one line per table, columns aligned; then one note per table whose
+    advert does not match its host or whose host did not answer."""
     rows = [_COLUMNS, *(_row(t) for t in tables)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
-    return "\n".join(
+    lines = [
         "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
         for row in rows
-    )
+    ]
+    for checked in tables:
+        if checked.problem:
+            table = checked.table
+            where = f"{safe(table.ad.name, MAX_TABLE_NAME_CHARS)!r} at {table.address}:{table.port}"
+            lines.append(f"{checked.mark} {where}: {safe(checked.problem)}")
+    if any(t.mark == MARK_FAKE for t in tables):
+        lines.append(f"{MARK_FAKE} join refuses these tables: their advert names another host")
+    return "\n".join(lines)
+
+
+async def list_tables(interface: str, timeout: float) -> tuple[list[CheckedTable], int]:
+    """The tables on the LAN, each checked against its host; and how many adverts were junk."""
+    result = await browse_tables(interface, timeout)
+    checked = await asyncio.gather(*(check_table(t) for t in result.tables))
+    return list(checked), result.ignored
 
 
 def run(args: argparse.Namespace) -> int:
-    interface = args.interface or default_interface_address()
-    if not 0 < args.timeout <= 60:
-        raise UserError("--timeout must be between 0 and 60 seconds")
-    result = asyncio.run(browse_tables(interface, args.timeout))
-    if result.ignored:
-        plural = "s" if result.ignored > 1 else ""
-        print(f"ignored {result.ignored} malformed table advert{plural}", file=sys.stderr)
-    if not result.tables:
+    if not 0 < args.timeout <= MAX_BROWSE_S:
+        raise UserError(f"--timeout must be between 0 and {MAX_BROWSE_S:g} seconds")
+    interface = check_interface(args.interface) if args.interface else default_interface_address()
+    tables, ignored = asyncio.run(list_tables(interface, args.timeout))
+    if ignored:
+        plural = "s" if ignored > 1 else ""
+        print(f"ignored {ignored} malformed table advert{plural}", file=sys.stderr)
+    if not tables:
         print(f"no tables found on {interface} within {args.timeout:g} s")
         return 0
-    print(format_tables(result.tables))
+    print(format_tables(tables))
     return 0

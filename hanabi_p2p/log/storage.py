@@ -15,6 +15,7 @@ still returned. Secrets (seed, channel keys) never go here: see ``PrivateFile``.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import struct
@@ -41,6 +42,43 @@ MAX_HEADER_PAYLOAD = 1024
 MAX_TORN_TAIL = RECORD_OVERHEAD + MAX_ENTRY_BYTES
 FILE_MODE = 0o600
 MAX_PRIVATE_BYTES = 1024 * 1024
+
+
+# A game log is opened without following a symbolic link (O_NOFOLLOW): a link planted as
+# games/<id>.hlog would otherwise make us append a whole game to a file of someone else's choice.
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_READ_CHUNK = 1024 * 1024
+
+
+def _open_own_log(path: Path, flags: int) -> int:
+    """A descriptor of the game log at `path` to write to: refused with a UserError if `path`
+    is a symbolic link, not a regular file, or another user's file."""
+    try:
+        fd = os.open(path, flags | _NOFOLLOW)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or path.is_symlink():
+            raise UserError(f"game log {path} is a symbolic link, not a file: refusing to "
+                            "write through it (remove it if you did not make it)") from None
+        raise UserError(f"cannot open game log {path} for writing: {exc.strerror}") from exc
+    info = os.fstat(fd)
+    problem = None
+    if not stat.S_ISREG(info.st_mode):
+        problem = "is not a regular file"
+    elif info.st_uid != os.geteuid():
+        problem = f"belongs to another user (uid {info.st_uid})"
+    if problem is not None:
+        os.close(fd)
+        raise UserError(f"game log {path} {problem}: refusing to write to it")
+    return fd
+
+
+def _read_fd(fd: int) -> bytes:
+    """The whole file behind `fd`, read from its start (the position is left at the end)."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    chunks = []
+    while chunk := os.read(fd, _READ_CHUNK):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 class CorruptLogError(UserError):
@@ -225,22 +263,27 @@ class GameFile:
         data = MAGIC + encode_record(header.encode())
         try:
             atomic_write(path, data, mode=FILE_MODE, replace=False)
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
         except FileExistsError:
             raise UserError(f"a game log already exists at {path}") from None
         except OSError as exc:
             raise UserError(f"cannot create game log {path}: {exc.strerror}") from exc
-        return cls(path, fd, header)
+        return cls(path, _open_own_log(path, os.O_WRONLY | os.O_APPEND), header)
 
     @classmethod
     def open(cls, path: Path) -> tuple[GameFile, LoadResult]:
         """Open to continue a game: returns the file and what it holds. A torn tail is cut
         off (so new records follow good ones); a damaged file is refused."""
-        result = load(path)
+        # the file is read through the descriptor we append to: no link is ever followed
+        fd = _open_own_log(path, os.O_RDWR | os.O_APPEND)
+        try:
+            result = parse(path, _read_fd(fd))
+        except BaseException:
+            os.close(fd)
+            raise
         if result.errors:
+            os.close(fd)
             raise result.errors[0]
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
             if result.dropped_tail_bytes:
                 os.ftruncate(fd, result.valid_length)
                 os.fsync(fd)
@@ -282,7 +325,7 @@ def open_game(
 ) -> tuple[GameFile, LoadResult]:
     """The game's log in ``data_dir``: opened if it exists, else created (games/ made 0700)."""
     path = data_dir.ensure().game_path(table_id)
-    if path.exists():
+    if os.path.lexists(path):  # a dangling link too: GameFile.open refuses links by name
         game, result = GameFile.open(path)
         if game.header.table_id != table_id:
             game.close()

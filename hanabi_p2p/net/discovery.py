@@ -10,11 +10,14 @@ A hosted table is advertised as an instance of ``_hanabi-p2p._tcp.local.`` named
     opt    options, comma-separated, e.g. "empty_clues,choreography" (may be empty)
     seats  "taken/total", e.g. "2/4"
     fp     the host's fingerprint, for players to compare aloud
+    host   the host's player name (optional: older hosts do not send it)
 
-Discovery is advisory: the handshake checks the table id and keys, so a lying advert can at
-worst waste a connection attempt. Parsing is defensive in python-zeroconf's manner: a record
-with any malformed field is ignored, never fatal, and nothing from a TXT record reaches the
-terminal unless it is short and printable.
+Discovery is advisory: anyone on the LAN can advertise anything, including a copy of a real
+table's name and fingerprint. So a joiner checks the advertised fingerprint against the key
+the host presents when probed (`hanabi_p2p.peer.probe.advert_problem`), and the handshake then
+proves that key. Parsing is defensive in python-zeroconf's manner: `parse_txt` either returns
+an advert or raises `BadAdvert` (one typed error, whatever the bytes), a browse ignores such
+records, and nothing from a TXT record reaches the terminal unless it is short and printable.
 
 Every Zeroconf instance here is pinned to ONE IPv4 interface address given by the caller
 (``interfaces=[ip]``), never all interfaces: tests run it on 127.0.0.1 or inside network
@@ -25,16 +28,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import ipaddress
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import ifaddr
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from hanabi_p2p.errors import LocalProtocolError, UserError
-from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS, TABLE_ID_BYTES
+from hanabi_p2p.errors import LocalProtocolError, RemoteProtocolError, UserError
+from hanabi_p2p.limits import (
+    MAX_PLAYER_NAME_CHARS,
+    MAX_PLAYERS,
+    MAX_TABLE_NAME_CHARS,
+    MIN_PLAYERS,
+    TABLE_ID_BYTES,
+)
 from hanabi_p2p.net.handshake import PROTOCOL_VERSION
 
 SERVICE_TYPE = "_hanabi-p2p._tcp.local."
@@ -42,13 +53,27 @@ INSTANCE_PREFIX = "hanabi-"
 MAX_TOKEN_CHARS = 32  # variant names, option names
 MAX_OPTIONS = 8
 MAX_FINGERPRINT_CHARS = 32
-MAX_SEATS = 5
 MAX_VERSION_DIGITS = 5
 # A browse keeps at most this many tables: a flood of adverts cannot grow memory without bound.
 MAX_TABLES = 64
 RESOLVE_TIMEOUT_S = 1.5
+# How long a browse may last at most (`tables --timeout`, `join --browse-seconds`).
+MAX_BROWSE_S = 60.0
+# Once a browse has an answer that could be final, it waits this much longer for late adverts
+# before settling: mDNS responders answer a query within 20-120 ms (RFC 6762, 6.), so two
+# tables of one name or a second open table are both seen by then.
+BROWSE_GRACE_S = 0.3
+# A table id prefix must be this long to name a table (`tables` shows 8 hex digits); a
+# shorter word is only matched against table names.
+MIN_ID_PREFIX_CHARS = 4
 # Used only to ask the kernel which local address routes outward; UDP connect() sends nothing.
 _ROUTE_PROBE = ("192.0.2.1", 9)  # TEST-NET-1 (RFC 5737): never a real host
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+class BadAdvert(RemoteProtocolError):
+    """An mDNS record under our service type that is not a valid table advert (a broken
+    host or a hostile one); it is ignored, never shown."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +88,7 @@ class TableAd:
     seats_total: int
     host_fingerprint: str
     version: int = PROTOCOL_VERSION
+    host_name: str = ""
 
     def __post_init__(self) -> None:
         problem = _ad_problem(self)
@@ -91,21 +117,36 @@ def _is_token(text: str) -> bool:
     return 0 < len(text) <= MAX_TOKEN_CHARS and all(c.isalnum() or c in "-_" for c in text)
 
 
+def _is_short_printable(text: object, most: int, *, allow_empty: bool = False) -> bool:
+    return (
+        isinstance(text, str)
+        and (allow_empty or len(text) > 0)
+        and len(text) <= most
+        and text.isprintable()
+    )
+
+
 def _ad_problem(ad: TableAd) -> str | None:
     """Why `ad` cannot be advertised or accepted, or None if it is fine."""
     if not isinstance(ad.table_id, bytes) or len(ad.table_id) != TABLE_ID_BYTES:
         return f"table id must be {TABLE_ID_BYTES} bytes"
-    if not (0 < len(ad.name) <= MAX_TABLE_NAME_CHARS and ad.name.isprintable()):
+    if not _is_short_printable(ad.name, MAX_TABLE_NAME_CHARS):
         return f"table name must be 1..{MAX_TABLE_NAME_CHARS} printable characters"
     if not _is_token(ad.variant):
         return "variant must be a short name of letters, digits, '-' or '_'"
     if len(ad.options) > MAX_OPTIONS or not all(_is_token(o) for o in ad.options):
         return "options must be short names"
-    if not (2 <= ad.seats_total <= MAX_SEATS and 0 <= ad.seats_taken <= ad.seats_total):
-        return "seats must be taken/total with 0 <= taken <= total and 2 <= total <= 5"
-    fp = ad.host_fingerprint
-    if not (0 < len(fp) <= MAX_FINGERPRINT_CHARS and fp.isprintable()):
+    if not (
+        MIN_PLAYERS <= ad.seats_total <= MAX_PLAYERS and 0 <= ad.seats_taken <= ad.seats_total
+    ):
+        return (
+            f"seats must be taken/total with 0 <= taken <= total and "
+            f"{MIN_PLAYERS} <= total <= {MAX_PLAYERS}"
+        )
+    if not _is_short_printable(ad.host_fingerprint, MAX_FINGERPRINT_CHARS):
         return "host fingerprint must be short and printable"
+    if not _is_short_printable(ad.host_name, MAX_PLAYER_NAME_CHARS, allow_empty=True):
+        return f"host name must be at most {MAX_PLAYER_NAME_CHARS} printable characters"
     if not 0 <= ad.version < 10**MAX_VERSION_DIGITS:
         return "version out of range"
     return None
@@ -113,7 +154,7 @@ def _ad_problem(ad: TableAd) -> str | None:
 
 def txt_properties(ad: TableAd) -> dict[str, str]:
     """The TXT record of an advert."""
-    return {
+    props = {
         "v": str(ad.version),
         "id": ad.table_id.hex(),
         "name": ad.name,
@@ -122,62 +163,162 @@ def txt_properties(ad: TableAd) -> dict[str, str]:
         "seats": f"{ad.seats_taken}/{ad.seats_total}",
         "fp": ad.host_fingerprint,
     }
+    if ad.host_name:
+        props["host"] = ad.host_name
+    return props
 
 
-def _text(props: Mapping[bytes, bytes | None], key: bytes, most_chars: int) -> str | None:
+def _text(props: Mapping[bytes, bytes | None], key: bytes, most_chars: int,
+          source: str, *, required: bool = True) -> str:
+    """The TXT value under `key` as text of at most `most_chars` characters."""
     raw = props.get(key)
-    if not isinstance(raw, bytes) or len(raw) > 4 * most_chars:
-        return None
+    if raw is None and not required and key not in props:
+        return ""
+    if not isinstance(raw, bytes):
+        raise BadAdvert(source, f"TXT key {key!r} is missing or has no value")
+    # A UTF-8 character is at most 4 bytes: longer values are refused before decoding.
+    if len(raw) > 4 * most_chars:
+        raise BadAdvert(source, f"TXT key {key!r} is too long")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return None
-    return text if len(text) <= most_chars else None
+        raise BadAdvert(source, f"TXT key {key!r} is not UTF-8") from None
+    if len(text) > most_chars:
+        raise BadAdvert(source, f"TXT key {key!r} is too long")
+    return text
 
 
-def _small_int(text: str | None) -> int | None:
+def _small_int(text: str, what: str, source: str) -> int:
     # isdecimal() also accepts non-ASCII digits; only plain 0-9 is a valid number here.
-    if text is None or not text or len(text) > MAX_VERSION_DIGITS:
-        return None
-    if not all("0" <= c <= "9" for c in text):
-        return None
+    if not 0 < len(text) <= MAX_VERSION_DIGITS or not all("0" <= c <= "9" for c in text):
+        raise BadAdvert(source, f"{what} is not a small decimal number")
     return int(text)
 
 
-def parse_txt(props: Mapping[bytes, bytes | None]) -> TableAd | None:
-    """The advert in a TXT record, or None if anything in it is missing or malformed."""
+def parse_txt(props: Mapping[bytes, bytes | None], source: str = "mDNS advert") -> TableAd:
+    """The advert in a TXT record; `BadAdvert` (naming `source`) if anything in it is missing
+    or malformed. No other exception escapes, whatever `props` holds (see the fuzz test)."""
+    if not isinstance(props, Mapping):
+        raise BadAdvert(source, "TXT record is not a map")
+    version = _small_int(_text(props, b"v", MAX_VERSION_DIGITS, source), "version", source)
+    table_hex = _text(props, b"id", 2 * TABLE_ID_BYTES, source)
+    name = _text(props, b"name", MAX_TABLE_NAME_CHARS, source)
+    variant = _text(props, b"var", MAX_TOKEN_CHARS, source)
+    options_text = _text(props, b"opt", MAX_OPTIONS * (MAX_TOKEN_CHARS + 1), source)
+    seats = _text(props, b"seats", 2 * MAX_VERSION_DIGITS + 1, source)
+    fingerprint = _text(props, b"fp", MAX_FINGERPRINT_CHARS, source)
+    host_name = _text(props, b"host", MAX_PLAYER_NAME_CHARS, source, required=False)
+    # Only the lower-case hex we write is accepted: refuse rather than guess.
+    if len(table_hex) != 2 * TABLE_ID_BYTES or not _HEX_DIGITS.issuperset(table_hex):
+        raise BadAdvert(source, "table id is not 32 lower-case hex digits")
+    taken_text, slash, total_text = seats.partition("/")
+    if not slash:
+        raise BadAdvert(source, "seats are not taken/total")
+    taken = _small_int(taken_text, "seats taken", source)
+    total = _small_int(total_text, "seats", source)
+    options = tuple(options_text.split(",")) if options_text else ()
     try:
-        version = _small_int(_text(props, b"v", MAX_VERSION_DIGITS))
-        table_hex = _text(props, b"id", 2 * TABLE_ID_BYTES)
-        name = _text(props, b"name", MAX_TABLE_NAME_CHARS)
-        variant = _text(props, b"var", MAX_TOKEN_CHARS)
-        options_text = _text(props, b"opt", MAX_OPTIONS * (MAX_TOKEN_CHARS + 1))
-        seats = _text(props, b"seats", 2 * MAX_VERSION_DIGITS + 1)
-        fingerprint = _text(props, b"fp", MAX_FINGERPRINT_CHARS)
-        if None in (version, table_hex, name, variant, options_text, seats, fingerprint):
-            return None
-        assert table_hex is not None and seats is not None and options_text is not None
-        if len(table_hex) != 2 * TABLE_ID_BYTES or not all(
-            c in "0123456789abcdef" for c in table_hex
-        ):
-            return None
-        taken_text, slash, total_text = seats.partition("/")
-        taken, total = _small_int(taken_text), _small_int(total_text)
-        if not slash or taken is None or total is None:
-            return None
-        options = tuple(options_text.split(",")) if options_text else ()
         return TableAd(
             table_id=bytes.fromhex(table_hex),
-            name=str(name),
-            variant=str(variant),
+            name=name,
+            variant=variant,
             options=options,
             seats_taken=taken,
             seats_total=total,
-            host_fingerprint=str(fingerprint),
-            version=int(version or 0),
+            host_fingerprint=fingerprint,
+            version=version,
+            host_name=host_name,
         )
-    except LocalProtocolError:  # TableAd's own checks: junk from the network, ignore it
-        return None
+    except LocalProtocolError as exc:  # TableAd's own checks: junk from the network
+        raise BadAdvert(source, str(exc).removeprefix("cannot advertise this table: ")) from None
+
+
+# -- choosing a table -------------------------------------------------------------------------
+
+
+class Settled(enum.Enum):
+    """How far a browse for one `join` has got (see `settled`)."""
+
+    NOT_YET = "not yet"  # nothing that answers the question: keep looking
+    SOON = "soon"  # an answer that a late advert could still change: wait the grace period
+    NOW = "now"  # more adverts cannot change the answer: stop browsing
+
+
+def _id_prefix(wanted: str) -> str | None:
+    text = wanted.lower()
+    if len(text) >= MIN_ID_PREFIX_CHARS and _HEX_DIGITS.issuperset(text):
+        return text
+    return None
+
+
+def _matches(tables: Sequence[FoundTable], wanted: str) -> tuple[list[FoundTable],
+                                                                  list[FoundTable]]:
+    """(tables named exactly `wanted` or whose id starts with it, tables whose name starts
+    with it), among the tables we could join; case does not matter."""
+    key, id_prefix = wanted.casefold(), _id_prefix(wanted)
+    exact, prefixed = [], []
+    for table in tables:
+        if not table.compatible:
+            continue
+        name = table.ad.name.casefold()
+        if name == key or (id_prefix is not None and table.ad.table_id.hex().startswith(id_prefix)):
+            exact.append(table)
+        elif name.startswith(key):
+            prefixed.append(table)
+    return exact, prefixed
+
+
+def settled(tables: Sequence[FoundTable], wanted: str | None) -> Settled:
+    """Whether a browse for `join [wanted]` can stop with what it has seen so far.
+
+    A table named exactly (or by id) ends the browse at once. A name prefix, or the only
+    open table when none is named, is worth a short grace period: a second match arriving
+    late would make the answer ambiguous. Two open tables with no name given are ambiguous
+    whatever comes next.
+    """
+    if wanted:
+        exact, prefixed = _matches(tables, wanted)
+        if exact:
+            return Settled.NOW
+        return Settled.SOON if prefixed else Settled.NOT_YET
+    usable = [t for t in tables if t.compatible]
+    if len(usable) > 1:
+        return Settled.NOW
+    return Settled.SOON if usable else Settled.NOT_YET
+
+
+def _describe(table: FoundTable) -> str:
+    host = f"{table.ad.host_name} " if table.ad.host_name else ""
+    return (f"{table.ad.name!r} ({table.ad.seats_taken}/{table.ad.seats_total} seats, "
+            f"host {host}{table.ad.host_fingerprint}, id {table.ad.table_id.hex()[:8]})")
+
+
+def pick_table(tables: Sequence[FoundTable], wanted: str | None) -> FoundTable:
+    """The table to join: the only one, the one named, or the only one whose name starts with
+    `wanted`; a UserError listing the candidates otherwise."""
+    usable = [t for t in tables if t.compatible]
+    if wanted:
+        exact, prefixed = _matches(tables, wanted)
+        if len(exact) == 1:
+            return exact[0]
+        if len(exact) > 1:
+            raise UserError(f"several tables are named {wanted!r}; give its id: "
+                            + "; ".join(_describe(t) for t in exact))
+        if len(prefixed) == 1:
+            return prefixed[0]
+        if prefixed:
+            raise UserError(f"{wanted!r} could be any of these tables, name one: "
+                            + "; ".join(_describe(t) for t in prefixed))
+        names = ", ".join(repr(t.ad.name) for t in usable) or "none"
+        raise UserError(f"no table named {wanted!r} on the network (visible: {names})")
+    if not usable:
+        hint = " (some speak another protocol version)" if tables else ""
+        raise UserError("no table found on the network" + hint
+                        + "; if multicast is blocked, use --address HOST:PORT")
+    if len(usable) > 1:
+        raise UserError("several tables are open, name one: "
+                        + "; ".join(_describe(t) for t in usable))
+    return usable[0]
 
 
 # -- interfaces -------------------------------------------------------------------------------
@@ -194,21 +335,46 @@ def check_interface(address: str) -> str:
     return str(ip)
 
 
-def default_interface_address() -> str:
-    """The IPv4 address of the interface holding the default route.
+def lan_addresses() -> list[tuple[str, str]]:
+    """(address, interface name) of every IPv4 address of this machine that could face a LAN:
+    all but loopback (link-local 169.254.x.y stays: it is what a LAN without a router or DHCP
+    server gives its machines)."""
+    found = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if not isinstance(ip.ip, str):  # IPv6 addresses come as tuples
+                continue
+            address = ipaddress.IPv4Address(ip.ip)
+            if address.is_loopback or address.is_unspecified:
+                continue
+            found.append((str(address), str(adapter.nice_name)))
+    return sorted(set(found))
 
-    Asks the kernel which source address it would use to reach a documentation-only address:
-    connect() on a UDP socket picks a route and sends no packet.
+
+def default_interface_address() -> str:
+    """The IPv4 address to play on when none is given.
+
+    That is the address of the interface holding the default route (the kernel is asked which
+    source address it would use to reach a documentation-only address: connect() on a UDP
+    socket picks a route and sends no packet). A LAN without a router has no default route:
+    then the only non-loopback address is used, and with several the error lists them.
     """
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(_ROUTE_PROBE)
-        except OSError as exc:
-            raise UserError(
-                "no default route to pick a network from; pass --interface ADDRESS"
-            ) from exc
-        address: str = probe.getsockname()[0]
-    return address
+            address: str = probe.getsockname()[0]
+            return address
+        except OSError:
+            pass
+    candidates = lan_addresses()
+    if len(candidates) == 1:
+        return candidates[0][0]
+    if not candidates:
+        raise UserError("no default route to pick a network from, and no network address "
+                        "but loopback; connect to a network or pass --interface ADDRESS")
+    listing = ", ".join(f"{address} ({name})" for address, name in candidates)
+    raise UserError(f"no default route to pick a network from; this machine has several "
+                    f"addresses: {listing}; pass --interface ADDRESS with one of them")
 
 
 def _zeroconf_on(interface: str) -> AsyncZeroconf:
@@ -296,24 +462,38 @@ async def _resolve(zc: Zeroconf, name: str) -> FoundTable | _Malformed | None:
     info = AsyncServiceInfo(SERVICE_TYPE, name)
     if not await info.async_request(zc, RESOLVE_TIMEOUT_S * 1000):
         return None
-    ad = parse_txt(info.properties)
+    try:
+        ad = parse_txt(info.properties, source=name)
+    except BadAdvert:
+        return _MALFORMED
     addresses = info.parsed_addresses(IPVersion.V4Only)
-    if ad is None or not addresses or not info.port:
+    if not addresses or not info.port:
         return _MALFORMED
     if name != _instance_name(ad.table_id):  # the name must match the id it carries
         return _MALFORMED
     return FoundTable(ad=ad, address=addresses[0], port=info.port)
 
 
-async def browse_tables(interface: str, timeout: float) -> BrowseResult:
-    """Tables advertised on the LAN of `interface`, watched for `timeout` seconds."""
-    if not 0 < timeout <= 60:
-        raise UserError("the browse timeout must be between 0 and 60 seconds")
+def _sorted(tables: dict[str, FoundTable]) -> list[FoundTable]:
+    return sorted(tables.values(), key=lambda t: (t.ad.name, t.ad.table_id))
+
+
+async def browse_tables(interface: str, timeout: float,
+                        until: Callable[[list[FoundTable]], Settled] | None = None,
+                        grace: float = BROWSE_GRACE_S) -> BrowseResult:
+    """Tables advertised on the LAN of `interface`, watched for `timeout` seconds.
+
+    With `until`, the browse stops early: as soon as `until(tables)` says NOW, or `grace`
+    seconds after it first said SOON (see `settled`).
+    """
+    if not 0 < timeout <= MAX_BROWSE_S:
+        raise UserError(f"the browse timeout must be between 0 and {MAX_BROWSE_S:g} seconds")
     aiozc = _zeroconf_on(interface)
     found: dict[str, FoundTable] = {}
     malformed: set[str] = set()
     resolving: set[asyncio.Task[None]] = set()
     loop = asyncio.get_running_loop()
+    changed = asyncio.Event()
 
     async def resolve(name: str) -> None:
         table = await _resolve(aiozc.zeroconf, name)
@@ -322,6 +502,7 @@ async def browse_tables(interface: str, timeout: float) -> BrowseResult:
         elif table is not None and (name in found or len(found) < MAX_TABLES):
             malformed.discard(name)
             found[name] = table
+            changed.set()
 
     def schedule(name: str) -> None:
         if len(resolving) + len(found) + len(malformed) >= 2 * MAX_TABLES:
@@ -330,22 +511,36 @@ async def browse_tables(interface: str, timeout: float) -> BrowseResult:
         resolving.add(task)
         task.add_done_callback(resolving.discard)
 
+    def removed(name: str) -> None:
+        if found.pop(name, None) is not None:
+            changed.set()
+
     def on_change(
         zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
     ) -> None:
         if state_change is ServiceStateChange.Removed:
-            found.pop(name, None)
+            loop.call_soon_threadsafe(removed, name)
         elif name.endswith("." + SERVICE_TYPE):
             loop.call_soon_threadsafe(schedule, name)
 
     browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE_TYPE, handlers=[on_change])
+    stop_at = loop.time() + timeout
     try:
-        await asyncio.sleep(timeout)
+        while (left := stop_at - loop.time()) > 0:
+            try:
+                await asyncio.wait_for(changed.wait(), left)
+            except TimeoutError:
+                break
+            changed.clear()
+            verdict = Settled.NOT_YET if until is None else until(_sorted(found))
+            if verdict is Settled.NOW:
+                break
+            if verdict is Settled.SOON:
+                stop_at = min(stop_at, loop.time() + grace)
     finally:
         for task in list(resolving):
             task.cancel()
         await asyncio.gather(*resolving, return_exceptions=True)
         await browser.async_cancel()
         await aiozc.async_close()
-    tables = sorted(found.values(), key=lambda t: (t.ad.name, t.ad.table_id))
-    return BrowseResult(tables, ignored=len(malformed))
+    return BrowseResult(_sorted(found), ignored=len(malformed))

@@ -1,8 +1,15 @@
 """Learn which table a host at HOST:PORT serves, without joining it.
 
-A listener sends its HELLO (protocol version, table id, identity key) as soon as a
-connection opens, so reading that one frame tells a joiner by ``--address`` everything it
-needs to dial properly. Nothing secret is exposed: the same facts are in the mDNS advert.
+A listener sends its HELLO (protocol version, table id, identity key, whether it wants a table
+password) as soon as a connection opens, so reading that one frame tells a joiner by
+``--address`` everything it needs to dial properly. Nothing secret is exposed: the same facts
+are in the mDNS advert.
+
+It also unmasks a copied advert: anyone on the LAN can advertise a real table's name and
+fingerprint, but the key in the HELLO of whoever listens at the advertised address is the
+impostor's own (`advert_problem` compares the two). An impostor who sends the real host's key
+in its HELLO passes this check but cannot pass the handshake, which proves the key: a joiner
+dials with that key as the one expected, so it never sits down at the impostor's table.
 """
 
 from __future__ import annotations
@@ -12,6 +19,8 @@ import contextlib
 from dataclasses import dataclass
 
 from hanabi_p2p.errors import UserError
+from hanabi_p2p.identity import fingerprint
+from hanabi_p2p.net.discovery import FoundTable
 from hanabi_p2p.net.frames import FrameDecoder, Hello
 
 PROBE_TIMEOUT_S = 5.0
@@ -22,6 +31,25 @@ class ProbeResult:
     table_id: bytes
     host_id: bytes
     version: int
+    uses_secret: bool = False
+
+    @property
+    def fingerprint(self) -> str:
+        """The host key's fingerprint, in the form adverts and lobbies show."""
+        return fingerprint(self.host_id)
+
+
+def advert_problem(table: FoundTable, probe: ProbeResult) -> str | None:
+    """Why the host that answered at `table`'s address is not the one its advert names (a
+    copied or stale advert), or None when the advert and the host agree."""
+    if probe.table_id != table.ad.table_id:
+        return (f"{table.address}:{table.port} serves another table than the one advertised "
+                f"(id {probe.table_id.hex()[:8]}, not {table.ad.table_id.hex()[:8]})")
+    if probe.fingerprint != table.ad.host_fingerprint:
+        return (f"the advert names host {table.ad.host_fingerprint}, but the host at "
+                f"{table.address}:{table.port} has key {probe.fingerprint}: it is not the "
+                f"table it claims to be (a copied advert?)")
+    return None
 
 
 async def probe_table(host: str, port: int, timeout: float = PROBE_TIMEOUT_S) -> ProbeResult:
@@ -54,4 +82,4 @@ async def probe_table(host: str, port: int, timeout: float = PROBE_TIMEOUT_S) ->
             await writer.wait_closed()
     if not isinstance(frame, Hello):
         raise UserError(f"{label} is not a hanabi-p2p table (it sent {frame.TAG})")
-    return ProbeResult(frame.table_id, frame.peer_id, frame.version)
+    return ProbeResult(frame.table_id, frame.peer_id, frame.version, frame.uses_secret)

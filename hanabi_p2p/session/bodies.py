@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from hanabi_p2p.errors import UserError
-from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS, PEER_ID_BYTES
+from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, MAX_TABLE_NAME_CHARS, PEER_ID_BYTES
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
 
-MAX_PLAYER_NAME = 32
 MAX_CHAT = 280
 MAX_REASON = 200
 MAX_HOST_LEN = 64
@@ -111,7 +110,7 @@ class TableOpen:
         players = _int(m["players"], "players", 2, 5)
         return cls(
             name=_name(m["name"], "table name", MAX_TABLE_NAME_CHARS),
-            host_name=_str(m["host"], "host name", MAX_PLAYER_NAME),
+            host_name=_str(m["host"], "host name", MAX_PLAYER_NAME_CHARS),
             config=GameConfig.from_names(players, m["variant"], options),
         )
 
@@ -143,7 +142,8 @@ class LobbyJoin:
     @classmethod
     def from_wire(cls, body: Any) -> LobbyJoin:
         m = _map(body, "lobby.join", {"name", "addr"})
-        return cls(_str(m["name"], "player name", MAX_PLAYER_NAME), Address.from_wire(m["addr"]))
+        return cls(_str(m["name"], "player name", MAX_PLAYER_NAME_CHARS),
+                   Address.from_wire(m["addr"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +175,7 @@ class LobbySeat:
             seats.append(
                 Seat(
                     _bytes(item[0], "seat peer id", PEER_ID_BYTES),
-                    _str(item[1], "seat name", MAX_PLAYER_NAME),
+                    _str(item[1], "seat name", MAX_PLAYER_NAME_CHARS),
                     Address.from_wire(item[2:]),
                 )
             )

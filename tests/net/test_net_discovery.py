@@ -10,15 +10,17 @@ import pytest
 from netlab import Host, NetLab
 
 from hanabi_p2p.cli import main as cli_main
-from hanabi_p2p.commands.tables import format_tables
+from hanabi_p2p.commands.tables import CheckedTable, format_tables
 from hanabi_p2p.errors import LocalProtocolError, UserError
 from hanabi_p2p.net.discovery import (
+    BadAdvert,
     FoundTable,
     TableAd,
     check_interface,
     parse_txt,
     txt_properties,
 )
+from hanabi_p2p.net.handshake import PROTOCOL_VERSION
 
 HELPER = str(Path(__file__).with_name("advertise_table.py"))
 BROWSE_S = "2"
@@ -78,23 +80,25 @@ def test_txt_without_options_round_trips() -> None:
 def test_malformed_txt_is_ignored_not_fatal(key: bytes, value: bytes | None) -> None:
     props = as_wire(txt_properties(AD))
     props[key] = value
-    assert parse_txt(props) is None
+    with pytest.raises(BadAdvert):
+        parse_txt(props)
 
 
 def test_missing_key_is_ignored() -> None:
     props = as_wire(txt_properties(AD))
     del props[b"fp"]
-    assert parse_txt(props) is None
+    with pytest.raises(BadAdvert, match="fp"):
+        parse_txt(props)
 
 
 def test_other_version_is_listed_but_not_compatible() -> None:
     props = as_wire(txt_properties(AD))
-    props[b"v"] = b"2"
+    props[b"v"] = str(PROTOCOL_VERSION + 1).encode()
     ad = parse_txt(props)
-    assert ad is not None and ad.version == 2
+    assert ad.version == PROTOCOL_VERSION + 1
     table = FoundTable(ad, "10.0.0.1", 4000)
     assert not table.compatible
-    assert "cannot join" in format_tables([table])
+    assert "cannot join" in format_tables([CheckedTable(table)])
 
 
 def test_bad_local_advert_is_refused() -> None:
@@ -122,11 +126,17 @@ def test_format_tables_aligns_columns() -> None:
     other = FoundTable(
         TableAd(b"\xff" * 16, "B", "standard", (), 1, 2, "ZZZZ-ZZZZ"), "10.0.0.2", 5000
     )
-    lines = format_tables([FoundTable(AD, "10.0.0.1", 4000), other]).splitlines()
-    assert lines[0].split() == ["NAME", "VARIANT", "SEATS", "HOST", "ADDRESS", "TABLE"]
+    silent = "did not answer: no answer"
+    listed = [CheckedTable(FoundTable(AD, "10.0.0.1", 4000), None, silent),
+              CheckedTable(other, None, silent)]
+    lines = format_tables(listed).splitlines()
+    assert lines[0].split() == ["NAME", "VARIANT", "SEATS", "HOST", "CODE", "ADDRESS", "TABLE"]
     assert "Friday night" in lines[1] and "rainbow +empty_clues" in lines[1]
     assert lines[1].index("2/4") == lines[2].index("1/2") == lines[0].index("SEATS")
     assert lines[2].rstrip().endswith("ffffffff")
+    # neither host answered: both are marked unchecked and explained below the list
+    assert lines[1].startswith("?Friday night") and lines[2].startswith("?B ")
+    assert len(lines) == 5 and all("did not answer" in line for line in lines[3:])
 
 
 # -- real mDNS in namespaces ------------------------------------------------------------------
@@ -156,6 +166,11 @@ def advertise(host: Host, *args: str) -> subprocess.Popen[str]:
     return process
 
 
+def is_note(line: str) -> bool:
+    """A line under the list that explains a marked table (`! 'name' at ...`)."""
+    return line[:3] in ("? '", "! '") or line.startswith("! join refuses")
+
+
 def tables(host: Host, ignored: int = 0) -> list[list[str]]:
     result = host.run(
         sys.executable,
@@ -174,7 +189,7 @@ def tables(host: Host, ignored: int = 0) -> list[list[str]]:
         assert result.stderr == ""
     lines = result.stdout.splitlines()
     assert lines and lines[0].startswith("NAME"), result.stdout
-    return [line.split("  ") for line in lines[1:]]
+    return [line.split("  ") for line in lines[1:] if not is_note(line)]
 
 
 def cells(row: list[str]) -> list[str]:
@@ -188,7 +203,10 @@ def test_loopback_namespace_lists_good_table_ignores_junk_and_sees_updates(netla
     junk = start_advert(host, "--junk", "--name", "evil")
     wait_ready(table, junk)
     rows = [cells(r) for r in tables(host, ignored=1)]
-    assert rows == [["Lobby", "standard", "1/4", "K7QF-2M9D", "127.0.0.1:4000", "abababab"]]
+    # nothing listens at the advertised port: the table is marked unchecked ("?")
+    assert rows == [
+        ["?Lobby", "standard", "1/4", "K7QF-2M9D", "?", "127.0.0.1:4000", "abababab"]
+    ]
     assert table.stdin is not None and table.stdout is not None
     table.stdin.write("seats 3\n")
     table.stdin.flush()
@@ -206,8 +224,8 @@ def test_two_tables_on_a_lan_are_both_listed_and_distinguishable(netlab: NetLab)
     # Same name on purpose: the id, host fingerprint and address tell them apart.
     rows = [cells(r) for r in tables(h3)]
     assert rows == [
-        ["Friday", "standard", "1/4", "AAAA-1111", "10.231.0.1:4101", "11111111"],
-        ["Friday", "rainbow", "3/5", "BBBB-2222", "10.231.0.2:4102", "22222222"],
+        ["?Friday", "standard", "1/4", "AAAA-1111", "?", "10.231.0.1:4101", "11111111"],
+        ["?Friday", "rainbow", "3/5", "BBBB-2222", "?", "10.231.0.2:4102", "22222222"],
     ]
 
 
@@ -230,3 +248,30 @@ def test_without_interface_and_without_default_route_says_what_to_do(netlab: Net
     assert result.returncode == 2
     assert "no default route" in result.stderr and "--interface" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+DEFAULT_INTERFACE = (
+    "from hanabi_p2p.net.discovery import default_interface_address as d; print(d())"
+)
+
+
+@pytest.mark.netns
+def test_without_default_route_the_only_lan_address_is_used(netlab: NetLab) -> None:
+    (host,) = netlab.lan(1)  # eth0 at 10.231.0.1, no default route
+    result = host.run(sys.executable, "-c", DEFAULT_INTERFACE)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == host.address
+    listed = host.run(sys.executable, "-m", "hanabi_p2p", "tables", "--timeout", "0.5")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.startswith(f"no tables found on {host.address}")
+
+
+@pytest.mark.netns
+def test_without_default_route_several_addresses_are_listed(netlab: NetLab) -> None:
+    (host,) = netlab.lan(1)
+    subprocess.run(["ip", "-n", host.namespace, "addr", "add", "10.231.9.9/24", "dev", "eth0"],
+                   check=True, capture_output=True)
+    result = host.run(sys.executable, "-m", "hanabi_p2p", "tables", "--timeout", "0.5")
+    assert result.returncode == 2
+    assert f"{host.address} (eth0)" in result.stderr and "10.231.9.9 (eth0)" in result.stderr
+    assert "--interface" in result.stderr and "Traceback" not in result.stderr
