@@ -1,18 +1,23 @@
 """Entry bodies of the game: their wire form and their validation.
 
 Every body is a msgpack map with short str keys (the log layer sorts them canonically).
-Decoding a body from a peer validates types, sizes and ranges and raises ``BadBody``
-naming the field; nothing else ever reads an unvalidated body. Game legality (whose turn,
+Decoding a body from a peer validates types, sizes and ranges and raises ``BadBody`` (a
+``RemoteProtocolError``) naming the field, and nothing else: whatever a peer sends, a parser
+returns a typed value or raises that one error (tests/session/test_bodies_fuzz.py holds
+every kind to it). Nothing else ever reads an unvalidated body. Game legality (whose turn,
 which cards) is checked later by the session against the rules engine.
+
+Text rules are defined by fixed code point sets, not by a language's string methods, so a
+client in another language checks exactly the same (protocol/SPEC.md 5.1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from hanabi_p2p.errors import UserError
+from hanabi_p2p.errors import RemoteProtocolError, UserError
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, MAX_TABLE_NAME_CHARS, PEER_ID_BYTES
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
@@ -23,21 +28,70 @@ MAX_HOST_LEN = 64
 MAX_DECK_MSGS = 128  # one deal entry carries at most 5 hands x 5 cards of shares, plus slack
 MAX_CARD_ID = 59  # largest deck is 60 cards
 HASH_LEN = 32
+MAX_TOUCHED = 6  # a hand holds at most 5 cards; one slack as the wire format always had
+MAX_OPTIONS = len(OPTION_NAMES)
+MAX_SEATS = 5
+MIN_SEATS = 2
+MAX_PORT = 65535
+MAX_SLOT = 4  # hands hold at most 5 cards
+
+_T = TypeVar("_T")
 
 
-class BadBody(UserError):
-    """An entry body does not have the fields, types or ranges its kind requires (from a
-    peer: a protocol fault; from our own command line: a value the user must change)."""
+# The Unicode White_Space property (PropList.txt; stable since Unicode 6.3): a text made of
+# these only counts as empty. Written out so that no language's notion of "space" decides.
+WHITE_SPACE = frozenset(
+    "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+# Control characters no text may hold: C0 except TAB (line structure of every display).
+# Other controls are legal on the wire; every display sanitises peer text (safe_text).
+_CONTROL_RANGES = ((0x00, 0x08), (0x0A, 0x1F))
+# What a table name may not hold besides those (it is shown in adverts and headers): line
+# and paragraph separators, bidirectional and other invisible format controls. Fixed ranges
+# (a subset of general category Cf/Zl/Zp that is stable across Unicode versions).
+_INVISIBLE_RANGES = (
+    (0x00AD, 0x00AD), (0x061C, 0x061C), (0x180E, 0x180E), (0x200B, 0x200F),
+    (0x2028, 0x202E), (0x2060, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB),
+)
+
+
+class BadBody(RemoteProtocolError):
+    """An entry body does not have the fields, types or ranges its kind requires. From a
+    peer it is that peer's fault (the session names the author); the local commands turn
+    it into a ``UserError`` (a value the user must change)."""
+
+    def __init__(self, reason: str, peer: str = "unknown author") -> None:
+        super().__init__(peer, reason)
+        self.args = (reason,)  # str(exc) is the reason: the caller knows who sent it
+
+
+def local_value(check: Callable[[], _T]) -> _T:
+    """Run a body check on a value the user typed: a failure is the user's to fix."""
+    try:
+        return check()
+    except BadBody as exc:
+        raise UserError(exc.reason) from None
+
+
+def _in_ranges(char: str, ranges: tuple[tuple[int, int], ...]) -> bool:
+    code = ord(char)
+    return any(lo <= code <= hi for lo, hi in ranges)
+
+
+def is_blank(text: str) -> bool:
+    """Empty, or only White_Space characters."""
+    return all(c in WHITE_SPACE for c in text)
 
 
 def _map(body: Any, kind: str, keys: set[str], optional: set[str] | None = None) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadBody(f"{kind}: body must be a map")
     allowed = keys | (optional or set())
-    extra = set(body) - allowed
+    extra = [k for k in body if k not in allowed]  # keys may be anything hashable
     missing = keys - set(body)
     if extra:
-        raise BadBody(f"{kind}: unexpected field(s) {sorted(map(str, extra))}")
+        raise BadBody(f"{kind}: unexpected field(s) {sorted(map(repr, extra))}")
     if missing:
         raise BadBody(f"{kind}: missing field(s) {sorted(missing)}")
     return body
@@ -48,18 +102,24 @@ def _str(value: Any, what: str, max_len: int, allow_empty: bool = False) -> str:
         raise BadBody(f"{what} must be text")
     if len(value) > max_len:
         raise BadBody(f"{what} longer than {max_len} characters")
-    if not allow_empty and not value.strip():
+    if not allow_empty and is_blank(value):
         raise BadBody(f"{what} must not be empty")
-    if any(ord(c) < 32 and c not in "\t" for c in value):
+    if any(_in_ranges(c, _CONTROL_RANGES) for c in value):
         raise BadBody(f"{what} contains control characters")
     return value
 
 
 def _name(value: Any, what: str, max_len: int) -> str:
     text = _str(value, what, max_len)
-    if not text.isprintable():
-        raise BadBody(f"{what} must be printable")
+    if any((c != " " and c in WHITE_SPACE) or _in_ranges(c, _INVISIBLE_RANGES) for c in text):
+        raise BadBody(f"{what} must be printable (no tabs, line breaks or invisible marks)")
     return text
+
+
+def _enum_text(value: Any, what: str, allowed: Sequence[str]) -> str:
+    if not isinstance(value, str) or value not in allowed:
+        raise BadBody(f"unknown {what} {value!r}"[:MAX_REASON])
+    return value
 
 
 def _int(value: Any, what: str, lo: int, hi: int) -> int:
@@ -101,17 +161,19 @@ class TableOpen:
     @classmethod
     def from_wire(cls, body: Any) -> TableOpen:
         m = _map(body, "table.open", {"name", "host", "players", "variant", "options"})
-        options = _list(m["options"], "options", len(OPTION_NAMES))
-        for o in options:
-            if o not in OPTION_NAMES:
-                raise BadBody(f"unknown option {o!r}")
-        if m["variant"] not in {v.value for v in Variant}:
-            raise BadBody(f"unknown variant {m['variant']!r}")
-        players = _int(m["players"], "players", 2, 5)
+        options = [
+            _enum_text(o, "option", OPTION_NAMES)
+            for o in _list(m["options"], "options", MAX_OPTIONS)
+        ]
+        # each option once, in OPTION_NAMES order: one table has one encoding
+        if options != [o for o in OPTION_NAMES if o in options]:
+            raise BadBody("options must be listed once each, in the order of the protocol")
+        variant = _enum_text(m["variant"], "variant", [v.value for v in Variant])
+        players = _int(m["players"], "players", MIN_SEATS, MAX_SEATS)
         return cls(
             name=_name(m["name"], "table name", MAX_TABLE_NAME_CHARS),
             host_name=_str(m["host"], "host name", MAX_PLAYER_NAME_CHARS),
-            config=GameConfig.from_names(players, m["variant"], options),
+            config=GameConfig.from_names(players, variant, options),
         )
 
 
@@ -128,7 +190,7 @@ class Address:
         v = _list(value, "address", 2)
         if len(v) != 2:
             raise BadBody("address must be [host, port]")
-        return cls(_str(v[0], "address host", MAX_HOST_LEN), _int(v[1], "port", 1, 65535))
+        return cls(_str(v[0], "address host", MAX_HOST_LEN), _int(v[1], "port", 1, MAX_PORT))
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +230,7 @@ class LobbySeat:
     def from_wire(cls, body: Any) -> LobbySeat:
         m = _map(body, "lobby.seat", {"seats"})
         seats = []
-        for raw in _list(m["seats"], "seats", 5):
+        for raw in _list(m["seats"], "seats", MAX_SEATS):
             item = _list(raw, "seat", 4)
             if len(item) != 4:
                 raise BadBody("seat must be [peer_id, name, host, port]")
@@ -179,8 +241,8 @@ class LobbySeat:
                     Address.from_wire(item[2:]),
                 )
             )
-        if len(seats) < 2:
-            raise BadBody("a table seats 2 to 5 players")
+        if len(seats) < MIN_SEATS:
+            raise BadBody(f"a table seats {MIN_SEATS} to {MAX_SEATS} players")
         if len({s.peer_id for s in seats}) != len(seats):
             raise BadBody("a player is seated twice")
         return cls(tuple(seats))
@@ -207,28 +269,28 @@ def action_from_wire(value: Any, seat: int) -> TurnAction:
     if not v or not isinstance(v[0], str):
         raise BadBody("action must start with its name")
     name = v[0]
+    suits = [s.value for s in Suit]
     if name == "play" and len(v) == 3:
         announce = None
         if v[2] is not None:
-            if v[2] not in {s.value for s in Suit}:
-                raise BadBody(f"unknown colour {v[2]!r}")
-            announce = Suit(v[2])
+            announce = Suit(_enum_text(v[2], "colour", suits))
         return Play(seat, _int(v[1], "card", 0, MAX_CARD_ID), announce)
     if name == "discard" and len(v) == 2:
         return Discard(seat, _int(v[1], "card", 0, MAX_CARD_ID))
     if name == "clue" and len(v) == 5:
-        target = _int(v[1], "clue target", 0, 4)
-        touched_list = [_int(c, "touched card", 0, MAX_CARD_ID) for c in _list(v[4], "touched", 6)]
+        target = _int(v[1], "clue target", 0, MAX_SEATS - 1)
+        touched_list = [
+            _int(c, "touched card", 0, MAX_CARD_ID) for c in _list(v[4], "touched", MAX_TOUCHED)
+        ]
         touched = frozenset(touched_list)
         if len(touched) != len(touched_list) or touched_list != sorted(touched_list):
             raise BadBody("touched cards must be listed once each, in ascending order")
         if v[2] == "colour":
-            if v[3] not in {s.value for s in Suit}:
-                raise BadBody(f"unknown colour {v[3]!r}")
-            return Clue(seat, target, colour=Suit(v[3]), touched=touched)
+            colour = Suit(_enum_text(v[3], "colour", suits))
+            return Clue(seat, target, colour=colour, touched=touched)
         if v[2] == "rank":
             return Clue(seat, target, rank=_int(v[3], "rank", RANKS[0], RANKS[-1]), touched=touched)
-    raise BadBody(f"malformed {name!r} action")
+    raise BadBody(f"malformed {name[:MAX_REASON]!r} action")
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +373,8 @@ class SeedBody:
         blame = m.get("blame")
         return cls(
             tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
-            None if reason is None else _str(reason, "reason", MAX_REASON, allow_empty=True),
+            # only a resign may give an empty reason: a seed's reason is there to be read
+            None if reason is None else _str(reason, "reason", MAX_REASON),
             None if blame is None else _bytes(blame, "blamed peer", PEER_ID_BYTES),
         )
 
@@ -327,12 +390,12 @@ class MoveBody:
     @classmethod
     def from_wire(cls, body: Any) -> MoveBody:
         m = _map(body, "move", {"card", "to"})
-        return cls(_int(m["card"], "card", 0, MAX_CARD_ID), _int(m["to"], "slot", 0, 4))
+        return cls(_int(m["card"], "card", 0, MAX_CARD_ID), _int(m["to"], "slot", 0, MAX_SLOT))
 
 
 def chat_text(text: str) -> str:
-    """Check table talk typed locally with the same rules peers apply."""
-    return _str(text, "message", MAX_CHAT)
+    """Check table talk typed locally with the same rules peers apply (UserError)."""
+    return local_value(lambda: _str(text, "message", MAX_CHAT))
 
 
 def chat_from_wire(body: Any) -> str:
@@ -370,5 +433,5 @@ def validate_body(kind: str, body: Any) -> None:
     a peer sends, before the entry is held, applied, stored or relayed."""
     validator = BODY_VALIDATORS.get(kind)
     if validator is None:
-        raise BadBody(f"unknown entry kind {kind!r}")
+        raise BadBody(f"unknown entry kind {kind[:MAX_REASON]!r}")
     validator(body)

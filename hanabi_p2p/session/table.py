@@ -26,7 +26,7 @@ state hash. So every honest peer holding the same entries computes the same stat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -198,23 +198,31 @@ class TableSession:
         if self.table is not None:
             raise LocalProtocolError("the table is already open")
         body = b.TableOpen(name, host_name, config).to_wire()
-        b.TableOpen.from_wire(body)  # the same checks peers make: fail here, with the reason
+        # the same checks peers make: fail here, with the reason, as the user's error
+        b.local_value(lambda: b.TableOpen.from_wire(body))
         self._post("open", "table.open", body)
 
     def request_seat(self, name: str, address: b.Address) -> None:
         body = b.LobbyJoin(name, address).to_wire()
-        b.LobbyJoin.from_wire(body)
+        b.local_value(lambda: b.LobbyJoin.from_wire(body))
         self._post("join", "lobby.join", body)
 
-    def seat_players(self, host_address: b.Address) -> None:
-        """Host only: seat itself and every joiner, in join order, once the table is full."""
+    def seat_players(
+        self, host_address: b.Address, joiners: Sequence[bytes] | None = None
+    ) -> None:
+        """Host only: seat itself and the joiners chosen (default: every joiner, in join
+        order), once there are enough of them."""
         if self.host_id != self.me or self.table is None:
             raise LocalProtocolError("only the host seats players")
         config = self.table.config
-        if len(self.joins) + 1 < config.players:
+        chosen = list(self.joins) if joiners is None else list(joiners)
+        if any(peer_id not in self.joins for peer_id in chosen):
+            raise LocalProtocolError("only players who asked for a seat can be seated")
+        if len(chosen) + 1 < config.players:
             raise LocalProtocolError("the table is not full yet")
         seats = [b.Seat(self.me, self.table.host_name, host_address)]
-        for peer_id, join in list(self.joins.items())[: config.players - 1]:
+        for peer_id in chosen[: config.players - 1]:
+            join = self.joins[peer_id]
             seats.append(b.Seat(peer_id, join.name, join.address))
         self._post("seat", "lobby.seat", b.LobbySeat(tuple(seats)).to_wire())
 
