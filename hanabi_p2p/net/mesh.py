@@ -382,8 +382,7 @@ class Mesh:
         # Re-inserted, so the most recent sources are last and the oldest are forgotten first.
         self._code_streak[source] = streak
         self._failed_code_by_source[source] = count
-        config = self._config
-        delay = min(config.code_backoff_initial * 2 ** min(streak - 1, 32), config.code_backoff_max)
+        delay = code_backoff_delay(streak, self._config)
         self._code_refused_until.pop(source, None)
         self._code_refused_until[source] = asyncio.get_running_loop().time() + delay
         for table in (self._code_streak, self._failed_code_by_source, self._code_refused_until):
@@ -507,6 +506,13 @@ class Mesh:
         """All events until the mesh is closed."""
         while (event := await self.next_event()) is not None:
             yield event
+
+
+def code_backoff_delay(streak: int, config: MeshConfig) -> float:
+    """Seconds a source waits after its `streak`-th wrong table code in a row (1 s, 2 s, 4 s,
+    ... capped at `code_backoff_max`)."""
+    doublings = min(max(streak - 1, 0), 32)  # 2**32 s is past any cap: no huge floats
+    return float(min(config.code_backoff_initial * 2**doublings, config.code_backoff_max))
 
 
 def _os_reason(exc: BaseException) -> str:

@@ -283,6 +283,7 @@ def test_junk_after_handshake_drops_that_peer_only(
 ) -> None:
     """Bytes that fail authentication close the link as a link problem (LinkAuthError,
     counted); a peer's own authenticated garbage is a FrameError naming it."""
+
     async def main() -> None:
         a, b, evil = identities_sorted(b"ja-a", b"ja-b", b"ja-evil")
         ma, mb = await started(a), await started(b)
