@@ -1,9 +1,11 @@
 """The full-screen terminal application: one screen at a time and a command line below it.
 
 The session drives it: `update(view)` shows a new lobby/table/end view, `notify(text)` shows a
-one-line notice. What the player types comes back through the `SessionCallbacks` it was given
-(`on_action`, `on_say`, `on_start`, `on_quit`); nothing is sent for a command that fails its
-checks: the reason is shown under the input line instead.
+notice under the input line that expires after a few seconds (the log keeps what matters).
+What the player types comes back through the `SessionCallbacks` it was given (`on_action`,
+`on_say`, `on_start`, `on_quit`); nothing is sent for a command that fails its checks: the
+input line is cleared (the command stays in the history, Up brings it back) and the reason
+is shown under it, with the command it refers to. Leaving during a game asks once first.
 
 Call `update` and `notify` from the thread running the application's event loop (from another
 thread: ``loop.call_soon_threadsafe(app.update, view)``). Input and output can be injected
@@ -13,7 +15,10 @@ terminal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from prompt_toolkit.application import Application
@@ -23,6 +28,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import (
     BufferControl,
+    Dimension,
     Float,
     FloatContainer,
     FormattedTextControl,
@@ -39,8 +45,10 @@ from hanabi_p2p.rules.actions import Action
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.commands import (
     CommandError,
+    Info,
     Intent,
     Mode,
+    Note,
     Quit,
     Say,
     SendAction,
@@ -52,15 +60,24 @@ from hanabi_p2p.ui.commands import (
 from hanabi_p2p.ui.completion import CommandCompleter, CompletionContext
 from hanabi_p2p.ui.end import render_end
 from hanabi_p2p.ui.helptext import command_help, rules_summary
+from hanabi_p2p.ui.info import card_story
 from hanabi_p2p.ui.lobby import render_lobby
-from hanabi_p2p.ui.symbols import STYLE, Glyphs, glyphs_for
-from hanabi_p2p.ui.table import labels_for, log_lines, render_board, status_line
+from hanabi_p2p.ui.notes import NoteBook
+from hanabi_p2p.ui.symbols import Glyphs, Theme, glyphs_for, style_for
+from hanabi_p2p.ui.table import TableLabels, labels_for, log_lines, render_board, status_line
 from hanabi_p2p.ui.text import Fragment, Line, fit, to_formatted, wrap_text
 from hanabi_p2p.ui.view import EndView, LobbyView, ScreenView, TableView
 
-# Rows below the screen body: the input line and the message line.
-INPUT_ROWS = 2
+# The input line below the screen body; under it the message, which wraps onto a few rows.
+INPUT_ROWS = 1
+MAX_MESSAGE_ROWS = 3
 MAX_INPUT_CHARS = 400
+# How long a line under the input stays: a notice (someone sat down) is news for a moment,
+# a refusal until it has been read; the log keeps everything that matters for longer.
+NOTICE_SECONDS = 8.0
+ERROR_SECONDS = 30.0
+# Panels shown over the table instead of the board.
+PANELS = ("help", "rules", "log", "info")
 
 
 class SessionCallbacks(Protocol):
@@ -96,13 +113,31 @@ class App:
         *,
         input: Input | None = None,
         output: Output | None = None,
+        resume_command: str | None = None,
+        confirm_leave: bool = True,
+        theme: Theme = Theme.DARK,
+        notes: NoteBook | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`resume_command` brings a player who left back (None: nothing can, as in a
+        practice game); leaving a game in progress asks once unless `confirm_leave` is off.
+        `clock` (seconds) times the notices, so tests can move time on."""
         self._callbacks = callbacks
         self._view: ScreenView | None = None
         self._board: Board | None = None
-        self._panel: str | None = None  # "help" | "rules" | "log" | None
+        self._panel: str | None = None  # one of PANELS, or None
+        self._info: list[str] = []  # the card story the "info" panel shows
         self._scroll = 0  # lines scrolled back in the log or panel
         self._message: Line = []
+        self._message_until: float | None = None  # when the message expires (None: never)
+        self._clock = clock
+        self.resume_command = resume_command
+        self._confirm_leave = confirm_leave
+        self._leaving = False  # asked "really leave?" and waiting for the answer
+        self.notes = notes if notes is not None else NoteBook()
+        # log entries from this index on happened since our last turn (marked on screen)
+        self._new_from: int | None = None
+        self._was_my_turn = False
         self._rung_for: tuple[int, int] | None = None  # (turn, seat) we last rang the bell for
         self.bells = 0  # how often the bell rang (the session or tests may look)
 
@@ -120,7 +155,10 @@ class App:
             BufferControl(self._input, input_processors=[BeforeInput("> ", style="class:prompt")]),
             height=1,
         )
-        message = Window(FormattedTextControl(self._message_fragments), height=1)
+        message = Window(
+            FormattedTextControl(self._message_fragments),
+            height=lambda: Dimension.exact(self._message_rows()),
+        )
         root = FloatContainer(
             HSplit([body, input_line, message]),
             floats=[Float(xcursor=True, ycursor=True, content=CompletionsMenu(max_height=8))],
@@ -128,7 +166,7 @@ class App:
         self.application: Application[None] = Application(
             layout=Layout(root, focused_element=input_line),
             key_bindings=self._key_bindings(),
-            style=STYLE,
+            style=style_for(theme),
             full_screen=True,
             enable_page_navigation_bindings=False,
             input=input,
@@ -147,13 +185,38 @@ class App:
         self._board = (
             board_from_state(view.state, view.my_seat) if isinstance(view, TableView) else None
         )
+        self._track_new(view)
         self._signal_turn()
         self.application.invalidate()
 
-    def notify(self, text: str) -> None:
-        """A one-line notice under the input line (e.g. "Carol dropped out")."""
-        self._message = [("class:notice", text)]
+    def _track_new(self, view: ScreenView) -> None:
+        """Remember where the log stood when our turn ended: what follows is news to us."""
+        if not isinstance(view, TableView) or self._board is None:
+            return
+        mine = self._board.my_turn
+        if self._new_from is None:
+            # a resumed game starts with its whole story: only what comes next is new
+            self._new_from = len(view.log) if view.state.turn > 0 else 0
+        elif self._was_my_turn and not mine:
+            self._new_from = len(view.log)
+        self._was_my_turn = mine
+
+    def notify(self, text: str, seconds: float | None = NOTICE_SECONDS) -> None:
+        """A notice under the input line (e.g. "Carol dropped out"); it goes away after
+        `seconds` (None: stays until replaced)."""
+        self._set_message([("class:notice", text)], seconds)
+
+    def _set_message(self, line: Line, seconds: float | None) -> None:
+        self._message = line
+        self._message_until = None if seconds is None else self._clock() + seconds
+        if seconds is not None:
+            # redraw when it expires, so a quiet table does not keep a stale line
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().call_later(seconds, self.application.invalidate)
         self.application.invalidate()
+
+    def _error(self, text: str) -> None:
+        self._set_message([("class:error", text)], ERROR_SECONDS)
 
     def exit(self) -> None:
         """Stop the application; safe to call again, or before it runs (then it does nothing)."""
@@ -180,7 +243,17 @@ class App:
 
     @property
     def message(self) -> str:
-        return "".join(text for _style, text in self._message)
+        return "".join(text for _style, text in self._current_message())
+
+    @property
+    def leaving(self) -> bool:
+        """The player asked to leave and is being asked to confirm."""
+        return self._leaving
+
+    def _current_message(self) -> Line:
+        if self._message_until is not None and self._clock() >= self._message_until:
+            self._message, self._message_until = [], None
+        return self._message
 
     def _signal_turn(self) -> None:
         """Ring the bell once when a turn of ours begins; the status line turns reverse."""
@@ -197,24 +270,36 @@ class App:
 
     def _completion_context(self) -> CompletionContext:
         view = self._view
-        names: Sequence[str] = view.names if isinstance(view, TableView) else ()
-        return CompletionContext(mode_of(view), self._board, names)
+        names: Sequence[str] = view.names if isinstance(view, TableView | EndView) else ()
+        return CompletionContext(mode_of(view), self._board_for_commands(), names)
+
+    def _board_for_commands(self) -> Board | None:
+        view = self._view
+        if isinstance(view, EndView) and view.state is not None:
+            return board_from_state(view.state, view.my_seat)
+        return self._board
 
     def _accept(self, buffer: Buffer) -> bool:
-        """Enter pressed; returns True to keep the text (so a rejected line can be fixed)."""
+        """Enter pressed. The line is always cleared (it stays in the history): a rejected
+        command left in place would have the next one typed onto its end."""
         self._completion_muted = True
         buffer.cancel_completion()
-        return not self.handle_text(buffer.text)
+        self.handle_text(buffer.text)
+        return False
 
     def handle_text(self, text: str) -> bool:
         """Carry out one typed line as if entered; False if it was rejected (reason shown)."""
+        typed = text[:MAX_INPUT_CHARS]
         try:
-            intent = self._parse(text[:MAX_INPUT_CHARS])
+            intent = self._parse(typed)
         except CommandError as exc:
-            self._message = [("class:error", str(exc))]
-            self.application.invalidate()
+            self._leaving = False
+            # the line is gone from the input: say which command the reason is about
+            self._error(f"✖ {' '.join(typed.split())}: {exc}")
             return False
-        self._message = []
+        if not isinstance(intent, Quit):
+            self._leaving = False
+        self._message, self._message_until = [], None
         if intent is not None:
             self.handle(intent)
         return True
@@ -223,7 +308,48 @@ class App:
         view = self._view
         if isinstance(view, TableView) and self._board is not None:
             return parse_on_board(text, self._board, view.names, view.state.check)
+        board = self._board_for_commands()
+        if isinstance(view, EndView) and board is not None:
+            return parse_on_board(text, board, view.names, mode=Mode.END)
         return parse_simple(text, mode_of(view))
+
+    def _game_on(self) -> bool:
+        """Leaving now would leave a game (or its shuffle) the others are playing."""
+        view = self._view
+        if isinstance(view, TableView):
+            return self._board is not None and not self._board.over
+        return isinstance(view, LobbyView) and view.seated and not view.stopped
+
+    def _ask_to_leave(self) -> None:
+        if self.resume_command:
+            text = _(
+                "Leave the game? The others will wait for you; come back with: {command}. "
+                "Type quit (or press Ctrl-C) again to leave, anything else to stay."
+            ).format(command=self.resume_command)
+        else:
+            text = _(
+                "Leave this game? It cannot be resumed: the computer players stop with it. "
+                "Type quit (or press Ctrl-C) again to leave, anything else to stay."
+            )
+        self._leaving = True
+        self._set_message([("class:final-round", text)], None)
+
+    def _story(self, card: int) -> list[str]:
+        view = self._view
+        if isinstance(view, TableView):
+            return card_story(
+                view.state, card, view.names, view.my_seat, note=self.notes.get(card)
+            )
+        if isinstance(view, EndView) and view.state is not None:
+            return card_story(
+                view.state,
+                card,
+                view.names,
+                view.my_seat,
+                faces=view.faces,
+                note=self.notes.get(card),
+            )
+        return []
 
     def handle(self, intent: Intent) -> None:
         """Carry out a parsed intent (public so the session can script the UI in tests)."""
@@ -238,14 +364,24 @@ class App:
         elif isinstance(intent, Start):
             view = self._view
             if not isinstance(view, LobbyView) or not view.i_am_host:
-                self._message = [("class:error", _("only the host can start the game"))]
+                self._error(_("only the host can start the game"))
             elif not view.can_start:
-                self._message = [("class:error", _("not everyone is here yet"))]
+                self._error(_("not everyone is here yet"))
             else:
                 self._callbacks.on_start()
+        elif isinstance(intent, Note):
+            self.notes.set(intent.card, intent.text)
+            self.notify(_("Note kept (only you see it)") if intent.text else _("Note removed"))
+        elif isinstance(intent, Info):
+            self._info = self._story(intent.card)
+            self._panel = "info"
+            self._scroll = 0
         elif isinstance(intent, Quit):
-            self._callbacks.on_quit()
-            self.exit()
+            if self._confirm_leave and self._game_on() and not self._leaving:
+                self._ask_to_leave()
+            else:
+                self._callbacks.on_quit()
+                self.exit()
         self.application.invalidate()
 
     def _key_bindings(self) -> KeyBindings:
@@ -264,7 +400,8 @@ class App:
         def _close(event: KeyPressEvent) -> None:
             self._panel = None
             self._scroll = 0
-            self._message = []
+            self._leaving = False
+            self._message, self._message_until = [], None
 
         @kb.add("pageup")
         def _back(event: KeyPressEvent) -> None:
@@ -284,7 +421,21 @@ class App:
     # --- drawing ------------------------------------------------------------------------------
 
     def _rows(self) -> int:
-        return max(self.application.output.get_size().rows - INPUT_ROWS, 1)
+        size = self.application.output.get_size().rows
+        return max(size - INPUT_ROWS - self._message_rows(), 1)
+
+    def _message_lines(self) -> list[Line]:
+        """The message wrapped to the terminal (a long translation is never cut off)."""
+        message = self._current_message()
+        if not message:
+            return [[]]
+        style = message[-1][0]
+        text = "".join(text for _style, text in message)
+        wrapped = wrap_text(text, self._columns())[:MAX_MESSAGE_ROWS]
+        return [[(style, line)] for line in wrapped] or [[]]
+
+    def _message_rows(self) -> int:
+        return len(self._message_lines())
 
     def _columns(self) -> int:
         return max(self.application.output.get_size().columns, 20)
@@ -303,18 +454,27 @@ class App:
             return render_end(view, columns, rows, glyphs, self._scroll)
         assert self._board is not None
         return render_board(
-            self._board, labels_for(view), columns, rows, glyphs=glyphs, log_offset=self._scroll
+            self._board, self._labels(view), columns, rows, glyphs=glyphs,
+            log_offset=self._scroll,
         )
+
+    def _labels(self, view: TableView) -> TableLabels:
+        return labels_for(view, self._new_from, self.notes.all())
 
     def _panel_lines(self, rows: int, columns: int) -> list[Line]:
         view = self._view
-        titles = {"help": _("Help"), "rules": _("Rules"), "log": _("Game log")}
+        titles = {
+            "help": _("Help"),
+            "rules": _("Rules"),
+            "log": _("Game log"),
+            "info": _("Card story"),
+        }
         title: Line = [("class:title", titles.get(self._panel or "", ""))]
         title.append(("class:dim", "  " + _("(Esc to close, PageUp/PageDown to scroll)")))
         bottom: Line = []
         if isinstance(view, TableView) and self._board is not None:
             # Keep whose turn it is in sight while reading.
-            bottom = status_line(self._board, labels_for(view), self._glyphs, columns)
+            bottom = status_line(self._board, self._labels(view), self._glyphs, columns)
         room = rows - 1 - (1 if bottom else 0)
         if self._panel == "log":
             log = view.log if isinstance(view, TableView | EndView) else ()
@@ -323,8 +483,11 @@ class App:
             if self._panel == "rules":
                 config = getattr(view, "config", None)
                 text = rules_summary(config.variant if config is not None else None)
+            elif self._panel == "info":
+                text = self._info
             else:
-                text = command_help(mode_of(view))
+                is_host = isinstance(view, LobbyView) and view.i_am_host
+                text = command_help(mode_of(view), is_host)
             wrapped = [w for line in text for w in wrap_text(line, columns)]
             start = min(self._scroll, max(len(wrapped) - room, 0))
             body = [[("", line)] for line in wrapped[start : start + room]]
@@ -349,4 +512,5 @@ class App:
         return to_formatted([self._encodable(line) for line in lines])
 
     def _message_fragments(self) -> StyleAndTextTuples:
-        return to_formatted([self._encodable(fit(self._message, self._columns()))])
+        columns = self._columns()
+        return to_formatted([self._encodable(fit(line, columns)) for line in self._message_lines()])

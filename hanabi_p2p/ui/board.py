@@ -24,6 +24,9 @@ class CardCell:
     colours: frozenset[Suit]  # colours its holder still thinks possible (positive+negative)
     ranks: frozenset[int]  # numbers its holder still thinks possible
 
+    # the last copy of a face the fireworks still need: losing it costs points (★)
+    last_copy: bool = False
+
     @property
     def clued(self) -> bool:
         return bool(self.clue_colours or self.clue_ranks)
@@ -44,6 +47,11 @@ class Board:
     final_round_turns_left: int | None
     end: End
     score: int
+    max_reachable: int = 0  # the best score still possible (discarded cards cap it)
+    # How many more discards the team can afford before the best score is out of reach.
+    pace: int = 0
+    # discarded faces whose only remaining copy is still needed (★ in the pile)
+    endangered: frozenset[Card] = frozenset()
 
     @property
     def my_turn(self) -> bool:
@@ -57,6 +65,31 @@ class Board:
         return dict(self.fireworks).get(suit, 0)
 
 
+def copies_left(state: GameState, face: Card) -> int:
+    """Copies of `face` not yet in the discard pile (in hands, the deck, or played)."""
+    discarded = sum(1 for card in state.discard_pile if state.faces[card] == face)
+    return state.config.copies(face.suit)[face.rank] - discarded
+
+
+def still_needed(state: GameState, face: Card) -> bool:
+    """`face` is not yet on its firework and every lower rank can still be played."""
+    top = state.fireworks.get(face.suit, 0)
+    if face.rank <= top:
+        return False
+    return all(copies_left(state, Card(face.suit, rank)) > 0 for rank in range(top + 1, face.rank))
+
+
+def is_last_copy(state: GameState, face: Card) -> bool:
+    """`face` is still needed and only one copy of it is left: losing it costs points."""
+    return still_needed(state, face) and copies_left(state, face) == 1
+
+
+def pace(state: GameState) -> int:
+    """Discards the team can still afford (hanab.live's "pace"): score + cards left in the
+    deck + players - the best reachable score. Below 0 the best score is out of reach."""
+    return state.score + state.cards_left + state.config.players - state.max_achievable
+
+
 def _cell(state: GameState, card: int, holder: int, show_face: bool) -> CardCell:
     colours: list[Suit] = []
     ranks: list[int] = []
@@ -68,13 +101,15 @@ def _cell(state: GameState, card: int, holder: int, show_face: bool) -> CardCell
         if record.rank is not None and record.rank not in ranks:
             ranks.append(record.rank)
     knowledge = state.knowledge(card, holder)
+    face = state.faces[card] if show_face else None
     return CardCell(
         card=card,
-        face=state.faces[card] if show_face else None,
+        face=face,
         clue_colours=tuple(colours),
         clue_ranks=tuple(ranks),
         colours=knowledge.colours,
         ranks=knowledge.ranks,
+        last_copy=face is not None and is_last_copy(state, face),
     )
 
 
@@ -102,4 +137,7 @@ def board_from_state(state: GameState, my_seat: int) -> Board:
         final_round_turns_left=state.final_round_turns_left,
         end=state.end,
         score=state.score,
+        max_reachable=state.max_achievable,
+        pace=pace(state),
+        endangered=frozenset(face for face in discards if is_last_copy(state, face)),
     )

@@ -9,7 +9,11 @@ to any unique prefix, case-insensitive; colours in English, in the current langu
 their letter R/Y/G/B/W/M):
 
     play SLOT [COLOUR]     discard SLOT     clue PLAYER COLOUR|NUMBER     move FROM TO
+    note [PLAYER] SLOT [TEXT]     info [PLAYER] SLOT
     say TEXT     log     rules     help     quit     start (lobby, host only)
+
+A PLAYER is a name (or its unique beginning) or a seat number (`clue 2 red`; `#2` where a
+slot number could follow), so two players with the same name can still be told apart.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, RANKS, Suit
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.ui.board import Board, board_from_state
+from hanabi_p2p.ui.notes import MAX_NOTE_CHARS
 from hanabi_p2p.ui.terms import colour_name
 
 # Table talk is relayed to every peer; keep it to a sentence or two.
@@ -47,8 +52,10 @@ class Mode(StrEnum):
 
 COMMANDS: dict[Mode, tuple[str, ...]] = {
     Mode.LOBBY: ("start", "say", "rules", "help", "quit"),
-    Mode.TABLE: ("play", "discard", "clue", "move", "say", "log", "rules", "help", "quit"),
-    Mode.END: ("log", "say", "rules", "help", "quit"),
+    Mode.TABLE: (
+        "play", "discard", "clue", "move", "note", "info", "say", "log", "rules", "help", "quit",
+    ),
+    Mode.END: ("info", "log", "say", "rules", "help", "quit"),
 }
 
 
@@ -77,11 +84,26 @@ class Quit:
 
 
 @dataclass(frozen=True, slots=True)
+class Note:
+    """Keep a private note on a card (empty text: remove it). Nothing is sent."""
+
+    card: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Info:
+    """Show the story of a card. Nothing is sent."""
+
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     pass
 
 
-Intent = SendAction | Say | Show | Quit | Start
+Intent = SendAction | Say | Show | Quit | Start | Note | Info
 
 
 T = TypeVar("T")
@@ -184,17 +206,34 @@ def parse_on_board(
     board: Board,
     names: Sequence[str],
     check: Callable[[Action], None] | None = None,
+    mode: Mode = Mode.TABLE,
 ) -> Intent | None:
-    """Parse a table command; None for a blank line. Raises `CommandError` saying why."""
+    """Parse a command of a screen showing a board (the table, or the end with its final
+    board); None for a blank line. Raises `CommandError` saying why."""
     if len(line) > MAX_COMMAND_CHARS:
         raise CommandError(_("that command is too long"))
     words = line.split()
     if not words:
         return None
-    word = command_word(words[0], Mode.TABLE)
+    word = command_word(words[0], mode)
     args = words[1:]
-    if word in ("say", "log", "rules", "help", "quit"):
-        return _common(word, line, Mode.TABLE)
+    if word in ("say", "log", "rules", "help", "quit", "start"):
+        return _common(word, line, mode)
+    if word == "info":
+        card, rest = _card_ref(args, board, names, _("usage: info [PLAYER] SLOT"))
+        if rest:
+            raise CommandError(_("usage: info [PLAYER] SLOT"))
+        return Info(card)
+    if word == "note":
+        card, rest = _card_ref(args, board, names, _("usage: note [PLAYER] SLOT TEXT"))
+        text = line.strip().split(None, 1 + len(args) - len(rest))[-1] if rest else ""
+        if len(text) > MAX_NOTE_CHARS:
+            raise CommandError(
+                _("that note is too long: at most {count} characters").format(
+                    count=MAX_NOTE_CHARS
+                )
+            )
+        return Note(card, "".join(ch for ch in text if ch.isprintable()))
     if board.over:
         raise CommandError(_("the game is over"))
     if word == "move":
@@ -307,7 +346,18 @@ def _move(args: list[str], board: Board) -> Move:
     return Move(seat=board.my_seat, card=_my_card(board, source), to=target)
 
 
-def _player(typed: str, names: Sequence[str]) -> int:
+def seat_number(typed: str, players: int) -> int | None:
+    """The seat a typed `2` or `#2` names (1-based, as the lobby and the table number them)."""
+    digits = typed[1:] if typed.startswith("#") else typed
+    if digits.isdigit() and 1 <= int(digits) <= players:
+        return int(digits) - 1
+    return None
+
+
+def find_player(typed: str, names: Sequence[str]) -> int:
+    by_number = seat_number(typed, len(names))
+    if by_number is not None:
+        return by_number
     found = match_prefix(typed, ((name, seat) for seat, name in enumerate(names)))
     if len(found) == 1:
         return found[0]
@@ -317,8 +367,35 @@ def _player(typed: str, names: Sequence[str]) -> int:
                 name=typed, names=", ".join(names)
             )
         )
-    choices = ", ".join(names[seat] for seat in found)
-    raise CommandError(_("'{word}' could be {choices}").format(word=typed, choices=choices))
+    # Name them with their seat numbers, which always tell players apart.
+    choices = ", ".join(
+        _("{name} (seat {number})").format(name=names[seat], number=seat + 1) for seat in found
+    )
+    raise CommandError(
+        _("'{word}' could be {choices}: give the seat number instead").format(
+            word=typed, choices=choices
+        )
+    )
+
+
+def _card_ref(
+    args: list[str], board: Board, names: Sequence[str], usage: str
+) -> tuple[int, list[str]]:
+    """(card id, the words after the reference) from `[PLAYER] SLOT ...`: a number first is
+    a slot of our own hand; otherwise a player (name or #seat), then a slot of theirs."""
+    if not args:
+        raise CommandError(usage)
+    if args[0].isdigit():
+        return _my_card(board, _slot(args[0], board)), args[1:]
+    if len(args) < 2:
+        raise CommandError(usage)
+    seat = find_player(args[0], names)
+    hand = board.hands[seat]
+    if not args[1].isdigit() or not 1 <= int(args[1]) <= len(hand):
+        raise CommandError(
+            _("{name} has no card in slot {slot}").format(name=_name(seat, names), slot=args[1])
+        )
+    return hand[int(args[1]) - 1].card, args[2:]
 
 
 def _split_clue(line: str, args: list[str], names: Sequence[str]) -> tuple[str, str]:
@@ -336,7 +413,7 @@ def _split_clue(line: str, args: list[str], names: Sequence[str]) -> tuple[str, 
 
 def _clue(line: str, args: list[str], board: Board, names: Sequence[str]) -> Clue:
     who, value = _split_clue(line, args, names)
-    target = _player(who, names)
+    target = find_player(who, names)
     if target == board.my_seat:
         raise CommandError(_("you cannot clue yourself"))
     if board.clue_tokens <= 0:

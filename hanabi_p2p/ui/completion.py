@@ -10,7 +10,7 @@ from prompt_toolkit.document import Document
 
 from hanabi_p2p.rules.cards import RANKS
 from hanabi_p2p.ui.board import Board
-from hanabi_p2p.ui.commands import COMMANDS, CommandError, Mode, command_word, fold
+from hanabi_p2p.ui.commands import COMMANDS, CommandError, Mode, command_word, find_player, fold
 from hanabi_p2p.ui.terms import colour_name
 
 
@@ -35,7 +35,7 @@ def suggestions(ctx: CompletionContext, words: Sequence[str], current: str) -> l
 
 def _arguments(ctx: CompletionContext, words: Sequence[str]) -> list[str]:
     board = ctx.board
-    if ctx.mode is not Mode.TABLE or board is None:
+    if ctx.mode is Mode.LOBBY or board is None:
         return []
     try:
         word = command_word(words[0], ctx.mode)
@@ -55,10 +55,31 @@ def _arguments(ctx: CompletionContext, words: Sequence[str]) -> list[str]:
             return colours
     if word == "clue":
         if position == 1:
-            return [name for seat, name in enumerate(ctx.names) if seat != board.my_seat]
+            return _players(ctx, board, "")
         if position == 2:
             return [*colours, *(str(rank) for rank in RANKS)]
+    if word in ("note", "info"):
+        if position == 1:
+            return [*slots, *_players(ctx, board, "#")]
+        if position == 2 and not words[1].isdigit():
+            try:
+                seat = find_player(words[1], ctx.names)
+            except CommandError:
+                return []
+            return [str(n) for n in range(1, len(board.hands[seat]) + 1)]
     return []
+
+
+def _players(ctx: CompletionContext, board: Board, number_prefix: str) -> list[str]:
+    """The other players by name; by seat number when a name is shared (typing the name
+    could not tell them apart)."""
+    folded = [fold(name) for name in ctx.names]
+    out: list[str] = []
+    for seat, name in enumerate(ctx.names):
+        if seat == board.my_seat:
+            continue
+        out.append(f"{number_prefix}{seat + 1}" if folded.count(fold(name)) > 1 else name)
+    return out
 
 
 class CommandCompleter(Completer):

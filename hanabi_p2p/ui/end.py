@@ -4,11 +4,29 @@ from __future__ import annotations
 
 from hanabi_p2p.i18n import _
 from hanabi_p2p.rules.cards import MAX_STRIKES
-from hanabi_p2p.ui.symbols import UNICODE, Glyphs, suit_style
+from hanabi_p2p.safe_text import safe_name
+from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_style
 from hanabi_p2p.ui.table import log_lines
 from hanabi_p2p.ui.terms import end_reason, rating_word
-from hanabi_p2p.ui.text import Line, fit, join_cells, wrap_text
+from hanabi_p2p.ui.text import Line, fit, flow, join_cells, wrap_text
 from hanabi_p2p.ui.view import EndView
+
+
+def hand_lines(view: EndView, columns: int) -> list[Line]:
+    """Every hand face up, slot 1 first; a face nobody can know yet is ??."""
+    if not view.hands:
+        return []
+    lines: list[Line] = [[("class:label", _("Hands at the end"))]]
+    width = max((len(safe_name(n)) for n in view.names), default=0)
+    for seat, hand in enumerate(view.hands):
+        name = safe_name(view.names[seat]) if seat < len(view.names) else f"#{seat + 1}"
+        cells: list[Line] = [
+            card_face(face) if face is not None else [("class:dim", "??")] for face in hand
+        ]
+        prefix: Line = [("", f"  {seat + 1} "), ("class:you" if seat == view.my_seat else "",
+                                                 name.ljust(width) + "  ")]
+        lines.extend(flow(prefix, cells, columns, " "))
+    return lines
 
 
 def render_end(
@@ -40,6 +58,7 @@ def render_end(
     lines.append([("class:label", _("Fireworks")), ("", "  "), *join_cells(cells, " ")])
     fuses = _("Fuses burnt: {count} of {max}").format(count=view.strikes, max=MAX_STRIKES)
     lines.append([("", fuses)])
+    lines.extend(hand_lines(view, columns))
     lines.append([])
     if view.stopped:
         for text in wrap_text(
@@ -59,8 +78,12 @@ def render_end(
     for text in wrap_text(view.audit_text, max(columns - 2, 10)) if view.audit_text else []:
         lines.append([("", "  " + text)])
     if view.log_path:
-        lines.append([("class:label", _("Log saved to")), ("", f" {view.log_path}")])
-    lines.append([("class:dim", _("Type log to read the whole game, quit to leave."))])
+        # a long path wraps: it is the one thing to copy from this screen
+        label = _("Log saved to")
+        for i, part in enumerate(wrap_text(f"{label} {view.log_path}", columns)):
+            lines.append([("class:label" if i == 0 else "", part)])
+    hint = _("Type log to read the whole game, info NAME SLOT for a card's story, quit to leave.")
+    lines.extend([("class:dim", part)] for part in wrap_text(hint, columns))
     out = [fit(line, columns) for line in lines[:rows]]
     room = rows - len(out) - 1
     if room > 1 and view.log:

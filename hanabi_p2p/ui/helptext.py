@@ -19,10 +19,13 @@ def _entry(example: str, explanation: str) -> str:
     return f"  {example.ljust(COMMAND_COLUMN)} {explanation}"
 
 
-def command_help(mode: Mode) -> list[str]:
-    """One line per command available on the screen `mode`, then a legend of the table."""
+def command_help(mode: Mode, is_host: bool = False) -> list[str]:
+    """One line per command available on the screen `mode`, then a legend of the table.
+
+    `start` is listed for the host only: for everyone else the host starts the game.
+    """
     lines = [_("Commands (any unique beginning of a word will do, Tab completes):")]
-    if mode is Mode.LOBBY:
+    if mode is Mode.LOBBY and is_host:
         lines.append(_entry("start", _("start the game (host only, once every seat is taken)")))
     if mode is Mode.TABLE:
         lines.extend(
@@ -32,9 +35,15 @@ def command_help(mode: Mode) -> list[str]:
                 _entry("discard 4", _("discard the card in slot 4 (gains a clue token)")),
                 _entry("clue bob red", _("show Bob all his red cards")),
                 _entry("clue carol 3", _("show Carol all her 3s")),
+                _entry("clue 3 red", _("players can also be named by seat number")),
                 _entry("move 5 1", _("move your card from slot 5 to slot 1")),
+                _entry("note 3 TEXT", _("your private note on your card in slot 3")),
+                _entry("note bob 2 TEXT", _("a note on Bob's card (note 3 alone clears one)")),
+                _entry("info 3", _("every clue your card in slot 3 received: who, what, when")),
             ]
         )
+    if mode is Mode.END:
+        lines.append(_entry("info bob 2", _("the story of Bob's card in slot 2")))
     lines.append(_entry("say hello", _("table talk (no hints outside clues!)")))
     if mode is not Mode.LOBBY:
         lines.append(_entry("log", _("the whole game log (PageUp/PageDown scroll)")))
@@ -57,6 +66,19 @@ def command_help(mode: Mode) -> list[str]:
                 _(
                     "Your own cards: 2* means slot 2 was clued; the letters and numbers still "
                     "possible are shown, the ones ruled out are dots."
+                ),
+                _(
+                    "★ marks the last copy of a card the fireworks still need (in hands and in "
+                    "the discard pile); ✎ a card you wrote a note on; ▸ what happened since "
+                    "your last turn."
+                ),
+                _(
+                    "max: the best score still reachable. pace: how many more discards the "
+                    "team can afford before that score is out of reach."
+                ),
+                _(
+                    "bot ⚙Ann: a computer player run on Ann's machine, which holds its keys "
+                    "and so could read that seat's cards."
                 ),
             ]
         )
@@ -87,6 +109,13 @@ def rules_summary(variant: Variant | None = None) -> list[str]:
             "token. Either way, draw a new card."
         ),
         _("You may rearrange your own hand at any time. Beyond clues, no hints!"),
+        "",
+        _(
+            "The deck: in each colour three 1s, two each of 2, 3 and 4, and one 5 (10 cards); "
+            "5 colours, 50 cards. So a 5 is always the last of its kind, and a discarded 2, "
+            "3 or 4 leaves a single copy."
+        ),
+        _("Hands: 5 cards each with 2 or 3 players, 4 cards each with 4 or 5 players."),
         "",
         _(
             "The game ends when the third fuse burns (you lose: score 0), when every firework "

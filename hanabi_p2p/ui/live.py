@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.net.handshake import table_code
+from hanabi_p2p.rules.cards import Card
 from hanabi_p2p.rules.engine import End
 from hanabi_p2p.safe_text import safe, safe_name
 from hanabi_p2p.session import events as ev
@@ -43,6 +44,8 @@ class ShellFacts:
     log: tuple[str, ...] = ()
     status: str = ""
     log_path: str | None = None
+    # computer players this machine runs: peer id -> the name of our own player
+    runners: dict[bytes, str] = field(default_factory=dict)
 
 
 def live_view(session: TableSession, facts: ShellFacts) -> ScreenView | None:
@@ -93,6 +96,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
             is_host=peer_id == session.host_id,
             is_me=peer_id == session.me,
             connected=_lobby_connected(session, peer_id, facts.connected),
+            runner=facts.runners.get(peer_id, ""),
         )
         for peer_id, name in _members(session)
     )
@@ -134,6 +138,7 @@ def table_view(session: TableSession, facts: ShellFacts) -> TableView:
         waiting_for=tuple(seat for seat, what in session.waiting_for() if what != TURN_WAIT),
         disconnected=_disconnected(session, facts.connected),
         status=facts.status,
+        runners=tuple(facts.runners.get(seat.peer_id, "") for seat in session.seats),
     )
 
 
@@ -183,6 +188,26 @@ def end_view(session: TableSession, facts: ShellFacts) -> EndView:
         names=tuple(session.names),
         log=facts.log,
         stopped=_stopped(session),
+        hands=_face_up_hands(session),
+        state=state,
+        faces=_audited_faces(session),
+        my_seat=session.my_seat or 0,
+    )
+
+
+def _audited_faces(session: TableSession) -> dict[int, Card]:
+    audit = session.audit
+    return dict(audit.faces) if audit is not None and audit.ok else {}
+
+
+def _face_up_hands(session: TableSession) -> tuple[tuple[Card | None, ...], ...]:
+    """Every hand at the end, face up: what we saw, plus our own cards once the audit
+    decoded them (before it, our own faces are unknown even to us)."""
+    state = session.state
+    assert state is not None
+    audited = _audited_faces(session)
+    return tuple(
+        tuple(state.faces[card] or audited.get(card) for card in hand) for hand in state.hands
     )
 
 

@@ -91,6 +91,10 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
             tags.append(_("host"))
         if seat.is_me:
             tags.append(_("you"))
+        if seat.runner:
+            tags.append(
+                _("computer player run by {name}'s machine").format(name=safe_name(seat.runner))
+            )
         if tags:
             line.append(("", "  (" + ", ".join(tags) + ")"))
         if not seat.connected:
@@ -109,9 +113,9 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
         ):
             lines.append([("class:dim", text)])
         lines.append([])
-    lines.append([("class:notice", lobby_prompt(view))])
-    if view.status:
-        lines.append([("class:notice", view.status)])
+    # long sentences (a translation, an address) wrap instead of being cut
+    for text in (lobby_prompt(view), view.status):
+        lines.extend([("class:notice", part)] for part in wrap_text(text, columns) if text)
     out = [fit(line, columns) for line in lines[:rows]]
     out.extend([] for _ in range(rows - len(out)))
     return out

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 
 from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.rules.actions import Action, Clue, Move, Play
-from hanabi_p2p.rules.cards import Card
 from hanabi_p2p.rules.engine import End, GameState, Outcome
 from hanabi_p2p.safe_text import MAX_SHOWN_TEXT, safe, safe_name
+from hanabi_p2p.ui.board import is_last_copy
 from hanabi_p2p.ui.terms import colour_name, end_reason
 
 
@@ -26,25 +26,6 @@ def _slots(numbers: Sequence[int]) -> str:
 def seat_name(names: Sequence[str], seat: int) -> str:
     """A seat's name as shown (safe), or its number when the name is not known."""
     return safe_name(names[seat]) if 0 <= seat < len(names) else f"#{seat + 1}"
-
-
-def copies_left(state: GameState, face: Card) -> int:
-    """Copies of `face` not yet in the discard pile (in hands, the deck, or played)."""
-    discarded = sum(1 for card in state.discard_pile if state.faces[card] == face)
-    return state.config.copies(face.suit)[face.rank] - discarded
-
-
-def still_needed(state: GameState, face: Card) -> bool:
-    """`face` is not yet on its firework and every lower rank can still be played."""
-    top = state.fireworks.get(face.suit, 0)
-    if face.rank <= top:
-        return False
-    return all(copies_left(state, Card(face.suit, rank)) > 0 for rank in range(top + 1, face.rank))
-
-
-def is_last_copy(state: GameState, face: Card) -> bool:
-    """`face` is still needed and only one copy of it is left: losing it costs points."""
-    return still_needed(state, face) and copies_left(state, face) == 1
 
 
 def describe(

@@ -7,7 +7,10 @@ as well as its colour, so colour-blind players and monochrome terminals can play
 from __future__ import annotations
 
 import codecs
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
 from prompt_toolkit.styles import Style
 
@@ -27,10 +30,17 @@ class Glyphs:
     vertical: str  # vertical separator
     ellipsis: str
     dot: str  # separates items in a header
+    last_copy: str = "★"  # the last copy of a card still needed
+    note: str = "✎"  # a card carries our private note
+    computer: str = " ⚙"  # a computer player, followed by whose machine runs it
+    new_mark: str = "▸ "  # a log line that is new since our last turn
 
 
 UNICODE = Glyphs("●", "○", "✖", "·", "▶", "·", "─", "│", "…", " · ")
-ASCII = Glyphs("o", ".", "X", "-", ">", ".", "-", "|", "~", " | ")
+ASCII = Glyphs(
+    "o", ".", "X", "-", ">", ".", "-", "|", "~", " | ", last_copy="!", note="%",
+    computer=" @", new_mark="> ",
+)
 
 
 def glyphs_for(encoding: str) -> Glyphs:
@@ -55,37 +65,99 @@ def suit_letter(suit: Suit) -> Line:
     return [(suit_style(suit), suit.letter)]
 
 
-# Named style classes; the colours suit both dark and light backgrounds. Multicolour has no
-# single colour, so it is magenta and bold: its letter M carries the meaning anyway.
-STYLE = Style.from_dict(
-    {
-        "suit.red": "#ff5f5f bold",
-        "suit.yellow": "#ffd700 bold",
-        "suit.green": "#5fd75f bold",
-        "suit.blue": "#5f87ff bold",
-        "suit.white": "#ffffff bold",
-        "suit.multicolor": "#d75fd7 bold underline",
-        "dim": "#808080",
-        "title": "bold",
-        "label": "bold",
-        "token": "#5f87ff bold",
-        "fuse": "#ff5f5f bold",
-        "clued": "underline",
-        "clue-mark": "#d7d7af",
-        "turn-marker": "#ffd700 bold",
-        "you": "bold",
-        "your-turn": "reverse bold",
-        "waiting": "",
-        "final-round": "#ff8700 bold",
-        "dropped": "#ff5f5f bold",
-        "error": "#ff5f5f bold",
-        "notice": "#87d7ff",
-        "chat": "#d7d7af",
-        "rule": "#585858",
-        "code": "bold",
-        "good": "#5fd75f bold",
-        "bad": "#ff5f5f bold",
-        "input": "",
-        "prompt": "bold",
-    }
-)
+class Theme(StrEnum):
+    """Colours for a dark or a light terminal background."""
+
+    DARK = "dark"
+    LIGHT = "light"
+    AUTO = "auto"  # from the terminal's own hint (COLORFGBG), else dark
+
+
+# Named style classes shared by both palettes (no colour: bold, underline, reverse).
+_COMMON: dict[str, str] = {
+    "title": "bold",
+    "label": "bold",
+    "clued": "underline",
+    "you": "bold",
+    "your-turn": "reverse bold",
+    "waiting": "",
+    "code": "bold",
+    "input": "",
+    "prompt": "bold",
+    "new": "bold",
+}
+
+# On a dark background. Multicolour has no single colour, so it is magenta and bold: its
+# letter M carries the meaning anyway.
+DARK_COLOURS: dict[str, str] = {
+    "suit.red": "#ff5f5f bold",
+    "suit.yellow": "#ffd700 bold",
+    "suit.green": "#5fd75f bold",
+    "suit.blue": "#5f87ff bold",
+    "suit.white": "#ffffff bold",
+    "suit.multicolor": "#d75fd7 bold underline",
+    "dim": "#808080",
+    "token": "#5f87ff bold",
+    "fuse": "#ff5f5f bold",
+    "clue-mark": "#d7d7af",
+    "turn-marker": "#ffd700 bold",
+    "final-round": "#ff8700 bold",
+    "dropped": "#ff5f5f bold",
+    "error": "#ff5f5f bold",
+    "notice": "#87d7ff",
+    "chat": "#d7d7af",
+    "rule": "#585858",
+    "good": "#5fd75f bold",
+    "bad": "#ff5f5f bold",
+    "last-copy": "#ffaf00 bold",
+    "note": "#87d7ff bold",
+    "bot": "#af87ff",
+    "new-mark": "#ffd700 bold",
+}
+
+# On a light background: white cards are drawn dark grey and yellow a deep amber, since the
+# dark palette's #ffffff and #ffd700 vanish on white.
+LIGHT_COLOURS: dict[str, str] = {
+    **DARK_COLOURS,
+    "suit.red": "#c00000 bold",
+    "suit.yellow": "#9a6700 bold",
+    "suit.green": "#007a00 bold",
+    "suit.blue": "#0040c0 bold",
+    "suit.white": "#404040 bold",
+    "suit.multicolor": "#a000a0 bold underline",
+    "dim": "#6c6c6c",
+    "token": "#0040c0 bold",
+    "fuse": "#c00000 bold",
+    "clue-mark": "#5f5f00",
+    "turn-marker": "#9a6700 bold",
+    "final-round": "#b35900 bold",
+    "dropped": "#c00000 bold",
+    "error": "#c00000 bold",
+    "notice": "#005f87",
+    "chat": "#5f5f00",
+    "rule": "#a8a8a8",
+    "good": "#007a00 bold",
+    "bad": "#c00000 bold",
+    "last-copy": "#b35900 bold",
+    "note": "#005f87 bold",
+    "bot": "#5f00af",
+    "new-mark": "#9a6700 bold",
+}
+
+
+def detect_theme(environ: Mapping[str, str]) -> Theme:
+    """LIGHT when the terminal says its background is light (COLORFGBG="fg;bg", as set by
+    rxvt, Konsole, iTerm2 and others: background colour 7 or 15 is white), else DARK."""
+    value = environ.get("COLORFGBG", "")
+    background = value.rsplit(";", 1)[-1].strip()
+    return Theme.LIGHT if background in ("7", "15") else Theme.DARK
+
+
+def style_for(theme: Theme, environ: Mapping[str, str] | None = None) -> Style:
+    if theme is Theme.AUTO:
+        theme = detect_theme(os.environ if environ is None else environ)
+    colours = LIGHT_COLOURS if theme is Theme.LIGHT else DARK_COLOURS
+    return Style.from_dict({**_COMMON, **colours})
+
+
+STYLE = style_for(Theme.DARK)

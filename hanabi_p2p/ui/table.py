@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hanabi_p2p.i18n import _, ngettext
-from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, RANKS
+from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, RANKS, Card
 from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.board import Board, CardCell, board_from_state
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_letter, suit_style
@@ -19,7 +19,8 @@ from hanabi_p2p.ui.terms import end_reason, variant_summary
 from hanabi_p2p.ui.text import Line, fit, flow, join_cells, pad, width, wrap_text
 from hanabi_p2p.ui.view import TableView
 
-MAX_NAME_COLUMNS = 12
+# A name, its computer-player mark (⚙ and whose machine runs it) and the seat number.
+MAX_NAME_COLUMNS = 18
 # From this width on, the log moves to a column of its own beside the table.
 SIDE_LOG_MIN_COLUMNS = 120
 BOARD_COLUMNS_WIDE = 80
@@ -37,9 +38,15 @@ class TableLabels:
     waiting_for: tuple[int, ...] = ()
     disconnected: frozenset[int] = field(default_factory=frozenset)
     status: str = ""
+    # per seat: whose machine runs this computer player ("" for a person, or unknown)
+    runners: tuple[str, ...] = ()
+    new_from: int | None = None  # log entries from this index on are new since our turn
+    notes: dict[int, str] = field(default_factory=dict)  # card id -> our private note
 
 
-def labels_for(view: TableView) -> TableLabels:
+def labels_for(
+    view: TableView, new_from: int | None = None, notes: dict[int, str] | None = None
+) -> TableLabels:
     """The labels of a table view; names come from peers, so they are cleaned here."""
     return TableLabels(
         names=tuple(safe_name(name) for name in view.names),
@@ -48,6 +55,9 @@ def labels_for(view: TableView) -> TableLabels:
         waiting_for=view.waiting_for,
         disconnected=view.disconnected,
         status=view.status,
+        runners=tuple(safe_name(runner) for runner in view.runners),
+        new_from=new_from,
+        notes=dict(notes or {}),
     )
 
 
@@ -89,7 +99,7 @@ def render_board(
         hands = hands_detailed if spare >= 0 else hands_compact
         left = [*top, rule, *hands]
         log_columns = columns - board_columns - 3
-        log = log_lines(labels.log, log_columns, body_rows, log_offset)
+        log = log_lines(labels.log, log_columns, body_rows, log_offset, labels.new_from, glyphs)
         body: list[Line] = []
         for i in range(body_rows):
             left_line = pad(left[i], board_columns) if i < len(left) else pad([], board_columns)
@@ -107,7 +117,7 @@ def render_board(
         # A tiny terminal: give up the separators first, then clip the board.
         body = [*top, *hands]
         return [*_fit_rows(body, rows - 1, columns), status]
-    log = log_lines(labels.log, columns, log_rows, log_offset)
+    log = log_lines(labels.log, columns, log_rows, log_offset, labels.new_from, glyphs)
     body = [*top, rule, *hands, rule, *log]
     return [*_fit_rows(body, rows - 1, columns), status]
 
@@ -126,7 +136,7 @@ def _header_section(board: Board, labels: TableLabels, glyphs: Glyphs, columns: 
         _title_line(board, labels, glyphs, columns),
         _fireworks_line(board, glyphs, columns),
         _tokens_line(board, glyphs, columns),
-        *_discard_lines(board, columns),
+        *_discard_lines(board, columns, glyphs),
     ]
 
 
@@ -165,7 +175,18 @@ def _fireworks_line(board: Board, glyphs: Glyphs, columns: int) -> Line:
         cells.append([(style, f"{suit.letter}{top}")])
     line: Line = [("class:label", _("Fireworks")), ("", "  "), *join_cells(cells, " ")]
     score = _("score {score}/{max}").format(score=board.score, max=board.config.max_score)
-    return _spread(line, [("class:label", score)], columns)
+    right: Line = [("class:label", score)]
+    if not board.over:
+        # what is still reachable, and how many discards the team can afford before it
+        # is not (only meaningful until the deck runs out)
+        reach = _("max {score}").format(score=board.max_reachable)
+        right = [("class:dim", reach), ("", "  "), *right]
+        if board.final_round_turns_left is None:
+            style = "class:bad" if board.pace <= 0 else "class:dim"
+            right = [(style, _("pace {count}").format(count=board.pace)), ("", "  "), *right]
+    if width(line) + width(right) + 1 > columns:
+        right = [("class:label", score)]
+    return _spread(line, right, columns)
 
 
 def _tokens_line(board: Board, glyphs: Glyphs, columns: int) -> Line:
@@ -192,17 +213,22 @@ def _tokens_line(board: Board, glyphs: Glyphs, columns: int) -> Line:
     return fit(line, columns)
 
 
-def _discard_lines(board: Board, columns: int) -> list[Line]:
+def _discard_lines(board: Board, columns: int, glyphs: Glyphs = UNICODE) -> list[Line]:
     label: Line = [("class:label", _("Discards")), ("", "  ")]
     if not board.discards:
         return [[*label, ("class:dim", _("none yet"))]]
     cells: list[Line] = []
     for suit in board.config.suits:
         ranks = sorted(card.rank for card in board.discards if card.suit is suit)
-        if ranks:
-            cells.append(
-                [*suit_letter(suit), ("", ":"), (suit_style(suit), " ".join(map(str, ranks)))]
-            )
+        if not ranks:
+            continue
+        cell: Line = [*suit_letter(suit), ("", ":")]
+        for i, rank in enumerate(ranks):
+            cell.append((suit_style(suit), (" " if i else "") + str(rank)))
+            if Card(suit, rank) in board.endangered and rank not in ranks[i + 1 :]:
+                # one copy left and still needed: do not lose it too
+                cell.append(("class:last-copy", glyphs.last_copy))
+        cells.append(cell)
     return flow(label, cells, columns, "  ")
 
 
@@ -225,9 +251,14 @@ def _clue_marks(cell: CardCell) -> Line:
     return marks
 
 
-def _face_cell(cell: CardCell) -> Line:
+def _face_cell(cell: CardCell, glyphs: Glyphs, noted: bool) -> Line:
     face: Line = card_face(cell.face) if cell.face is not None else [("class:dim", "??")]
-    return [*face, *_clue_marks(cell)]
+    marks: Line = []
+    if cell.last_copy:
+        marks.append(("class:last-copy", glyphs.last_copy))
+    if noted:
+        marks.append(("class:note", glyphs.note))
+    return [*face, *marks, *_clue_marks(cell)]
 
 
 def _possibilities(cell: CardCell, board: Board, glyphs: Glyphs) -> tuple[Line, Line]:
@@ -255,35 +286,51 @@ def _name_cell(board: Board, labels: TableLabels, seat: int, glyphs: Glyphs, nam
         marker = [("class:dropped", glyphs.fuse_burnt + " ")]
     elif seat == board.current_seat and not board.over:
         marker = [("class:turn-marker", glyphs.turn_marker + " ")]
+    return [*marker, *pad(_name_label(board, labels, seat, glyphs), name_w)]
+
+
+def _name_label(board: Board, labels: TableLabels, seat: int, glyphs: Glyphs) -> Line:
+    """Seat number (players can be addressed by it), name, and for a computer player the
+    player whose machine runs it (that machine could read that seat's cards)."""
     name = labels.names[seat] if seat < len(labels.names) else f"#{seat + 1}"
     if seat == board.my_seat:
         name = _("You ({name})").format(name=name)
     style = "class:you" if seat == board.my_seat else ""
-    return [*marker, *pad([(style, name)], name_w)]
+    label: Line = [("class:dim", f"{seat + 1} "), (style, name)]
+    runner = labels.runners[seat] if seat < len(labels.runners) else ""
+    if runner:
+        label.append(("class:bot", f"{glyphs.computer}{runner}"))
+    return label
 
 
 def _hands_section(
     board: Board, labels: TableLabels, glyphs: Glyphs, columns: int, detailed: bool
 ) -> list[Line]:
     order = seat_order(board)
-    names = [labels.names[s] if s < len(labels.names) else f"#{s + 1}" for s in order[:-1]] + [
-        _("You ({name})").format(name=labels.names[board.my_seat] if labels.names else "")
-    ]
-    name_w = min(max(width([("", n)]) for n in names), MAX_NAME_COLUMNS) + 1
+    labels_w = [width(_name_label(board, labels, s, glyphs)) for s in order]
+    name_w = min(max(labels_w), MAX_NAME_COLUMNS) + 1
     lines: list[Line] = []
     for seat in order[:-1]:
-        cells = [_face_cell(c) for c in board.hands[seat]]
+        cells = [_face_cell(c, glyphs, c.card in labels.notes) for c in board.hands[seat]]
         knowledge = [_possibilities(c, board, glyphs) for c in board.hands[seat]]
         cell_w = max([width(c) for c in cells] + [2])
-        if detailed:
-            cell_w = max(cell_w, len(board.config.suits) + 1 + len(RANKS))
-        row: Line = [*_name_cell(board, labels, seat, glyphs, name_w)]
-        row.extend(join_cells([pad(c, cell_w) for c in cells], " "))
+        wide_w = max(cell_w, len(board.config.suits) + 1 + len(RANKS))
+        name_cell = _name_cell(board, labels, seat, glyphs, name_w)
+        # The knowledge row lines up under the cards only when the whole hand fits in
+        # one row; a narrow terminal wraps the hand instead and never hides a card.
+        detailed_here = detailed and width(name_cell) + len(cells) * (wide_w + 1) <= columns
+        if detailed_here:
+            cell_w = wide_w
+        padded = [pad(c, cell_w) for c in cells]
+        row: Line = [*name_cell, *join_cells(padded, " ")]
         dropped: Line = [("", " "), ("class:dropped", _("dropped out"))]
+        if width(row) > columns:
+            lines.extend(flow(name_cell, padded, columns, " "))
+            continue
         if seat in labels.disconnected and width(row) + width(dropped) <= columns:
             row.extend(dropped)  # spelled out when it fits; the ✖ before the name always
-        lines.append(fit(row, columns))
-        if detailed:
+        lines.append(row)
+        if detailed_here:
             detail: Line = [("", " " * (name_w + 2))]
             parts: list[Line] = []
             for cell, (colours, ranks) in zip(board.hands[seat], knowledge, strict=True):
@@ -299,8 +346,8 @@ def _own_hand(
     board: Board, labels: TableLabels, glyphs: Glyphs, columns: int, name_w: int
 ) -> list[Line]:
     """The own hand as what we know of it: never faces, only what clues allow."""
-    top: Line = [*_name_cell(board, labels, board.my_seat, glyphs, name_w)]
-    bottom: Line = [("", " " * (name_w + 2))]
+    name_cell = _name_cell(board, labels, board.my_seat, glyphs, name_w)
+    indent: Line = [("", " " * width(name_cell))]
     top_cells: list[Line] = []
     bottom_cells: list[Line] = []
     for slot, cell in enumerate(board.hands[board.my_seat], start=1):
@@ -308,31 +355,68 @@ def _own_hand(
         slot_mark: Line = [("class:clued" if cell.clued else "class:dim", f"{slot}")]
         slot_mark.append(("class:clue-mark", "*") if cell.clued else ("", ":"))
         top_cells.append([*slot_mark, *colours])
-        bottom_cells.append([("", "  "), *ranks])
-    cell_w = max([width(c) for c in top_cells] + [0])
-    top.extend(join_cells([pad(c, cell_w) for c in top_cells], "  "))
-    bottom.extend(join_cells([pad(c, cell_w) for c in bottom_cells], "  "))
+        note = [("class:note", glyphs.note)] if cell.card in labels.notes else []
+        bottom_cells.append([("", "  "), *ranks, *note])
     if not board.hands[board.my_seat]:
-        top.append(("class:dim", _("no cards left")))
-    return [fit(top, columns), fit(bottom, columns)]
+        return [[*name_cell, ("class:dim", _("no cards left"))], []]
+    cell_w = max(width(c) for c in [*top_cells, *bottom_cells])
+    # as many cards per row pair as fit; a narrow terminal gets more rows, never fewer cards
+    per_row = max((columns - width(name_cell) + 2) // (cell_w + 2), 1)
+    lines: list[Line] = []
+    for start in range(0, len(top_cells), per_row):
+        top = [*(name_cell if start == 0 else indent)]
+        top.extend(join_cells([pad(c, cell_w) for c in top_cells[start : start + per_row]], "  "))
+        bottom = [*indent]
+        bottom.extend(
+            join_cells([pad(c, cell_w) for c in bottom_cells[start : start + per_row]], "  ")
+        )
+        lines.extend([fit(top, columns), fit(bottom, columns)])
+    lines.extend(_note_lines(board, labels, columns, glyphs))
+    return lines
+
+
+def _note_lines(board: Board, labels: TableLabels, columns: int, glyphs: Glyphs) -> list[Line]:
+    """Our private notes on the cards of our hand, by slot (the ✎ marks them in place)."""
+    cells: list[Line] = []
+    for slot, cell in enumerate(board.hands[board.my_seat], start=1):
+        note = labels.notes.get(cell.card)
+        if note:
+            cells.append([("class:note", f"{slot}{glyphs.note} "), ("", note)])
+    if not cells:
+        return []
+    return flow([("", " " * 4)], cells, columns, "  ")
 
 
 # --- log and status ---------------------------------------------------------------------------
 
 
-def log_lines(log: Sequence[str], columns: int, rows: int, offset: int = 0) -> list[Line]:
-    """The last `rows` wrapped lines of the log, scrolled back by `offset` lines."""
+def log_lines(
+    log: Sequence[str],
+    columns: int,
+    rows: int,
+    offset: int = 0,
+    new_from: int | None = None,
+    glyphs: Glyphs = UNICODE,
+) -> list[Line]:
+    """The last `rows` wrapped lines of the log, scrolled back by `offset` lines.
+
+    Entries from index `new_from` on (what happened since our last turn) are marked, so a
+    burst of computer players' moves does not go by unread.
+    """
     if rows <= 0 or columns <= 0:
         return []
-    wrapped: list[str] = []
-    for entry in log:
+    wrapped: list[Line] = []
+    for index, entry in enumerate(log):
+        new = new_from is not None and index >= new_from
         first, *rest = wrap_text(entry, columns - 2) or [""]
-        wrapped.append(first)
-        wrapped.extend(f"  {line}" for line in rest)
+        if new:
+            wrapped.append([("class:new-mark", glyphs.new_mark), ("class:new", first)])
+        else:
+            wrapped.append([("", "  " if new_from is not None else ""), ("", first)])
+        wrapped.extend([("", f"  {line}")] for line in rest)
     offset = max(0, min(offset, len(wrapped) - rows))
     end = len(wrapped) - offset
-    visible = wrapped[max(end - rows, 0) : end]
-    return [[("", line)] for line in visible]
+    return [fit(line, columns) for line in wrapped[max(end - rows, 0) : end]]
 
 
 def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int) -> Line:

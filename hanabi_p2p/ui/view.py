@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hanabi_p2p.rules.cards import GameConfig, Suit
+from hanabi_p2p.rules.cards import Card, GameConfig, Suit
 from hanabi_p2p.rules.engine import End, GameState
 
 
@@ -19,6 +19,9 @@ class LobbySeat:
     is_host: bool = False
     is_me: bool = False
     connected: bool = True
+    # A computer player: the name of the player whose machine runs it (that machine holds
+    # its keys, so it could read the cards of this seat). Empty for a person or unknown.
+    runner: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +67,7 @@ class TableView:
     waiting_for: tuple[int, ...] = ()
     disconnected: frozenset[int] = field(default_factory=frozenset)
     status: str = ""  # a line from the session, already translated
+    runners: tuple[str, ...] = ()  # per seat, as `LobbySeat.runner`
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +84,12 @@ class EndView:
     names: tuple[str, ...] = ()
     log: tuple[str, ...] = ()
     stopped: str = ""  # why the game was stopped (a fault, a peer gone); empty if it ended
+    # Every hand face up, per seat (None: a face nobody revealed, e.g. before the audit).
+    hands: tuple[tuple[Card | None, ...], ...] = ()
+    # The final state and every card's face the audit decoded, for `info` on any card.
+    state: GameState | None = None
+    faces: dict[int, Card] = field(default_factory=dict)
+    my_seat: int = 0
 
 
 ScreenView = LobbyView | TableView | EndView

@@ -117,7 +117,10 @@ def test_an_illegal_command_sends_nothing_and_says_why(pipe: PipeInput) -> None:
     app.update(table())
     drive(app, pipe, "discard 1\r", lambda: bool(app.message))
     assert session.actions == []
-    assert app.message == "you cannot discard: all 8 clue tokens are available"
+    assert app.message == "✖ discard 1: you cannot discard: all 8 clue tokens are available"
+    # the line is cleared, so the next command is not typed onto the rejected one
+    assert app.input_text == ""
+    assert app.application.current_buffer.history.get_strings()[-1] == "discard 1"
 
 
 def test_not_my_turn_is_refused(pipe: PipeInput) -> None:
@@ -126,7 +129,7 @@ def test_not_my_turn_is_refused(pipe: PipeInput) -> None:
     app.update(table(seat=2))
     drive(app, pipe, "play 1\r", lambda: bool(app.message))
     assert session.actions == []
-    assert app.message == "it is Alice's turn"
+    assert app.message == "✖ play 1: it is Alice's turn"
 
 
 def test_tab_completes_names_and_colours(pipe: PipeInput) -> None:
@@ -150,10 +153,15 @@ def test_tab_completes_names_and_colours(pipe: PipeInput) -> None:
 
 def test_say_and_quit(pipe: PipeInput) -> None:
     session = Recorder()
-    app = App(session, input=pipe, output=DummyOutput())
+    app = App(
+        session, input=pipe, output=DummyOutput(), resume_command="hanabi-p2p join --resume"
+    )
     app.update(table())
-    drive(app, pipe, "say good luck\rquit\r", lambda: session.quits > 0)
+    drive(app, pipe, "say good luck\rquit\r", lambda: app.leaving)
     assert session.said == ["good luck"]
+    assert session.quits == 0  # asked first: a game is on
+    assert "come back with: hanabi-p2p join --resume" in app.message
+    drive(app, pipe, "quit\r", lambda: session.quits > 0)
     assert session.quits == 1
     assert session.actions == []
 
@@ -210,3 +218,110 @@ def test_screen_fills_the_terminal_above_the_input() -> None:
     lines = app.screen_lines()
     assert len(lines) == 38
     assert all(len(plain(line)) <= 80 for line in lines)
+
+
+def test_ctrl_c_asks_once_and_anything_else_stays(pipe: PipeInput) -> None:
+    session = Recorder()
+    app = App(session, input=pipe, output=DummyOutput())  # a practice game: no way back
+    app.update(table())
+    drive(app, pipe, "\x03", lambda: app.leaving)
+    assert session.quits == 0 and "cannot be resumed" in app.message
+    app.handle_text("log")  # anything else: we stay
+    assert not app.leaving and session.quits == 0
+    drive(app, pipe, "\x03\x03", lambda: session.quits > 0)
+    assert session.quits == 1
+
+
+def test_leaving_the_end_screen_needs_no_confirmation() -> None:
+    session = Recorder()
+    app = App(session, input=None, output=DummyOutput())
+    view = table()
+    state = view.state
+    while not state.over:
+        state.apply(state.legal_actions()[0])
+    app.update(dataclasses.replace(view, state=state))
+    app.handle_text("quit")
+    assert session.quits == 1
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_notices_expire_and_refusals_last_longer() -> None:
+    clock = Clock()
+    app = App(Recorder(), input=None, output=DummyOutput(), clock=clock)
+    app.update(table())
+    app.notify("bot2 sits down")
+    assert app.message == "bot2 sits down"
+    clock.now += 30
+    assert app.message == ""  # not there all game
+    app.handle_text("discard 1")
+    clock.now += 10
+    assert "you cannot discard" in app.message
+    clock.now += 60
+    assert app.message == ""
+
+
+def test_a_long_message_wraps_under_the_input_instead_of_being_cut() -> None:
+    app = App(Recorder(), input=None, output=DummyOutput())  # 80 columns
+    app.update(table())
+    long = "non puoi scartare: tutti gli 8 gettoni blu sono disponibili " * 2 + "FINE"
+    app.notify(long)
+    shown = [plain(line) for line in app._message_lines()]
+    assert len(shown) == 2 and shown[-1].endswith("FINE")
+    assert len(app.screen_lines()) == 40 - 1 - 2  # the body gives the message its rows
+
+
+def test_note_and_info_on_cards(pipe: PipeInput) -> None:
+    app = App(Recorder(), input=pipe, output=DummyOutput())
+    view = table()
+    state = view.state
+    state.apply(Clue(seat=0, target=1, colour=Suit.RED, touched=frozenset(
+        c for c in state.hands[1] if state.faces[c] is not None and state.faces[c].suit is Suit.RED
+    )))
+    app.update(dataclasses.replace(view, state=state))
+    app.handle_text("note 3 maybe a 5")
+    assert app.notes.get(state.hands[0][2]) == "maybe a 5"
+    lines = screen(app)
+    assert any("3✎ maybe a 5" in line for line in lines)
+    app.handle_text("info bob 1")
+    assert app.panel == "info"
+    story = "\n".join(screen(app))
+    assert "Bob's card in slot 1: R3" in story
+    assert "turn 1: Alice clued red, touching this card" in story
+    app.handle_text("info #2 3")
+    assert "Bob's card in slot 3: G1" in "\n".join(screen(app))
+    assert "not touching this card" in "\n".join(screen(app))
+
+
+def test_log_lines_since_my_last_turn_are_marked() -> None:
+    app = App(Recorder(), input=None, output=DummyOutput())
+    view = table()
+    app.update(dataclasses.replace(view, log=("dealt",)))  # our turn, at the start
+    state = view.state
+    state.apply(Play(seat=0, card=state.hands[0][0]))
+    app.update(dataclasses.replace(view, state=state, log=("dealt", "Alice plays R1")))
+    state.apply(Play(seat=1, card=state.hands[1][0]))
+    log = ("dealt", "Alice plays R1", "Bob plays R3")
+    app.update(dataclasses.replace(view, state=state, log=log))
+    lines = screen(app)
+    assert any(line.startswith("▸ Bob plays R3") for line in lines)
+    assert any(line.startswith("  Alice plays R1") for line in lines)
+
+
+def test_a_light_theme_draws_white_and_yellow_dark() -> None:
+    from hanabi_p2p.ui.symbols import Theme, detect_theme, style_for
+
+    light = style_for(Theme.LIGHT).get_attrs_for_style_str("class:suit.white")
+    dark = style_for(Theme.DARK).get_attrs_for_style_str("class:suit.white")
+    assert dark.color == "ffffff" and light.color != "ffffff"
+    yellow = style_for(Theme.LIGHT).get_attrs_for_style_str("class:suit.yellow")
+    assert yellow.color != "ffd700"
+    assert detect_theme({"COLORFGBG": "0;15"}) is Theme.LIGHT
+    assert detect_theme({"COLORFGBG": "15;0"}) is Theme.DARK
+    assert detect_theme({}) is Theme.DARK

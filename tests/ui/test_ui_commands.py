@@ -170,7 +170,7 @@ def test_empty_clue_is_allowed_with_the_option() -> None:
 def test_ambiguous_prefixes_list_the_choices() -> None:
     state = game(THREE, HANDS)
     names = ("Alice", "Carl", "Carol")
-    with pytest.raises(CommandError, match="'car' could be Carl, Carol"):
+    with pytest.raises(CommandError, match=r"'car' could be Carl \(seat 2\), Carol \(seat 3\)"):
         parse_on_board("clue car red", board(state), names)
     # an exact name wins over a longer one it is a prefix of
     names = ("Alice", "Bo", "Bob")

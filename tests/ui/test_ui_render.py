@@ -80,7 +80,7 @@ def test_discards_are_grouped_by_colour() -> None:
 def test_other_hands_show_faces_and_clue_marks() -> None:
     lines = screen(scripted_view())
     bob = line_with(lines, "Bob")
-    assert bob.split()[-5:] == ["R3", "R4", "G1(1)", "W1(1)", "R5"]
+    assert bob.split()[-5:] == ["R3", "R4", "G1(1)", "W1(1)", "R5★"]  # a 5 is a last copy
     carol = line_with(lines, "Carol")
     assert carol.split()[-5:] == ["Y2", "G2", "B1", "B2", "W2"]
 
@@ -91,7 +91,7 @@ def test_own_hand_shows_what_is_known_never_faces() -> None:
     assert not any(FACE_PATTERN.search(line) for line in own), own
     # Alice holds [new, R1, R2, Y1, Y3]; R1 and R2 were clued red, the rest missed by it,
     # and the card drawn after the clue knows nothing yet.
-    assert own[0].split()[2:] == ["1:RYGBW", "2*R····", "3*R····", "4:·YGBW", "5:·YGBW"]
+    assert own[0].split()[3:] == ["1:RYGBW", "2*R····", "3*R····", "4:·YGBW", "5:·YGBW"]
 
 
 def test_own_faces_stay_hidden_even_when_the_engine_knows_them() -> None:
@@ -106,7 +106,7 @@ def test_own_faces_stay_hidden_even_when_the_engine_knows_them() -> None:
 def test_turn_marker_and_status() -> None:
     view = scripted_view()  # four actions taken: Bob is to move
     lines = screen(view)
-    assert line_with(lines, "Bob").startswith("▶ Bob")
+    assert line_with(lines, "Bob").startswith("▶ 2 Bob")  # with its seat number
     assert lines[-1].startswith("Waiting for Bob")
     mine = screen(scripted_view(seat=1))
     assert mine[-1].startswith("▶ Your turn")
@@ -115,7 +115,7 @@ def test_turn_marker_and_status() -> None:
 def test_dropped_out_players_are_shown() -> None:
     view = dataclasses.replace(scripted_view(), disconnected=frozenset({2}))
     lines = screen(view)
-    assert line_with(lines, "Carol").startswith("✖ Carol")
+    assert line_with(lines, "Carol").startswith("✖ 3 Carol")
     assert "Carol dropped out" in lines[-1]
     roomy = screen(view, columns=100)
     assert line_with(roomy, "Carol").endswith("dropped out")
