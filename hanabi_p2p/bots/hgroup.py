@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
-from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, GameConfig
+from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.rules.faces import RANKS_PER_SUIT, FaceTable, face_table
 
@@ -50,6 +50,7 @@ class Reason(str, Enum):
     """Why the player took its action; the explanation template of each is in _explain."""
 
     PLAY_KNOWN = "play_known"
+    ANSWER = "answer"  # a prompt or a finesse
     SAVE = "save"
     PLAY_CLUE = "play_clue"
     DISCARD_TRASH = "discard_trash"
@@ -76,6 +77,32 @@ class Board:
     critical: int  # still needed and the last copy left
 
 
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """One way a play clue's focus may be one rank above the card its firework needs: the
+    player right after the giver holds that missing card, in ``card``."""
+
+    missing: int  # face index of the card the firework needs first
+    card: int  # the responder's card that must be it (a clued card: prompt; else finesse)
+    focus_face: int  # what the focus then is
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A clue whose focus may need the next player's answer (a prompt or a finesse)."""
+
+    responder: int
+    focus: int
+    options: tuple[Connection, ...]
+
+    @property
+    def connected(self) -> int:
+        m = 0
+        for option in self.options:
+            m |= 1 << option.focus_face
+        return m
+
+
 class HGroupPlayer:
     """The convention player of one seat; ``act(state)`` returns its action."""
 
@@ -97,6 +124,7 @@ class HGroupPlayer:
         self.suit_of = [i // RANKS_PER_SUIT for i in range(len(table.cards))]
         self.rank_of = [i % RANKS_PER_SUIT + 1 for i in range(len(table.cards))]
         self.board = self._make_board()
+        self.pending: Pending | None = None
         self._dealt = False
 
     # ------------------------------------------------------------------ following the game
@@ -137,6 +165,9 @@ class HGroupPlayer:
         if isinstance(action, Move | Terminate):
             replica.apply(action)
             return
+        if self.pending is not None:
+            self._resolve(self.pending, action, state)
+            self.pending = None
         if isinstance(action, Clue):
             touched = action.touched
             if touched is None:  # a local game: every face is known to ``state``
@@ -146,7 +177,8 @@ class HGroupPlayer:
                                     if (f := faces[c]) is not None
                                     and mask >> self.table.index(f) & 1)
                 action = Clue(action.seat, action.target, action.colour, action.rank, touched)
-            for card, mask in self._read_clue(action, touched).items():
+            meaning, self.pending = self._read_clue(action, touched)
+            for card, mask in meaning.items():
                 self.inf[card] = mask
             for card in touched:
                 self.clued[card] = True
@@ -164,6 +196,20 @@ class HGroupPlayer:
             if outcome.drew is not None and action.seat != self.seat:
                 self._see(outcome.drew, state)
             self.board = self._make_board()
+
+    def _resolve(self, pending: Pending, action: object, state: GameState) -> None:
+        """The responder acted: if it played the connecting card and that card was the
+        missing one, the focus is the card one above; otherwise the clue was direct."""
+        focus = pending.focus
+        if isinstance(action, Play):
+            face = state.faces[action.card]
+            for option in pending.options:
+                if (option.card == action.card and face is not None
+                        and self.table.index(face) == option.missing):
+                    self.inf[focus] = 1 << option.focus_face
+                    return
+        m = self.inf[focus] & ~pending.connected
+        self.inf[focus] = m or self.inf[focus]
 
     # ------------------------------------------------------------------ public facts
 
@@ -256,9 +302,42 @@ class HGroupPlayer:
         fives = table.rank_mask[RANKS_PER_SUIT]
         return self._clue_mask(clue) & board.critical & ~fives
 
-    def _read_clue(self, clue: Clue, touched: frozenset[int]) -> dict[int, int]:
+    def finesse_position(self, seat: int) -> int | None:
+        """The newest unclued card of ``seat``: the one it plays blind when finessed."""
+        for c in self.replica.hands[seat]:
+            if not self.clued[c]:
+                return c
+        return None
+
+    def _connections(self, clue: Clue, base: int, queued: list[int]) -> tuple[Connection, ...]:
+        """Ways the focus (faces ``base``) may be one above what its firework needs, the
+        missing card coming from the player right after the giver (who then plays it)."""
+        players = self.config.players
+        responder = (clue.seat + 1) % players
+        if responder == clue.target:
+            return ()
+        hand = self.replica.hands[responder]
+        blind = self.finesse_position(responder)
+        out = []
+        for s, top in enumerate(queued):
+            # the missing card must be playable now: the responder plays it at once
+            if top + 2 > RANKS_PER_SUIT or top != self.fw[s]:
+                continue
+            missing = s * RANKS_PER_SUIT + top
+            face = missing + 1
+            if not base >> face & 1:
+                continue
+            prompt = next((c for c in hand if self.clued[c] and self.public(c) >> missing & 1),
+                          None)
+            card = prompt if prompt is not None else blind
+            if card is not None:
+                out.append(Connection(missing, card, face))
+        return tuple(out)
+
+    def _read_clue(self, clue: Clue, touched: frozenset[int]
+                   ) -> tuple[dict[int, int], Pending | None]:
         """The public meaning of ``clue`` (touching ``touched``), before it is applied:
-        the new convention mask of each touched card."""
+        the new convention mask of each touched card, and what waits on the next player."""
         replica = self.replica
         hand = replica.hands[clue.target]
         mask = self._clue_mask(clue)
@@ -267,6 +346,7 @@ class HGroupPlayer:
         chop = self.chop(clue.target)
         known = self._known_faces()
         out: dict[int, int] = {}
+        pending = None
         focus = None
         if new:
             focus = chop if chop in new else new[0]
@@ -278,14 +358,19 @@ class HGroupPlayer:
                 continue
             base = poss & ~board.trash & ~known  # good touch
             if c == focus:
-                meaning = self._next_mask(self._queued(known))
+                queued = self._queued(known)
+                meaning = self._next_mask(queued)
                 if c == chop:
                     meaning |= self._save_mask(clue)
+                options = self._connections(clue, base & ~meaning, queued)
+                if options:
+                    pending = Pending((clue.seat + 1) % self.config.players, c, options)
+                    meaning |= pending.connected
                 m = base & meaning
             else:
                 m = base
             out[c] = m or base or poss
-        return out
+        return out, pending
 
     # ------------------------------------------------------------------ private view
 
@@ -322,7 +407,18 @@ class HGroupPlayer:
             raise ValueError(f"seat {self.seat} cannot act now")
         self.sync(state)
         names = names or [f"seat {s + 1}" for s in range(self.config.players)]
-        return _Decision(self, names).decide()
+        avoid: frozenset[int] = frozenset()
+        pending = self.pending
+        if pending is not None and pending.responder == self.seat:
+            f = self.fi[pending.focus]
+            if not any(o.focus_face == f for o in pending.options):
+                # The clue was direct and I know it: settle it now, as everyone will once
+                # they see I did not answer, so that my own choice builds on that reading.
+                # A play of a connecting card would read as an answer: not this turn.
+                self._resolve(pending, None, state)
+                self.pending = None
+                avoid = frozenset(o.card for o in pending.options)
+        return _Decision(self, names, avoid).decide()
 
     def _is_playable(self, m: int) -> bool:
         return m != 0 and m & ~self.board.playable == 0
@@ -346,9 +442,11 @@ class HGroupPlayer:
 class _Decision:
     """One turn's choice. Kept apart so that its scratch data never outlives the turn."""
 
-    def __init__(self, player: HGroupPlayer, names: Sequence[str]) -> None:
+    def __init__(self, player: HGroupPlayer, names: Sequence[str],
+                 avoid: frozenset[int]) -> None:
         self.p = player
         self.names = names
+        self.avoid = avoid  # cards not to play this turn
         self.rep = player.replica
         self.known = player._known_faces()
         self.queued = player._queued(self.known)
@@ -376,6 +474,9 @@ class _Decision:
         mine = p._mine()
         players = p.config.players
         nxt = (p.seat + 1) % players
+        answer = self._answer()
+        if answer is not None:
+            return answer
         if tokens > 0:
             urgent = self._urgent_save(nxt)
             if urgent is not None:
@@ -394,11 +495,33 @@ class _Decision:
 
     # -- playing
 
+    def _answer(self) -> Advice | None:
+        """The last clue's focus is one above what its firework needs, and the missing card
+        is mine: play it (from my clued cards: a prompt; blind: a finesse)."""
+        p = self.p
+        pending = p.pending
+        if pending is None or pending.responder != p.seat:
+            return None
+        f = p.fi[pending.focus]
+        option = next((o for o in pending.options if o.focus_face == f), None)
+        if option is None:
+            return None
+        hand = self.rep.hands[p.seat]
+        slot = hand.index(option.card) + 1
+        holder = self.names[self.rep.holder(pending.focus) or 0]
+        missing = p.table.cards[option.missing]
+        focus = p.table.cards[f]
+        kind = "prompt" if p.clued[option.card] else "finesse"
+        how = "my clued card there" if kind == "prompt" else "my newest unclued card"
+        return Advice(Play(p.seat, option.card), Reason.ANSWER,
+                      f"play slot {slot}: the last clue points at {holder}'s {focus}, which "
+                      f"needs {missing} first, and {how} must be it — a {kind}")
+
     def _play(self, mine: list[tuple[int, int]]) -> Advice | None:
         p = self.p
         best: tuple[tuple[int, int], int] | None = None
         for slot, (c, m) in enumerate(mine):
-            if p._is_playable(m):
+            if p._is_playable(m) and c not in self.avoid:
                 rank = min(p.rank_of[f] for f in _bits(m))
                 key = (-self._unlocks(m), rank + slot * 0)
                 if best is None or key < best[0]:
@@ -487,16 +610,31 @@ class _Decision:
         touched = clue.touched or frozenset()
         if not self._informs(clue, touched):
             return None  # a repeat: tells nobody anything
-        meaning = p._read_clue(clue, touched)
+        meaning, pending = p._read_clue(clue, touched)
         chop = p.chop(clue.target)
         plays = bad = good = save = 0
+        if pending is not None:
+            f = p.fi[pending.focus]
+            option = next((o for o in pending.options if o.focus_face == f), None)
+            if option is not None:
+                if p.fi[option.card] != option.missing:
+                    return None  # the responder would play the wrong card
+                if self.clued_faces.get(f, 0):
+                    return None
+                meaning[pending.focus] = 1 << f  # once the responder has played
+                plays += 1  # the connecting card
+            else:
+                if any(p.fi[o.card] == o.missing for o in pending.options):
+                    return None  # the responder's card would read as an answer
+                meaning[pending.focus] &= ~pending.connected
+        finessed = pending.focus if pending is not None and plays else None
         seen_here: set[int] = set()
         for c, m in meaning.items():
             f = p.fi[c]
             if f < 0 or not m >> f & 1:
                 return None  # the receiver would rule out its true face
             old = p.public(c)
-            if m & ~self.eventual == 0 and old & ~self.eventual != 0:
+            if (m & ~self.eventual == 0 or c == finessed) and old & ~self.eventual != 0:
                 plays += 1
             if p.clued[c]:
                 continue
@@ -511,6 +649,19 @@ class _Decision:
         value = (plays * PLAY_WEIGHT + save * SAVE_WEIGHT + good * GOOD_TOUCH_WEIGHT
                  - bad * BAD_TOUCH_WEIGHT)
         return value, plays
+
+    def _harm(self, clue: Clue) -> tuple[int, int]:
+        """How many touched cards would read as playable, and as trash, when they are not."""
+        p = self.p
+        meaning, _ = p._read_clue(clue, clue.touched or frozenset())
+        misplays = misdiscards = 0
+        for c, m in meaning.items():
+            bit = 1 << p.fi[c] if p.fi[c] >= 0 else 0
+            if p._is_playable(m) and not bit & p.board.playable:
+                misplays += 1
+            if p._is_trash(m) and not bit & p.board.trash:
+                misdiscards += 1
+        return misplays, misdiscards
 
     def _informs(self, clue: Clue, touched: frozenset[int]) -> bool:
         """Does ``clue`` rule out a face of some card of its target's hand?"""
@@ -578,25 +729,33 @@ class _Decision:
                       "this one is the least likely to be needed")
 
     def _stall(self, mine: list[tuple[int, int]]) -> Advice:
-        """8 clue tokens and nothing to play: any clue that does not mislead."""
+        """8 clue tokens and nothing to play: any clue that does not mislead; failing
+        that, the one that misleads least, or a gamble on my likeliest playable card while
+        a strike cannot end the game."""
         p = self.p
-        fallback: Clue | None = None
+        best: tuple[tuple[int, int], Clue] | None = None
         for clue in self.rep.legal_actions():
             if type(clue) is not Clue:
                 continue
-            fallback = fallback or clue
             if self._rate_clue(clue) is not None:
                 return Advice(clue, Reason.STALL,
                               f"clue {self.names[clue.target]} {_clue_word(clue)}: the clue "
                               "tokens are full, so a clue costs nothing — a stall")
-        if fallback is not None:
-            return Advice(fallback, Reason.STALL,
-                          f"clue {self.names[fallback.target]} {_clue_word(fallback)}: "
-                          "the clue tokens are full — a stall")
-        c = mine[-1][0]
+            harm = self._harm(clue)
+            if best is None or harm < best[0]:
+                best = (harm, clue)
+        if best is not None and (best[0][0] == 0 or self.rep.strikes >= MAX_STRIKES - 1):
+            clue = best[1]
+            return Advice(clue, Reason.STALL,
+                          f"clue {self.names[clue.target]} {_clue_word(clue)}: "
+                          "the clue tokens are full and no clue is clean — a stall")
+        board = p.board
+        c, _ = max(mine, key=lambda cm: (bin(cm[1] & board.playable).count("1")
+                                         / max(1, bin(cm[1]).count("1"))))
+        slot = self.rep.hands[p.seat].index(c) + 1
         return Advice(Play(p.seat, c), Reason.LOCKED,
-                      "play the oldest card: no clue can be given and discarding is not "
-                      "allowed with 8 clue tokens")
+                      f"play slot {slot}, my likeliest playable card: every clue would "
+                      "mislead and discarding is not allowed with 8 clue tokens")
 
 
 def _bits(m: int) -> list[int]:
