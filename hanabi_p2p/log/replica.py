@@ -23,6 +23,11 @@ After every successful apply, held entries are retried until nothing more applie
 candidates are the held entries that are next in their author's chain, tried in the
 canonical order (turn, author, seq), so the outcome depends only on the app state.
 
+Held entries are indexed per author as maximal runs of consecutive seqs, kept up to date
+on every hold and release: holding, releasing, ``have`` and finding the next candidates cost
+the same however many entries are held (``index_steps`` counts the work, for tests and
+bench/replica_index.py), and ``gaps`` costs one step per gap it returns.
+
 Contract for ``App``: ``ready`` and ``allowed_authors`` are pure functions of app state;
 ``apply`` raises ``HanabiError`` without changing anything to reject; and two entries that
 can be ready at the same time must commute (e.g. table talk kept in a canonical order).
@@ -113,6 +118,57 @@ def _canonical_key(entry: Entry) -> tuple[int, bytes, int]:
     return (entry.turn, entry.author, entry.seq)
 
 
+class _Runs:
+    """One author's held seqs as maximal runs ``[start, end)`` of consecutive numbers.
+
+    Holding a seq merges it with the runs ending at it and starting after it; releasing the
+    first seq of a run shortens it; both are a few dictionary operations whatever the number
+    of seqs held. A seq inside a run is released by splitting it (rare: only bulk drops).
+    """
+
+    __slots__ = ("by_end", "by_start", "entries")
+
+    def __init__(self) -> None:
+        self.by_start: dict[int, int] = {}  # start -> end (exclusive)
+        self.by_end: dict[int, int] = {}  # end -> start
+        self.entries: dict[int, Entry] = {}
+
+    def add(self, entry: Entry) -> None:
+        seq = entry.seq
+        self.entries[seq] = entry
+        start, end = seq, seq + 1
+        if seq in self.by_end:  # a run [start, seq) ends right here
+            start = self.by_end.pop(seq)
+            del self.by_start[start]
+        if seq + 1 in self.by_start:  # a run [seq + 1, end) starts right after
+            end = self.by_start.pop(seq + 1)
+            del self.by_end[end]
+        self.by_start[start] = end
+        self.by_end[end] = start
+
+    def remove(self, seq: int) -> int:
+        """Release ``seq``; returns the index steps taken (1, or the runs scanned to split)."""
+        del self.entries[seq]
+        steps = 1
+        start = seq
+        if seq not in self.by_start:
+            for start in self.by_start:  # only bulk drops release a seq inside a run
+                steps += 1
+                if start < seq < self.by_start[start]:
+                    break
+        end = self.by_start.pop(start)
+        del self.by_end[end]
+        for lo, hi in ((start, seq), (seq + 1, end)):
+            if lo < hi:
+                self.by_start[lo] = hi
+                self.by_end[hi] = lo
+        return steps
+
+    def run_end(self, start: int) -> int:
+        """End of the run starting at ``start`` (``start`` itself when there is none)."""
+        return self.by_start.get(start, start)
+
+
 class Replica:
     """One table's replicated log. Feed it with ``add``/``add_raw``; read ``applied``."""
 
@@ -131,8 +187,12 @@ class Replica:
         self._head: dict[bytes, bytes] = {}  # author -> hash of its last applied entry
         self._stored: dict[tuple[bytes, int], Entry] = {}  # applied and held
         self._held: dict[tuple[bytes, int], Entry] = {}
+        self._runs: dict[bytes, _Runs] = {}  # author -> its held seqs, as runs
         self._held_bytes = 0
         self._held_count: dict[bytes, int] = {}
+        # Elementary steps of the held-entry index (run updates, candidates looked at): what
+        # a test or bench counts to show the cost of an entry does not grow with those held.
+        self.index_steps = 0
         self._bad: dict[bytes, BadEntry] = {}  # entry hash -> why it was rejected
 
     # ---- input -------------------------------------------------------------------------
@@ -190,9 +250,8 @@ class Replica:
         out: dict[bytes, int] = {}
         for author in sorted(self._authors()):
             n = self._next.get(author, 0)
-            while (author, n) in self._held:
-                n += 1
-            out[author] = n
+            runs = self._runs.get(author)
+            out[author] = runs.run_end(n) if runs is not None else n
         return out
 
     def missing(self, peer_have: Mapping[bytes, int], limit: int | None = None) -> list[Entry]:
@@ -211,14 +270,40 @@ class Replica:
     def gaps(self) -> list[Gap]:
         """Holes we know of: seqs missing below a held entry of the same author."""
         out: list[Gap] = []
-        for author in sorted(self._authors()):
-            seqs = sorted(seq for (a, seq) in self._held if a == author)
+        for author in sorted(self._runs):
+            runs = self._runs[author]
             expected = self._next.get(author, 0)
-            for seq in seqs:
-                if seq > expected:
-                    out.append(Gap(author, expected, seq))
-                expected = seq + 1
+            for start in sorted(runs.by_start):
+                if start > expected:
+                    out.append(Gap(author, expected, start))
+                expected = runs.by_start[start]
         return out
+
+    def has_gaps(self) -> bool:
+        """Whether any held entry waits for a missing earlier one (one step per author)."""
+        return any(self._first_gap(author) is not None for author in self._runs)
+
+    def gap_starts(self) -> dict[bytes, int]:
+        """Per author with a gap, the first seq missing: what to ask a peer for (``WANT``).
+        One step per author, whatever the number of entries held."""
+        out = {}
+        for author in sorted(self._runs):
+            start = self._first_gap(author)
+            if start is not None:
+                out[author] = start
+        return out
+
+    def held_authors(self) -> frozenset[bytes]:
+        """Authors with at least one held entry."""
+        return frozenset(self._runs)
+
+    def _first_gap(self, author: bytes) -> int | None:
+        runs = self._runs[author]
+        self.index_steps += 1
+        n = self._next.get(author, 0)
+        end = runs.run_end(n)
+        # a gap exists when some run starts elsewhere than at the author's next seq
+        return end if len(runs.by_start) > (1 if n in runs.by_start else 0) else None
 
     def wants(self, peer_have: Mapping[bytes, int]) -> dict[bytes, int]:
         """Authors a peer has more of than we do, with the seq to ask from."""
@@ -249,7 +334,7 @@ class Replica:
     # ---- internals ---------------------------------------------------------------------
 
     def _authors(self) -> set[bytes]:
-        return set(self._next) | {author for (author, _) in self._held}
+        return set(self._next) | set(self._runs)
 
     def _refuse(self, entry: Entry, reason: str) -> AddResult:
         """Reject without remembering: the same bytes may be fine later or elsewhere."""
@@ -278,6 +363,8 @@ class Replica:
         key = (author, entry.seq)
         self._held[key] = entry
         self._stored[key] = entry
+        self._runs.setdefault(author, _Runs()).add(entry)
+        self.index_steps += 1
         self._held_bytes += size
         self._held_count[author] = self._held_count.get(author, 0) + 1
         return AddResult(Status.HELD, "waiting for earlier entries or for its turn")
@@ -286,6 +373,10 @@ class Replica:
         key = (entry.author, entry.seq)
         del self._held[key]
         del self._stored[key]
+        runs = self._runs[entry.author]
+        self.index_steps += runs.remove(entry.seq)
+        if not runs.entries:
+            del self._runs[entry.author]
         self._held_bytes -= len(entry.encoded)
         self._held_count[entry.author] -= 1
 
@@ -305,7 +396,8 @@ class Replica:
             self.equivocations.append(proof)
         self.equivocators.add(author)
         # Nothing more of this author applies; what is held would only ever be disputed.
-        for entry in [e for (a, _), e in self._held.items() if a == author]:
+        runs = self._runs.get(author)
+        for entry in list(runs.entries.values()) if runs is not None else []:
             self._unhold(entry)
         reason = f"equivocation: two different entries with seq {first.seq}"
         error = BadEntry(author, reason)
@@ -319,14 +411,7 @@ class Replica:
         while progress:
             progress = False
             dropped.extend(self._drop_unseated())
-            candidates = sorted(
-                (
-                    entry
-                    for (author, seq), entry in self._held.items()
-                    if seq == self._next.get(author, 0)
-                ),
-                key=_canonical_key,
-            )
+            candidates = sorted(self._candidates(), key=_canonical_key)
             for entry in candidates:
                 if entry.prev != self._head.get(entry.author, ZERO_HASH):
                     self._unhold(entry)
@@ -348,12 +433,27 @@ class Replica:
                 break
         return tuple(applied), tuple(dropped)
 
+    def _candidates(self) -> list[Entry]:
+        """The held entries that are next in their author's chain: at most one per author."""
+        out = []
+        for author, runs in self._runs.items():
+            self.index_steps += 1
+            entry = runs.entries.get(self._next.get(author, 0))
+            if entry is not None:
+                out.append(entry)
+        return out
+
     def _drop_unseated(self) -> Iterable[BadEntry]:
         allowed = self._allowed_authors()
         if allowed is None:
             return []
         gone = sorted(
-            (e for (a, _), e in self._held.items() if a not in allowed), key=_canonical_key
+            (
+                entry
+                for author in [a for a in self._runs if a not in allowed]
+                for entry in self._runs[author].entries.values()
+            ),
+            key=_canonical_key,
         )
         out = []
         for entry in gone:
