@@ -261,14 +261,18 @@ class PeerCore:
         return self.session.describe(peer_id)
 
     def members(self) -> frozenset[bytes]:
-        """Authors whose entries we keep and sync: the seated players; before seating the
-        host, us and the joiners admitted to the lobby."""
-        seats = self.session.seats
+        """Authors whose entries we keep and sync: the seated players. Before seating, the
+        host keeps the joiners it admitted; a joiner, linked to the host alone, keeps
+        whatever the host passes on (the host is the lobby's gatekeeper)."""
+        session = self.session
+        seats = session.seats
         if seats:
             return frozenset(s.peer_id for s in seats)
-        out = {self.me, *self.session.joins}
-        if self.session.host_id is not None:
-            out.add(self.session.host_id)
+        out = {self.me, *session.joins}
+        if session.host_id is not None:
+            out.add(session.host_id)
+        if session.host_id != self.me:
+            out.update(self.replica.have())
         return frozenset(out - self.kicked)
 
     def lobby(self) -> list[tuple[bytes, str]]:
@@ -301,8 +305,8 @@ class PeerCore:
                 self._effects.append(fx.Send(peer_id, fr.Want(wants)))
 
     def _admit(self, entry: Entry) -> bool:
-        """Strangers never cost the honest table anything: before seating, a few joiners with
-        a few entries each; after it, only the seated players."""
+        """Strangers never cost the honest table anything: before seating the host keeps a
+        few joiners with a few entries each; after it, only the seated players count."""
         author = entry.author
         if author in self.kicked:
             return False
@@ -313,7 +317,7 @@ class PeerCore:
             return True
         if entry.seq >= MAX_LOBBY_ENTRIES_PER_JOINER:
             return False
-        if author in session.joins:
+        if session.host_id != self.me or author in session.joins:
             return True
         known = {e.author for e in self.replica.held()} | set(session.joins)
         return author in known or len(known - self.kicked) < MAX_LOBBY_JOINERS
@@ -370,7 +374,11 @@ class PeerCore:
 
     def _have(self) -> dict[bytes, int]:
         members = self.members()
-        return {a: n for a, n in self.replica.have().items() if a in members}
+        have = {a: n for a, n in self.replica.have().items() if a in members}
+        if len(have) > fr.MAX_AUTHORS:  # only a hostile host can make a joiner hold this many
+            keep = sorted(have, key=lambda a: (a not in (self.me, self.session.host_id), a))
+            have = {a: have[a] for a in keep[: fr.MAX_AUTHORS]}
+        return have
 
     def _wants(self) -> dict[bytes, int]:
         members = self.members()

@@ -185,7 +185,8 @@ class SimNet:
         if pair in self.up or pair not in self.wanted:
             return
         a, b = sorted(pair)
-        if pair in self.cut_pairs or (a, b) in self.blackholes or (b, a) in self.blackholes:
+        blocked = pair in self.cut_pairs or (a, b) in self.blackholes or (b, a) in self.blackholes
+        if blocked or self.peers[a].frozen or self.peers[b].frozen:
             self._schedule(REDIAL_S, lambda: self._dial(pair))
             return
         self.up.add(pair)
@@ -250,6 +251,33 @@ class SimNet:
                 self._schedule(IDLE_TIMEOUT_S, lambda a=a, b=b: self._idle_if_cut(a, b))
         else:
             self.cut_pairs -= pairs
+
+    def freeze(self, i: int, on: bool = True) -> None:
+        """Peer ``i``'s process stops (SIGSTOP) or goes on. Stopped, it answers nothing, and
+        its peers' idle timeouts close their links to it."""
+        p = self.peers[i]
+        p.frozen = on
+        if on:
+            for pair in {pr for pr in self.up if i in pr}:
+                a, b = sorted(pair)
+                self._schedule(IDLE_TIMEOUT_S, lambda a=a, b=b: self._idle_if_frozen(a, b))
+        else:
+            # woken, it reads the EOFs of the links its peers closed meanwhile
+            for peer_id in sorted(p.core.connected):
+                if frozenset((i, self._index(peer_id))) not in self.up:
+                    p.core.peer_down(peer_id, "connection closed by the peer", self.now)
+            self._effects(p)
+            for pair in {pr for pr in self.wanted if i in pr} - self.up:
+                self._schedule(0.01, lambda pair=pair: self._dial(pair))
+
+    def _idle_if_frozen(self, a: int, b: int) -> None:
+        if self.peers[a].frozen or self.peers[b].frozen:
+            self.link_down(a, b, f"nothing received for {IDLE_TIMEOUT_S:g} s")
+
+    def stall(self, i: int, on: bool = True) -> None:
+        """Peer ``i``'s process is wedged but its links stay up (a relay answering the
+        keepalives for it, a program stuck in a loop): nothing it should send arrives."""
+        self.peers[i].frozen = on
 
     def _idle_if_cut(self, a: int, b: int) -> None:
         if frozenset((a, b)) in self.cut_pairs:

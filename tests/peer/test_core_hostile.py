@@ -1,0 +1,290 @@
+"""Attacks and faults against the peer core, in memory: one test per case, each asserting
+the honest outcome (the game finishes, or ends "unreachable"; nobody honest is blamed)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from core_harness import SimNet, no_blame, safe_command
+
+from hanabi_p2p.log.entry import make_entry
+from hanabi_p2p.net import frames as fr
+from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer.core import MAX_LOBBY_JOINERS, Timing
+from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.session.table import ABORTED, AUDITED, PLAY
+
+
+def finished_ok(net: SimNet) -> bool:
+    return all(p.finished is not None and p.finished.kind is fx.EndKind.AUDITED
+               and p.session.phase == AUDITED for p in net.peers[: net.players])
+
+
+def mid_game(net: SimNet, turn: int = 5) -> None:
+    net.open_table()
+    net.run(lambda: net.peers[0].session.phase == PLAY
+            and net.peers[0].session.turn >= turn)
+
+
+def test_tampered_frames_close_the_link_and_blame_nobody() -> None:
+    """A relay flips a bit in Bob -> Carol frames again and again: each time the AEAD
+    refuses it and the link is redialled; the game finishes, nobody is blamed."""
+    net = SimNet(GameConfig(3), seed=11)
+    count = 0
+
+    def relay(src: int, dst: int, frame: fr.Frame) -> bool:
+        nonlocal count
+        if (src, dst) == (1, 2) and isinstance(frame, fr.Entry) and count < 20:
+            count += 1
+            net.tamper(1, 2)
+            return False
+        return True
+
+    net.on_frame = relay
+    net.play_to_end()
+    assert count == 20
+    assert finished_ok(net) and no_blame(net)
+    assert len(net.digests()) == 1
+    assert len(net.peers[2].link_problems()) == 20
+    assert not any(f.fatal for p in net.peers for f in p.faults())
+
+
+def test_an_entry_that_does_not_verify_blames_neither_its_author_nor_the_link() -> None:
+    """A peer passes on a copy of Bob's entry with one signature bit flipped (a buggy or
+    hostile relay that holds a real link): Carol notes a link problem and goes on; Bob,
+    whose signature it does not carry, is not blamed."""
+    net = SimNet(GameConfig(3), seed=12)
+    flipped = 0
+
+    def relay(src: int, dst: int, frame: fr.Frame) -> bool:
+        nonlocal flipped
+        if (src, dst) == (0, 2) and isinstance(frame, fr.Entry) and flipped < 3:
+            data = bytearray(frame.data)
+            data[-1] ^= 1  # the signature's last byte
+            flipped += 1
+            net.peers[2].core.receive(net.peers[0].peer_id, fr.Entry(bytes(data)), net.now)
+            net._effects(net.peers[2])
+        return True
+
+    net.on_frame = relay
+    net.play_to_end()
+    assert flipped == 3
+    assert finished_ok(net) and no_blame(net)
+    assert len(net.peers[2].link_problems()) == 3
+
+
+def test_a_relay_swallowing_one_direction_cannot_stop_the_game() -> None:
+    """Everything Bob sends Carol vanishes for the whole game (TCP kept up): Carol's link
+    to Bob idles out and cannot come back, yet Bob's entries reach her through Alice."""
+    net = SimNet(GameConfig(3), seed=13)
+    net.open_table()
+    net.run(lambda: net.peers[0].session.seats != ())
+    net.blackhole(1, 2)
+    net.run(net.all_finished)
+    assert finished_ok(net) and no_blame(net)
+    assert len(net.digests()) == 1
+
+
+def test_a_peer_stuck_on_its_turn_with_its_link_up_ends_unreachable_not_blamed() -> None:
+    """Bob's program hangs on his turn while a relay keeps his links up: his HAVE stops,
+    so he is not 'thinking'; after the wait timeout the table ends 'unreachable'."""
+    net = SimNet(GameConfig(3), seed=14, timing=Timing(wait_timeout=60.0, linger=5.0))
+    net.open_table()
+    net.run(lambda: net.peers[0].session.phase == PLAY
+            and net.peers[0].session.state is not None
+            and net.peers[0].session.state.current_seat == 1)
+    net.stall(1)
+    waited = net.run(lambda: all(p.finished is not None for p in (net.peers[0], net.peers[2])))
+    assert waited >= 60.0
+    for p in (net.peers[0], net.peers[2]):
+        assert p.session.phase == ABORTED
+        assert p.session.blamed is None
+        assert p.finished is not None and p.finished.failure is not None
+        assert "unreachable" in p.finished.failure and "p1" in p.finished.failure
+    assert no_blame(net)
+
+
+def test_a_player_thinking_longer_than_the_wait_timeout_is_never_timed_out() -> None:
+    net = SimNet(GameConfig(2), seed=15, timing=Timing(wait_timeout=30.0, linger=5.0))
+    net.peers[1].bot = False
+    net.open_table()
+    net.run(lambda: net.peers[1].session.can_act())
+    net.run_for(200.0)  # he thinks for over three minutes
+    assert all(p.finished is None for p in net.peers)
+    assert all(p.session.phase == PLAY for p in net.peers)
+    net.peers[1].bot = True
+    net.run(net.all_finished)
+    assert finished_ok(net) and no_blame(net)
+
+
+def test_a_partition_that_heals_loses_nothing() -> None:
+    net = SimNet(GameConfig(4), seed=16, timing=Timing(wait_timeout=120.0, linger=5.0))
+    mid_game(net)
+    net.cut(2)
+    net.run_for(20.0)  # longer than the idle timeout: links drop, redials fail
+    net.cut(2, on=False)
+    net.run(net.all_finished)
+    assert finished_ok(net) and no_blame(net)
+    assert len(net.digests()) == 1
+
+
+def test_a_cut_during_the_end_of_game_audit_does_not_hang_anyone() -> None:
+    """One peer's cable goes out right after the last turn, for 20 s: every peer still
+    gets every seed, audits, and stops (nobody waits for ever, nobody is blamed)."""
+    net = SimNet(GameConfig(5), seed=17, timing=Timing(wait_timeout=120.0, linger=60.0))
+    net.open_table()
+    net.run(lambda: any(p.session.state is not None and p.session.state.over
+                        for p in net.peers))
+    net.cut(2)
+    net.run_for(20.0)
+    net.cut(2, on=False)
+    net.run(net.all_finished)
+    assert finished_ok(net) and no_blame(net)
+    assert len(net.digests()) == 1
+
+
+def test_a_peer_that_sleeps_past_the_timeout_blames_nobody_when_it_wakes() -> None:
+    """Carol's process is stopped longer than the wait timeout. The others end the game
+    'unreachable' naming her; when she wakes she learns why and blames no one."""
+    net = SimNet(GameConfig(3), seed=18, timing=Timing(wait_timeout=30.0, linger=120.0))
+    mid_game(net)
+    net.freeze(2)
+    # the others give up on her and linger, passing their seeds on to anyone who comes back
+    net.run(lambda: all(p.session.phase == ABORTED for p in net.peers[:2]), limit_s=600)
+    net.run_for(10.0)
+    net.freeze(2, on=False)
+    net.run(lambda: net.peers[2].finished is not None, limit_s=600)
+    carol = net.peers[2]
+    assert carol.session.phase == ABORTED
+    assert carol.session.blamed is None
+    assert carol.session.abort_reason is not None and "p2" in carol.session.abort_reason
+    assert no_blame(net)
+
+
+def test_equivocation_by_a_seated_player_is_blamed_on_that_player() -> None:
+    """Two different entries signed by Bob with one number: signed evidence, so Bob (and
+    only Bob) is blamed."""
+    net = SimNet(GameConfig(3), seed=19)
+    mid_game(net)
+    bob = net.peers[1]
+    last = bob.stored[-1] if bob.stored[-1].author == bob.peer_id else next(
+        e for e in reversed(bob.stored) if e.author == bob.peer_id)
+    twin = make_entry(bob.identity, table_id=last.table_id, seq=last.seq, prev=last.prev,
+                      turn=last.turn, kind="chat", body={"text": "the other story"})
+    alice = net.peers[0]
+    alice.core.receive(bob.peer_id, fr.Entry(twin.encoded), net.now)
+    net._effects(alice)
+    assert alice.session.phase == ABORTED
+    assert alice.session.blamed == bob.peer_id
+    net.run(lambda: all(p.finished is not None for p in net.peers))
+    assert all(p.session.blamed in (None, bob.peer_id) for p in net.peers)
+
+
+def test_strangers_in_the_lobby_are_capped_and_the_host_seats_whom_it_chooses() -> None:
+    """Twelve strangers ask for the two free seats of a 3-player table before the real
+    players: the host keeps at most a fixed number, HAVE/WANT stay within their limits,
+    the host removes the strangers and starts with Bob and Carol."""
+    strangers = 12
+    net = SimNet(GameConfig(3), seed=20, auto_start=False, extra=strangers)
+    host = net.peers[0]
+    host.session.open_table("test table", "p0", net.config)
+    host.core.start(net.now)
+    net._effects(host)
+    for s in net.peers[3:]:
+        net.connect(s.index, 0)
+    net.run_for(2.0)
+    for p in net.peers[1:3]:
+        net.connect(p.index, 0)
+    net.run_for(2.0)
+    waiting = [peer_id for peer_id, _ in host.core.lobby()]
+    assert len(waiting) <= MAX_LOBBY_JOINERS
+    assert host.core.counters.strangers_refused > 0
+    assert len(host.core._have()) <= fr.MAX_AUTHORS
+    real = {net.peers[1].peer_id, net.peers[2].peer_id}
+    if not real <= set(waiting):
+        # the real players were over the cap: make room by removing strangers
+        for peer_id in waiting:
+            if peer_id not in real:
+                assert safe_command(net, host, fx.Kick(peer_id)) is None
+        net.run_for(3.0)
+        waiting = [peer_id for peer_id, _ in host.core.lobby()]
+    for peer_id in waiting:
+        if peer_id not in real:
+            assert safe_command(net, host, fx.Kick(peer_id)) is None
+    net.run_for(3.0)
+    assert {p for p, _ in host.core.lobby()} == real
+    assert safe_command(net, host, fx.Start()) is None
+    net.run(lambda: all(p.finished is not None for p in net.peers[:3]))
+    assert finished_ok(net) and no_blame(net)
+    seated = {s.peer_id for s in host.session.seats}
+    assert seated == real | {host.peer_id}
+
+
+def test_start_before_the_table_is_full_is_refused_with_a_reason() -> None:
+    net = SimNet(GameConfig(3), seed=21, auto_start=False)
+    net.peers[2].frozen = True  # never arrives
+    net.open_table()
+    net.run_for(2.0)
+    assert len(net.peers[0].core.lobby()) == 1
+    reason = safe_command(net, net.peers[0], fx.Start())
+    assert reason is not None and "waiting for 1 more" in reason
+    assert net.peers[0].session.seats == ()
+
+
+def test_a_lobby_that_never_fills_ends_with_a_reason() -> None:
+    net = SimNet(GameConfig(3), seed=22, timing=Timing(lobby_timeout=30.0, linger=1.0))
+    host = net.peers[0]
+    host.session.open_table("test table", "p0", net.config)
+    host.core.start(net.now)
+    net._effects(host)
+    net.run(lambda: host.finished is not None, limit_s=100)
+    assert host.finished is not None and host.finished.failure is not None
+    assert "did not fill" in host.finished.failure
+
+
+def test_table_talk_is_rate_limited_at_the_sender() -> None:
+    net = SimNet(GameConfig(2), seed=23)
+    mid_game(net, turn=1)
+    alice = net.peers[0]
+    refusals = [safe_command(net, alice, fx.Say(f"hello {i}")) for i in range(8)]
+    assert refusals[:5] == [None] * 5
+    assert all(r is not None and "slow down" in r for r in refusals[5:])
+
+
+def test_an_entry_flood_on_one_link_is_bounded_and_loses_nothing() -> None:
+    """A peer replays thousands of copies of old entries at us in an instant: past the
+    burst they are dropped unread (counted), and the game still finishes."""
+    net = SimNet(GameConfig(2), seed=24)
+    mid_game(net, turn=2)
+    alice, bob = net.peers
+    old = [e for e in bob.stored if e.author == bob.peer_id]
+    for i in range(5000):
+        alice.core.receive(bob.peer_id, fr.Entry(old[i % len(old)].encoded), net.now)
+    net._effects(alice)
+    assert alice.core.counters.rate_dropped > 0
+    net.run(net.all_finished)
+    assert finished_ok(net) and no_blame(net)
+
+
+def test_frames_from_strangers_after_seating_are_refused_and_never_synced() -> None:
+    net = SimNet(GameConfig(2), seed=25, extra=1)
+    mid_game(net, turn=1)
+    alice, stranger = net.peers[0], net.peers[2]
+    entry = make_entry(stranger.identity, table_id=net.peers[0].session.table_id, seq=0,
+                       prev=bytes(32), turn=0, kind="chat", body={"text": "let me in"})
+    before = alice.core.counters.strangers_refused
+    alice.core.receive(stranger.peer_id, fr.Entry(entry.encoded), net.now)
+    net._effects(alice)
+    assert alice.core.counters.strangers_refused == before + 1
+    assert stranger.peer_id not in alice.core._have()
+    net.run(net.all_finished)
+    assert finished_ok(net)
+
+
+def test_dataclass_effects_are_immutable() -> None:
+    effect = fx.Disconnect(b"x" * 32, "bye")
+    try:
+        dataclasses.replace(effect, reason="other")
+    except Exception as exc:  # pragma: no cover - replace makes a copy, never mutates
+        raise AssertionError(exc) from exc
+    assert effect.reason == "bye"
