@@ -1,13 +1,15 @@
 """The network shell: frames, the link handshake, links, the peer mesh and LAN discovery.
 
-- `frames`: length-prefixed msgpack frames and `FrameDecoder` (sans-IO).
-- `handshake`: `Handshake` (identity binding, optional CPace table code; sans-IO) and
-  `table_code()` for players to compare aloud.
+- `frames`: length-prefixed msgpack frames, `FrameDecoder` and `FrameProtector` (the
+  ChaCha20-Poly1305 protection of every frame after the handshake; all sans-IO).
+- `handshake`: `Handshake` (identity binding over an ephemeral X25519 exchange, optional CPace
+  table code, link keys; sans-IO) and `table_code()` for players to compare aloud.
 - `link`: one handshaked asyncio connection with keepalive (`open_link`, `Link`).
 - `mesh`: `Mesh`, links to every player with redial and events (`PeerUp`, `PeerDown`,
   `Received`, `LinkFailed`).
 - `discovery`: mDNS adverts (`TableAdvertiser`) and `browse_tables()`, pinned to one interface.
-- `errors`: the typed errors, all `RemoteProtocolError`s naming the peer (or `LinkClosedError`).
+- `errors`: the typed errors, all `RemoteProtocolError`s naming the peer (or `LinkClosedError`);
+  `LinkAuthError` is a link problem (a frame failed authentication), never the peer's fault.
 
-Normative description: protocol/SPEC-net.md.
+Normative description: protocol/SPEC.md §4.
 """
