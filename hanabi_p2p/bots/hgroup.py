@@ -39,9 +39,12 @@ BAD_TOUCH_WEIGHT = 12
 # A clue worth less than this is not given while a discard is possible: discarding the chop
 # gains a token and keeps the clue for later.
 MIN_CLUE_VALUE = PLAY_WEIGHT
+# With this many clue tokens or more, any clue that does some good (touches a card that
+# will be played) beats discarding a chop card that may be needed.
+RICH_TOKENS = 5
 # With this many cards or fewer left in the deck, a player with nothing to play stalls with a
 # clue instead of discarding (a discard draws a card and brings the end closer).
-ENDGAME_STALL_CARDS = 0
+ENDGAME_STALL_CARDS = 4
 # How many choose_action() replicas to keep (one per seat and game being played).
 CACHE_SIZE = 32
 
@@ -57,6 +60,7 @@ class Reason(str, Enum):
     DISCARD_CHOP = "discard_chop"
     STALL = "stall"
     LOCKED = "locked"
+    GAMBLE = "gamble"  # the last turn: a card that may be playable
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,7 +489,12 @@ class _Decision:
         if play is not None:
             return play
         clue = self._best_clue() if tokens > 0 else None
-        if clue is not None and (clue[0] >= MIN_CLUE_VALUE or tokens == MAX_CLUE_TOKENS):
+        if rep.final_round_turns_left is not None:
+            last = self._last_turn(mine, clue)
+            if last is not None:
+                return last
+        if clue is not None and (clue[0] >= MIN_CLUE_VALUE or tokens == MAX_CLUE_TOKENS
+                                 or (tokens >= RICH_TOKENS and clue[0] > 0)):
             return clue[1]
         if tokens < MAX_CLUE_TOKENS:
             if rep.cards_left <= ENDGAME_STALL_CARDS and tokens > 0 and clue is not None:
@@ -543,6 +552,46 @@ class _Decision:
             if p.rank_of[f] < RANKS_PER_SUIT and self.clued_faces.get(nxt, 0):
                 n += 1
         return n
+
+    def _last_turn(self, mine: list[tuple[int, int]], clue: tuple[int, Advice] | None
+                   ) -> Advice | None:
+        """The deck is empty: this is my last turn. A clue that gets a card played in time
+        is worth a point; failing that, while a strike cannot end the game, a card that may
+        be playable is worth playing (nothing is lost by a misplay now but a fuse)."""
+        p = self.p
+        rep = self.rep
+        players = p.config.players
+        later = (rep.final_round_turns_left or 0) - 1  # players still to act after me
+        if clue is not None and clue[0] >= PLAY_WEIGHT:
+            target = clue[1].action
+            if isinstance(target, Clue) and 0 < (target.target - p.seat) % players <= later:
+                return clue[1]
+        if rep.strikes >= MAX_STRIKES - 1:
+            return None
+        counts = self._unseen_counts()
+        best: tuple[float, int] | None = None
+        for c, m in mine:
+            total = sum(counts[f] for f in _bits(m))
+            good = sum(counts[f] for f in _bits(m & p.board.playable))
+            if total and good and (best is None or good / total > best[0]):
+                best = (good / total, c)
+        if best is None:
+            return None
+        slot = rep.hands[p.seat].index(best[1]) + 1
+        return Advice(Play(p.seat, best[1]), Reason.GAMBLE,
+                      f"play slot {slot}: my last turn, and it is playable with chance "
+                      f"{best[0]:.0%}; a misplay now costs only a fuse")
+
+    def _unseen_counts(self) -> list[int]:
+        """Per face, the copies this seat has not seen."""
+        p = self.p
+        left = [c - g - u for c, g, u in zip(p.table.copies, p.gone, p.used, strict=True)]
+        for other, hand in enumerate(self.rep.hands):
+            if other != p.seat:
+                for c in hand:
+                    if (f := p.fi[c]) >= 0:
+                        left[f] -= 1
+        return left
 
     # -- cluing
 
