@@ -25,7 +25,7 @@ from hanabi_p2p import i18n
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
 from hanabi_p2p.peer.effects import Act, Command, Leave, LinkProblem, PeerLink, Say, Start
-from hanabi_p2p.peer.frontends import Frontend
+from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.rules.actions import Action, Move
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session import events as ev
@@ -39,12 +39,17 @@ from hanabi_p2p.ui.narrate import (
     stopped_line,
     warning_line,
 )
+from hanabi_p2p.ui.notes import NoteBook
+from hanabi_p2p.ui.symbols import Theme
 
 if TYPE_CHECKING:
     from hanabi_p2p.peer.handle import PeerHandle
     from hanabi_p2p.peer.result import GameResult
 
 RESUME_COMMAND = "hanabi-p2p join --resume"
+# Computer players this screen's machine runs pause this long before acting: a person sits
+# at the table, and three moves landing at once cannot be followed.
+HUMAN_TABLE_BOT_DELAY_S = 1.0
 # How often we look whether the screen has started, while closing it early.
 SCREEN_POLL_S = 0.02
 
@@ -60,12 +65,18 @@ class ScreenFrontend(Frontend):
         input: Input | None = None,
         output: Output | None = None,
         err: TextIO | None = None,
+        theme: Theme = Theme.AUTO,
+        bot_delay: float = HUMAN_TABLE_BOT_DELAY_S,
     ) -> None:
         """``resume_command``: what brings a player who left back (None: no way back, as
         in a practice game whose computer players end with this process)."""
         super().__init__()
         i18n.setup(lang)
         self.resume_command = resume_command
+        self.theme = theme
+        self.bot_delay = bot_delay
+        self._bots: list[BotPlayer] = []  # computer players this machine runs for the table
+        self._notes_ready = False
         self._input = input
         self._output = output
         self._err = err
@@ -82,7 +93,13 @@ class ScreenFrontend(Frontend):
     # ------------------------------------------------------------ running
 
     async def run(self, main: Callable[[], Awaitable[GameResult]]) -> GameResult:
-        app = App(self, input=self._input, output=self._output)
+        app = App(
+            self,
+            input=self._input,
+            output=self._output,
+            resume_command=self.resume_command,
+            theme=self.theme,
+        )
         self.app = app
         screen = asyncio.create_task(app.run_async(), name="screen")
         game: asyncio.Future[GameResult] = asyncio.ensure_future(main())
@@ -128,11 +145,11 @@ class ScreenFrontend(Frontend):
             return True  # the node is only lingering so that others get our last entries
         if session.my_seat is not None and session.phase in (DECK, PLAY):
             self.left_game = True  # no resign: the game waits for us to come back
-            peer.command(Leave("you left the game"))
+            peer.command(Leave(_("you left the game")))
         elif session.phase == OVER:
-            peer.command(Leave("you left before the deck audit"))
+            peer.command(Leave(_("you left before the deck audit")))
         else:
-            peer.command(Leave("you left the table"))
+            peer.command(Leave(_("you left the table")))
         return True
 
     # ------------------------------------------------------------ from the peer
@@ -207,6 +224,10 @@ class ScreenFrontend(Frontend):
         peer, app = self.peer, self.app
         if peer is None or app is None:
             return
+        if not self._notes_ready and peer.log_path is not None:
+            # private notes on cards live with the game's secrets, so --resume keeps them
+            self._notes_ready = True
+            app.notes = NoteBook.for_game(peer.log_path)
         view = live_view(peer.session, self.facts())
         if view is not None:
             app.update(view)
@@ -222,7 +243,14 @@ class ScreenFrontend(Frontend):
             # the launcher's lines (address, resume) matter until the deal
             status=self._status if peer.session.state is None else "",
             log_path=str(peer.log_path) if peer.log_path is not None else None,
+            bots=frozenset(bot.peer.session.me for bot in self._bots if bot.peer is not None),
         )
+
+    def for_bot(self) -> Frontend:
+        """A computer player this machine runs: it pauses, since a person is watching."""
+        bot = BotPlayer(out=None, delay=self.bot_delay)
+        self._bots.append(bot)
+        return bot
 
     # ------------------------------------------------------------ from the player
 

@@ -44,8 +44,8 @@ class ShellFacts:
     log: tuple[str, ...] = ()
     status: str = ""
     log_path: str | None = None
-    # computer players this machine runs: peer id -> the name of our own player
-    runners: dict[bytes, str] = field(default_factory=dict)
+    # computer players this machine runs (their peer ids): marked with our own name
+    bots: frozenset[bytes] = field(default_factory=frozenset)
 
 
 def live_view(session: TableSession, facts: ShellFacts) -> ScreenView | None:
@@ -87,6 +87,13 @@ def _lobby_connected(session: TableSession, peer_id: bytes, connected: frozenset
     return True  # before seating a guest talks only to the host: the others are unknown
 
 
+def _runner(session: TableSession, facts: ShellFacts, peer_id: bytes) -> str:
+    """Our own name for a computer player this machine runs, else ""."""
+    if peer_id not in facts.bots:
+        return ""
+    return next((name for member, name in _members(session) if member == session.me), "")
+
+
 def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
     assert session.table is not None
     seats = tuple(
@@ -96,7 +103,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
             is_host=peer_id == session.host_id,
             is_me=peer_id == session.me,
             connected=_lobby_connected(session, peer_id, facts.connected),
-            runner=facts.runners.get(peer_id, ""),
+            runner=_runner(session, facts, peer_id),
         )
         for peer_id, name in _members(session)
     )
@@ -138,7 +145,7 @@ def table_view(session: TableSession, facts: ShellFacts) -> TableView:
         waiting_for=tuple(seat for seat, what in session.waiting_for() if what != TURN_WAIT),
         disconnected=_disconnected(session, facts.connected),
         status=facts.status,
-        runners=tuple(facts.runners.get(seat.peer_id, "") for seat in session.seats),
+        runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
     )
 
 

@@ -12,6 +12,8 @@ import json
 import os
 from pathlib import Path
 
+from hanabi_p2p.datadir import PRIVATE_DIR
+
 # A note is a reminder, not an essay; the file is ours but is still read defensively.
 MAX_NOTE_CHARS = 80
 MAX_NOTES_FILE_BYTES = 64_000
@@ -29,9 +31,13 @@ class NoteBook:
             self._notes = _read(path)
 
     @classmethod
-    def beside(cls, private_file: Path) -> NoteBook:
-        """The notebook of the game whose private file is `private_file`."""
-        return cls(private_file.with_name(private_file.stem + NOTES_SUFFIX))
+    def for_game(cls, log_path: Path) -> NoteBook:
+        """The notebook of the game logged at `log_path` (``<data>/games/<id>.hlog``): it
+        lives in ``<data>/private/<id>.notes.json``, with the game's other secrets."""
+        private = log_path.parent.parent / PRIVATE_DIR
+        if not private.is_dir():
+            return cls()  # not our data directory's layout: keep the notes in memory
+        return cls(private / (log_path.stem + NOTES_SUFFIX))
 
     def get(self, card: int) -> str:
         return self._notes.get(card, "")

@@ -151,7 +151,7 @@ def test_a_whole_game_on_the_screen(tmp_path: Path) -> None:
     result, front, err = play_against_a_bot(tmp_path, script)
 
     assert "bot1" in str(seen["table"]) and "You (Ann)" in str(seen["table"])
-    assert seen["refused"] == "you cannot discard: all 8 clue tokens are available"
+    assert seen["refused"] == "✖ discard 1: you cannot discard: all 8 clue tokens are available"
     assert seen["entries_unchanged"] and seen["still_my_turn"]
     assert "clue tokens" in str(seen["refused_by_session"]) and seen["still_unchanged"]
     end = str(seen["end"])
@@ -170,6 +170,9 @@ def test_quitting_mid_game_leaves_without_resigning(tmp_path: Path) -> None:
     async def script(table: Table) -> None:
         assert await until(lambda: my_turn(table))
         table.type("quit")
+        # asked once, with the way back
+        assert await until(lambda: "come back with: hanabi-p2p join --resume" in table.message())
+        table.type("quit")
 
     result, front, err = play_against_a_bot(tmp_path, script)
     assert result.failure == "you left the game"
@@ -181,7 +184,11 @@ def test_quitting_mid_game_leaves_without_resigning(tmp_path: Path) -> None:
 def test_a_practice_game_offers_no_way_back(tmp_path: Path) -> None:
     async def script(table: Table) -> None:
         table.front.resume_command = None
+        assert table.front.app is not None
+        table.front.app.resume_command = None
         assert await until(lambda: my_turn(table))
+        table.type("quit")
+        assert await until(lambda: "cannot be resumed" in table.message())
         table.type("quit")
 
     result, _front, err = play_against_a_bot(tmp_path, script)

@@ -30,7 +30,10 @@ POLL_S = 0.05
 EXIT_MARK = "EXIT-STATUS"
 FACE = r"[RYGBWM][1-5]"
 # bot1's hand row: an optional turn/dropped marker, the name, then only card faces
-BOT_HAND = re.compile(rf"^\s*(?:\S )?\s*bot1\s+((?:{FACE}\S*\s*)+)$", re.MULTILINE)
+# a hand row: turn marker, seat number, name, whose machine runs it (⚙Ann), the faces
+BOT_HAND = re.compile(
+    rf"^\s*(?:\S )?\s*(?:\d )?bot1(?: ⚙\S+)?\s+((?:{FACE}\S*\s*)+)$", re.MULTILINE
+)
 TURN = re.compile(r"turn (\d+)\s*(?:│|$)", re.MULTILINE)  # the title, even beside a log
 TOKENS = re.compile(r"Clue tokens \S+ (\d)")
 
