@@ -129,6 +129,7 @@ class HGroupPlayer:
         self.rank_of = [i % RANKS_PER_SUIT + 1 for i in range(len(table.cards))]
         self.board = self._make_board()
         self.pending: Pending | None = None
+        self._ctx: tuple[int, list[int], int] | None = None
         self._dealt = False
 
     # ------------------------------------------------------------------ following the game
@@ -165,6 +166,11 @@ class HGroupPlayer:
             self.fi[card] = self.table.index(face)
 
     def _observe(self, action: object, state: GameState) -> None:
+        self._ctx = None
+        self._follow(action, state)
+        self._ctx = None  # reading a clue used the context before the clue
+
+    def _follow(self, action: object, state: GameState) -> None:
         replica = self.replica
         if isinstance(action, Move | Terminate):
             replica.apply(action)
@@ -211,9 +217,11 @@ class HGroupPlayer:
                 if (option.card == action.card and face is not None
                         and self.table.index(face) == option.missing):
                     self.inf[focus] = 1 << option.focus_face
+                    self._ctx = None
                     return
         m = self.inf[focus] & ~pending.connected
         self.inf[focus] = m or self.inf[focus]
+        self._ctx = None
 
     # ------------------------------------------------------------------ public facts
 
@@ -338,6 +346,16 @@ class HGroupPlayer:
                 out.append(Connection(missing, card, face))
         return tuple(out)
 
+    def _context(self) -> tuple[int, list[int], int]:
+        """(faces everyone knows a clued card is, queued rank per suit, what a play clue
+        means), cached until the next action or public conclusion changes them."""
+        ctx = self._ctx
+        if ctx is None:
+            known = self._known_faces()
+            queued = self._queued(known)
+            ctx = self._ctx = (known, queued, self._next_mask(queued))
+        return ctx
+
     def _read_clue(self, clue: Clue, touched: frozenset[int]
                    ) -> tuple[dict[int, int], Pending | None]:
         """The public meaning of ``clue`` (touching ``touched``), before it is applied:
@@ -348,7 +366,7 @@ class HGroupPlayer:
         board = self.board
         new = [c for c in hand if c in touched and not self.clued[c]]
         chop = self.chop(clue.target)
-        known = self._known_faces()
+        known, queued, next_mask = self._context()
         out: dict[int, int] = {}
         pending = None
         focus = None
@@ -362,8 +380,7 @@ class HGroupPlayer:
                 continue
             base = poss & ~board.trash & ~known  # good touch
             if c == focus:
-                queued = self._queued(known)
-                meaning = self._next_mask(queued)
+                meaning = next_mask
                 if c == chop:
                     meaning |= self._save_mask(clue)
                 options = self._connections(clue, base & ~meaning, queued)
@@ -452,8 +469,7 @@ class _Decision:
         self.names = names
         self.avoid = avoid  # cards not to play this turn
         self.rep = player.replica
-        self.known = player._known_faces()
-        self.queued = player._queued(self.known)
+        self.known, self.queued, _ = player._context()
         self.eventual = player._eventual_mask(self.queued)
         # every face some clued card visible to this seat is (for good touch as a giver)
         self.clued_faces: dict[int, int] = {}
