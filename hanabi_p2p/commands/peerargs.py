@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 
 from hanabi_p2p.datadir import DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
+from hanabi_p2p.i18n import _
 from hanabi_p2p.net.discovery import check_interface, default_interface_address
 from hanabi_p2p.net.handshake import normalize_secret
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
@@ -33,17 +34,22 @@ def add_common(parser: argparse.ArgumentParser, *, network: bool = True) -> None
                         help="let the computer play your seat, headless (one line per turn)")
     parser.add_argument("--lang", metavar="LANG",
                         help="language: en, it, ro, nb (default: from the environment)")
+    parser.add_argument("--theme", choices=["auto", "dark", "light"], default="auto",
+                        help="colours for a dark or a light terminal (default: auto, from "
+                             "the terminal's COLORFGBG, else dark)")
     if network:
         parser.add_argument("--interface", metavar="IP",
                             help="the local address to listen and advertise on "
                                  "(default: the interface of the default route)")
         parser.add_argument("--code", metavar="SECRET",
-                            help="a table secret: only players who know it can sit")
+                            help="a table password: only players who know it can sit (not "
+                                 "the table code, the number everyone compares aloud)")
     parser.add_argument("--wait-timeout", type=float, default=600.0, metavar="S",
                         help="give up on a player who keeps the game waiting this long "
                              "(default: %(default)s s)")
-    parser.add_argument("--bot-delay", type=float, default=0.0, metavar="S",
-                        help="computer players pause this long before acting")
+    parser.add_argument("--bot-delay", type=float, default=None, metavar="S",
+                        help="computer players run here pause this long before acting "
+                             "(default: 1 s beside a person's screen, 0 for --bot)")
     add_data_dir_argument(parser)
 
 
@@ -87,7 +93,7 @@ def check_common(args: argparse.Namespace) -> None:
         check_player_name(args.name)
     if not 0 < args.wait_timeout <= MAX_WAIT_TIMEOUT_S:
         raise UserError(f"--wait-timeout must be more than 0 and at most {MAX_WAIT_TIMEOUT_S:g}")
-    if not 0 <= args.bot_delay <= MAX_BOT_DELAY_S:
+    if args.bot_delay is not None and not 0 <= args.bot_delay <= MAX_BOT_DELAY_S:
         raise UserError(f"--bot-delay must be 0 to {MAX_BOT_DELAY_S:g} seconds")
     code = getattr(args, "code", None)
     if code is not None:
@@ -124,13 +130,16 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
 def choose_frontend(args: argparse.Namespace) -> Frontend:
     """The full-screen UI on a terminal; headless lines for --bot or without a terminal."""
     if args.bot:
-        return BotPlayer(delay=args.bot_delay)
+        return BotPlayer(delay=args.bot_delay or 0.0)
     if sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb":
-        from hanabi_p2p.peer.screen import RESUME_COMMAND, ScreenFrontend
+        from hanabi_p2p.peer.screen import HUMAN_TABLE_BOT_DELAY_S, RESUME_COMMAND, ScreenFrontend
+        from hanabi_p2p.ui.symbols import Theme
 
         # a practice game's computer players end with this process: there is no way back
         practice = getattr(args, "command", None) == "play"
-        return ScreenFrontend(lang=args.lang, resume_command=None if practice else RESUME_COMMAND)
+        delay = HUMAN_TABLE_BOT_DELAY_S if args.bot_delay is None else args.bot_delay
+        return ScreenFrontend(lang=args.lang, resume_command=None if practice else RESUME_COMMAND,
+                              theme=Theme(getattr(args, "theme", "auto")), bot_delay=delay)
     raise UserError("no terminal to show the table on: run it in a terminal, or use --bot")
 
 
@@ -141,7 +150,7 @@ def run_game(main: Callable[[], Awaitable[GameResult]], frontend: Frontend) -> i
         print(f"score {result.score} ({result.rating}); deck audit: "
               + ("valid" if result.audit_ok else f"FAILED ({result.audit_reason})"))
     else:
-        print(f"game not finished: {result.failure}", file=sys.stderr)
+        print(_("game not finished: {reason}").format(reason=result.failure), file=sys.stderr)
     print(f"log: {result.log_path}", flush=True)
     return 0 if result.ok else 1
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from hanabi_p2p.commands.peerargs import add_common, choose_frontend, peer_options, run_game
+from hanabi_p2p.i18n import _
 from hanabi_p2p.peer.launch import host_table
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
 
@@ -15,9 +16,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=3, metavar="N",
                         help="players including you, 2-5 (default: %(default)s)")
     parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant],
-                        help="default: %(default)s")
+                        help="one of %(choices)s (default: %(default)s; `hanabi-p2p rules` "
+                             "describes them)")
     parser.add_argument("--option", action="append", default=[], metavar="O",
-                        choices=list(OPTION_NAMES), help="an option; repeat for several")
+                        choices=list(OPTION_NAMES), help="an option; repeat for several: "
+                        + ", ".join(OPTION_NAMES))
     add_common(parser, network=False)
 
 
@@ -25,8 +28,9 @@ def run(args: argparse.Namespace) -> int:
     config = GameConfig.from_names(args.players, args.variant, args.option)
     # every peer on loopback, nothing advertised: no packet leaves the machine
     opts = peer_options(args, interface="127.0.0.1", advertise=False)
-    frontend = choose_frontend(args)
+    frontend = choose_frontend(args)  # chooses the language too: the table name is in it
+    table_name = _("practice table")
     return run_game(
-        lambda: host_table(opts, "practice table", config, frontend, bots=config.players - 1),
+        lambda: host_table(opts, table_name, config, frontend, bots=config.players - 1),
         frontend,
     )

@@ -157,10 +157,10 @@ def normalize_secret(code: str) -> bytes:
     """
     text = " ".join(unicodedata.normalize("NFKC", code).casefold().split())
     if not text:
-        raise LocalProtocolError("the table code is empty")
+        raise LocalProtocolError("the table password is empty")
     data = text.encode("utf-8")
     if len(data) > MAX_SECRET_BYTES:
-        raise LocalProtocolError(f"the table code is longer than {MAX_SECRET_BYTES} bytes")
+        raise LocalProtocolError(f"the table password is longer than {MAX_SECRET_BYTES} bytes")
     return data
 
 
@@ -233,7 +233,7 @@ class Handshake:
         if len(table_id) != TABLE_ID_BYTES:
             raise LocalProtocolError(f"table_id must be {TABLE_ID_BYTES} bytes")
         if secret is not None and not 0 < len(secret) <= MAX_SECRET_BYTES:
-            raise LocalProtocolError(f"the table code must be 1..{MAX_SECRET_BYTES} bytes")
+            raise LocalProtocolError(f"the table password must be 1..{MAX_SECRET_BYTES} bytes")
         self._identity = identity
         self._table_id = table_id
         self._initiator = initiator
@@ -391,7 +391,7 @@ class Handshake:
         assert isinstance(frame, Confirm)
         if not hmac.compare_digest(frame.mac, self._confirm_mac(self._peer_role)):
             raise WrongCodeGuessError(
-                self.peer_label, "key confirmation failed: the peer uses a different table code"
+                self.peer_label, "key confirmation failed: the peer uses a different table password (--code)"
             )
         answer: list[Frame] = [] if self._initiator else [Confirm(self._confirm_mac(self._my_role))]
         self._finish()
@@ -451,7 +451,7 @@ class Handshake:
         if hello.uses_secret and self._secret is None:
             raise WrongSecretError(label, "the table needs a code (--code) and we have none")
         if self._secret is not None and not hello.uses_secret:
-            raise WrongSecretError(label, "the peer has no table code but this table needs one")
+            raise WrongSecretError(label, "the peer has no table password (--code) but this table needs one")
         try:
             Ed25519PublicKey.from_public_bytes(hello.peer_id)
         except ValueError as exc:
