@@ -391,7 +391,8 @@ class Handshake:
         assert isinstance(frame, Confirm)
         if not hmac.compare_digest(frame.mac, self._confirm_mac(self._peer_role)):
             raise WrongCodeGuessError(
-                self.peer_label, "key confirmation failed: the peer uses a different table password (--code)"
+                self.peer_label,
+                "key confirmation failed: the peer uses a different table password (--code)",
             )
         answer: list[Frame] = [] if self._initiator else [Confirm(self._confirm_mac(self._my_role))]
         self._finish()
@@ -449,9 +450,11 @@ class Handshake:
                 f"{claims} has no seat at this table (it is full or its game has begun)",
             )
         if hello.uses_secret and self._secret is None:
-            raise WrongSecretError(label, "the table needs a code (--code) and we have none")
+            raise WrongSecretError(label, "the table needs a password (--code) and we have none")
         if self._secret is not None and not hello.uses_secret:
-            raise WrongSecretError(label, "the peer has no table password (--code) but this table needs one")
+            raise WrongSecretError(
+                label, "the peer has no table password (--code) but this table needs one"
+            )
         try:
             Ed25519PublicKey.from_public_bytes(hello.peer_id)
         except ValueError as exc:
