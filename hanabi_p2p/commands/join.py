@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 
 from hanabi_p2p.commands.peerargs import (
     add_common,
@@ -13,10 +14,18 @@ from hanabi_p2p.commands.peerargs import (
 )
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
-from hanabi_p2p.net.discovery import MAX_BROWSE_S, browse_tables, pick_table, settled
+from hanabi_p2p.net.discovery import (
+    MAX_BROWSE_S,
+    AmbiguousTable,
+    FoundTable,
+    browse_tables,
+    describe_table,
+    pick_table,
+    settled,
+)
 from hanabi_p2p.peer.frontends import Frontend
 from hanabi_p2p.peer.launch import GameResult, PeerOptions, join_address, join_known, resume
-from hanabi_p2p.peer.probe import advert_problem, probe_table
+from hanabi_p2p.peer.probe import PROBE_TIMEOUT_S, CheckedTable, check_advert
 from hanabi_p2p.safe_text import safe
 
 HELP = "join a table found on the network, or at --address HOST:PORT"
@@ -74,20 +83,45 @@ def run(args: argparse.Namespace) -> int:
     return run_game(lambda: _find_and_join(opts, args, frontend), frontend)
 
 
+async def choose_table(tables: list[FoundTable], wanted: str | None) -> CheckedTable:
+    """The table to join among those found, checked against its host.
+
+    When several fit (look-alikes), each host is asked for its key and the adverts that do
+    not match their host - copies made by someone else - are set aside: if exactly one
+    genuine table is left, it is the one. A table whose advert does not match is refused,
+    saying why.
+    """
+    try:
+        table = pick_table(tables, wanted)
+    except AmbiguousTable as ambiguous:
+        checked = await asyncio.gather(*(check_advert(t) for t in ambiguous.candidates))
+        genuine = [c for c in checked if c.genuine]
+        if len(genuine) != 1:
+            if not genuine:
+                reasons = "; ".join(f"{describe_table(c.table)}: {c.problem}" for c in checked)
+                raise UserError(f"not joining: no table that fits answers as advertised "
+                                f"({reasons})") from None
+            raise UserError(str(ambiguous)) from None
+        return genuine[0]
+    checked_one = await check_advert(table, PROBE_TIMEOUT_S)
+    if not checked_one.genuine:
+        name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
+        raise UserError(f"not joining {name!r}: {checked_one.problem}")
+    return checked_one
+
+
 async def _find_and_join(opts: PeerOptions, args: argparse.Namespace,
                          frontend: Frontend) -> GameResult:
     frontend.status(f"looking for tables on {opts.interface} ...")
     wanted: str | None = args.table
     found = await browse_tables(opts.interface, args.browse_seconds,
                                 until=lambda tables: settled(tables, wanted))
-    table = pick_table(found.tables, wanted)
+    checked = await choose_table(found.tables, wanted)
+    table, probe = checked.table, checked.probe
+    assert probe is not None  # a genuine table answered
     name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
     if table.ad.seats_taken >= table.ad.seats_total:
         raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken)")
-    probe = await probe_table(table.address, table.port)
-    problem = advert_problem(table, probe)
-    if problem is not None:
-        raise UserError(f"not joining {name!r}: {problem}")
     frontend.status(f"joining {name!r} at {table.address}:{table.port}")
     # the handshake proves the host holds the key the advert names (dialled as expected)
     return await join_known(opts, table.address, table.port, probe.table_id, probe.host_id,

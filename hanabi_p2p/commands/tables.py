@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from dataclasses import dataclass
 
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
@@ -21,13 +20,11 @@ from hanabi_p2p.net.discovery import (
     check_interface,
     default_interface_address,
 )
-from hanabi_p2p.peer.probe import ProbeResult, advert_problem, probe_table
+from hanabi_p2p.peer.probe import CheckedTable, check_advert
 from hanabi_p2p.safe_text import safe, safe_name
 
 HELP = "list the tables hosted on the local network"
 DEFAULT_TIMEOUT_S = 3.0
-# Each listed table's host is asked for its key; one that has not answered by then is marked.
-CHECK_TIMEOUT_S = 1.5
 _COLUMNS = ("NAME", "VARIANT", "SEATS", "HOST", "CODE", "ADDRESS", "TABLE")
 # Marks before a table's name: its advert does not match its host, or its host did not answer.
 MARK_FAKE = "!"
@@ -50,28 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedTable:
-    """A table seen on the LAN and what its host said when asked (`probe` None: no answer)."""
-
-    table: FoundTable
-    probe: ProbeResult | None = None
-    problem: str | None = None  # why the advert is not to be trusted, None if it matches
-
-    @property
-    def mark(self) -> str:
-        if self.probe is None:
-            return MARK_UNCHECKED
-        return MARK_FAKE if self.problem else ""
-
-
-async def check_table(table: FoundTable, timeout: float = CHECK_TIMEOUT_S) -> CheckedTable:
-    """Ask the host at `table`'s address for its key and compare it with the advert."""
-    try:
-        probe = await probe_table(table.address, table.port, timeout)
-    except UserError as exc:
-        return CheckedTable(table, None, f"did not answer: {exc}")
-    return CheckedTable(table, probe, advert_problem(table, probe))
+def _mark(checked: CheckedTable) -> str:
+    if checked.probe is None:
+        return MARK_UNCHECKED
+    return MARK_FAKE if checked.problem else ""
 
 
 def _host(table: FoundTable) -> str:
@@ -90,7 +69,7 @@ def _row(checked: CheckedTable) -> tuple[str, ...]:
         None if checked.probe is None else checked.probe.uses_secret
     ]
     return (
-        checked.mark + safe(ad.name, MAX_TABLE_NAME_CHARS),  # peer-provided: the one sanitiser
+        _mark(checked) + safe(ad.name, MAX_TABLE_NAME_CHARS),  # peer-provided: the one sanitiser
         variant,
         f"{ad.seats_taken}/{ad.seats_total}",
         _host(table),
@@ -113,16 +92,17 @@ def format_tables(tables: list[CheckedTable]) -> str:
         if checked.problem:
             table = checked.table
             where = f"{safe(table.ad.name, MAX_TABLE_NAME_CHARS)!r} at {table.address}:{table.port}"
-            lines.append(f"{checked.mark} {where}: {safe(checked.problem)}")
-    if any(t.mark == MARK_FAKE for t in tables):
-        lines.append(f"{MARK_FAKE} join refuses these tables: their advert names another host")
+            lines.append(f"{_mark(checked)} {where}: {safe(checked.problem)}")
+    if any(_mark(t) == MARK_FAKE for t in tables):
+        lines.append(f"{MARK_FAKE} join refuses these tables: their advert does not match "
+                     "the host that answers")
     return "\n".join(lines)
 
 
 async def list_tables(interface: str, timeout: float) -> tuple[list[CheckedTable], int]:
     """The tables on the LAN, each checked against its host; and how many adverts were junk."""
     result = await browse_tables(interface, timeout)
-    checked = await asyncio.gather(*(check_table(t) for t in result.tables))
+    checked = await asyncio.gather(*(check_advert(t) for t in result.tables))
     return list(checked), result.ignored
 
 

@@ -47,6 +47,7 @@ from hanabi_p2p.limits import (
     TABLE_ID_BYTES,
 )
 from hanabi_p2p.net.handshake import PROTOCOL_VERSION
+from hanabi_p2p.safe_text import safe, safe_name
 
 SERVICE_TYPE = "_hanabi-p2p._tcp.local."
 INSTANCE_PREFIX = "hanabi-"
@@ -244,6 +245,14 @@ class Settled(enum.Enum):
     NOW = "now"  # more adverts cannot change the answer: stop browsing
 
 
+class AmbiguousTable(UserError):
+    """More than one table fits what the player asked for; `candidates` are those tables."""
+
+    def __init__(self, message: str, candidates: Sequence[FoundTable]) -> None:
+        super().__init__(message)
+        self.candidates = list(candidates)
+
+
 def _id_prefix(wanted: str) -> str | None:
     text = wanted.lower()
     if len(text) >= MIN_ID_PREFIX_CHARS and _HEX_DIGITS.issuperset(text):
@@ -251,73 +260,91 @@ def _id_prefix(wanted: str) -> str | None:
     return None
 
 
-def _matches(tables: Sequence[FoundTable], wanted: str) -> tuple[list[FoundTable],
-                                                                  list[FoundTable]]:
-    """(tables named exactly `wanted` or whose id starts with it, tables whose name starts
-    with it), among the tables we could join; case does not matter."""
+@dataclass(frozen=True, slots=True)
+class _Matches:
+    """The tables we could join that fit a word, best kind first."""
+
+    by_id: list[FoundTable]  # the table id starts with it
+    by_name: list[FoundTable]  # named exactly that (case does not matter)
+    by_prefix: list[FoundTable]  # the name starts with it
+
+
+def _matches(tables: Sequence[FoundTable], wanted: str) -> _Matches:
     key, id_prefix = wanted.casefold(), _id_prefix(wanted)
-    exact, prefixed = [], []
+    found = _Matches([], [], [])
     for table in tables:
         if not table.compatible:
             continue
         name = table.ad.name.casefold()
-        if name == key or (id_prefix is not None and table.ad.table_id.hex().startswith(id_prefix)):
-            exact.append(table)
+        if id_prefix is not None and table.ad.table_id.hex().startswith(id_prefix):
+            found.by_id.append(table)
+        elif name == key:
+            found.by_name.append(table)
         elif name.startswith(key):
-            prefixed.append(table)
-    return exact, prefixed
+            found.by_prefix.append(table)
+    return found
 
 
 def settled(tables: Sequence[FoundTable], wanted: str | None) -> Settled:
     """Whether a browse for `join [wanted]` can stop with what it has seen so far.
 
-    A table named exactly (or by id) ends the browse at once. A name prefix, or the only
-    open table when none is named, is worth a short grace period: a second match arriving
-    late would make the answer ambiguous. Two open tables with no name given are ambiguous
-    whatever comes next.
+    A table id ends the browse at once (ids are unique on the LAN: the advert's instance name
+    carries it). A name, a name prefix, or the only open table when none is named is worth a
+    short grace period: a second table of that name - another player's, or a copied advert,
+    which the joiner then tells apart by asking each host for its key - may still answer.
+    Two open tables with no name given are ambiguous whatever comes next.
     """
     if wanted:
-        exact, prefixed = _matches(tables, wanted)
-        if exact:
+        found = _matches(tables, wanted)
+        if found.by_id:
             return Settled.NOW
-        return Settled.SOON if prefixed else Settled.NOT_YET
+        return Settled.SOON if found.by_name or found.by_prefix else Settled.NOT_YET
     usable = [t for t in tables if t.compatible]
     if len(usable) > 1:
         return Settled.NOW
     return Settled.SOON if usable else Settled.NOT_YET
 
 
-def _describe(table: FoundTable) -> str:
-    host = f"{table.ad.host_name} " if table.ad.host_name else ""
-    return (f"{table.ad.name!r} ({table.ad.seats_taken}/{table.ad.seats_total} seats, "
-            f"host {host}{table.ad.host_fingerprint}, id {table.ad.table_id.hex()[:8]})")
+def describe_table(table: FoundTable) -> str:
+    """One table in an error message: its name, seats, host and id (peer text made safe)."""
+    ad = table.ad
+    host = f"{safe_name(ad.host_name)} " if ad.host_name else ""
+    return (f"{safe(ad.name, MAX_TABLE_NAME_CHARS)!r} ({ad.seats_taken}/{ad.seats_total} "
+            f"seats, host {host}{safe_name(ad.host_fingerprint)}, id {ad.table_id.hex()[:8]})")
+
+
+def _listing(tables: Sequence[FoundTable]) -> str:
+    return "; ".join(describe_table(t) for t in tables)
 
 
 def pick_table(tables: Sequence[FoundTable], wanted: str | None) -> FoundTable:
-    """The table to join: the only one, the one named, or the only one whose name starts with
-    `wanted`; a UserError listing the candidates otherwise."""
+    """The table to join: the only one, the one with that id or name, or the only one whose
+    name starts with `wanted`. `AmbiguousTable` (listing the candidates) when several fit,
+    a UserError when none does."""
     usable = [t for t in tables if t.compatible]
     if wanted:
-        exact, prefixed = _matches(tables, wanted)
-        if len(exact) == 1:
-            return exact[0]
-        if len(exact) > 1:
-            raise UserError(f"several tables are named {wanted!r}; give its id: "
-                            + "; ".join(_describe(t) for t in exact))
-        if len(prefixed) == 1:
-            return prefixed[0]
-        if prefixed:
-            raise UserError(f"{wanted!r} could be any of these tables, name one: "
-                            + "; ".join(_describe(t) for t in prefixed))
-        names = ", ".join(repr(t.ad.name) for t in usable) or "none"
-        raise UserError(f"no table named {wanted!r} on the network (visible: {names})")
+        found = _matches(tables, wanted)
+        shown = safe(wanted, MAX_TABLE_NAME_CHARS)
+        for kind, fitting in (("have an id starting with", found.by_id),
+                              ("are named", found.by_name)):
+            if len(fitting) == 1:
+                return fitting[0]
+            if fitting:
+                raise AmbiguousTable(f"several tables {kind} {shown!r}; give its id: "
+                                     + _listing(fitting), fitting)
+        if len(found.by_prefix) == 1:
+            return found.by_prefix[0]
+        if found.by_prefix:
+            raise AmbiguousTable(f"{shown!r} could be any of these tables, name one: "
+                                 + _listing(found.by_prefix), found.by_prefix)
+        names = ", ".join(repr(safe(t.ad.name, MAX_TABLE_NAME_CHARS)) for t in usable)
+        raise UserError(f"no table named {shown!r} on the network (visible: {names or 'none'})")
     if not usable:
         hint = " (some speak another protocol version)" if tables else ""
         raise UserError("no table found on the network" + hint
                         + "; if multicast is blocked, use --address HOST:PORT")
     if len(usable) > 1:
-        raise UserError("several tables are open, name one: "
-                        + "; ".join(_describe(t) for t in usable))
+        raise AmbiguousTable("several tables are open, name one: " + _listing(usable), usable)
     return usable[0]
 
 

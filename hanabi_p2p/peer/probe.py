@@ -24,6 +24,9 @@ from hanabi_p2p.net.discovery import FoundTable
 from hanabi_p2p.net.frames import FrameDecoder, Hello
 
 PROBE_TIMEOUT_S = 5.0
+# Checking an advert (`tables`, a `join` choosing among look-alikes) waits less: a host on the
+# LAN answers in milliseconds, and one that does not is marked, not waited for.
+CHECK_TIMEOUT_S = 1.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +45,14 @@ class ProbeResult:
 def advert_problem(table: FoundTable, probe: ProbeResult) -> str | None:
     """Why the host that answered at `table`'s address is not the one its advert names (a
     copied or stale advert), or None when the advert and the host agree."""
-    if probe.table_id != table.ad.table_id:
-        return (f"{table.address}:{table.port} serves another table than the one advertised "
-                f"(id {probe.table_id.hex()[:8]}, not {table.ad.table_id.hex()[:8]})")
+    where = f"{table.address}:{table.port}"
     if probe.fingerprint != table.ad.host_fingerprint:
-        return (f"the advert names host {table.ad.host_fingerprint}, but the host at "
-                f"{table.address}:{table.port} has key {probe.fingerprint}: it is not the "
-                f"table it claims to be (a copied advert?)")
+        return (f"the advert names host {table.ad.host_fingerprint}, but the host at {where} "
+                f"has key {probe.fingerprint}: it is not the table it claims to be "
+                f"(a copied advert?)")
+    if probe.table_id != table.ad.table_id:
+        return (f"{where} serves another table than the one advertised "
+                f"(id {probe.table_id.hex()[:8]}, not {table.ad.table_id.hex()[:8]})")
     return None
 
 
@@ -83,3 +87,26 @@ async def probe_table(host: str, port: int, timeout: float = PROBE_TIMEOUT_S) ->
     if not isinstance(frame, Hello):
         raise UserError(f"{label} is not a hanabi-p2p table (it sent {frame.TAG})")
     return ProbeResult(frame.table_id, frame.peer_id, frame.version, frame.uses_secret)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedTable:
+    """A table seen on the LAN and what its host said when asked (`probe` None: no answer)."""
+
+    table: FoundTable
+    probe: ProbeResult | None = None
+    problem: str | None = None  # why the advert is not to be trusted; None if it matches
+
+    @property
+    def genuine(self) -> bool:
+        """The host that answers at the advertised address has the advertised key and table."""
+        return self.probe is not None and self.problem is None
+
+
+async def check_advert(table: FoundTable, timeout: float = CHECK_TIMEOUT_S) -> CheckedTable:
+    """Ask the host at `table`'s address for its key and compare it with the advert."""
+    try:
+        probe = await probe_table(table.address, table.port, timeout)
+    except UserError as exc:
+        return CheckedTable(table, None, f"did not answer: {exc}")
+    return CheckedTable(table, probe, advert_problem(table, probe))
