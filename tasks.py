@@ -3,10 +3,12 @@
 
     python3 tasks.py play     # create .venv if needed, then play against computer players
     python3 tasks.py test     # create .venv if needed, then pytest + ruff + mypy
-    python3 tasks.py setup    # only create/refresh .venv
+    python3 tasks.py setup    # only create/refresh .venv (with the developer tools)
 
-The virtual environment is rebuilt whenever pyproject.toml changes (a hash of it is kept
-in .venv/.pyproject-hash), so a `git pull` never leaves stale dependencies behind.
+`play` installs only what playing needs; `test` (and `setup`) add the developer tools
+(pytest, hypothesis, ruff, mypy). The virtual environment is refreshed whenever
+pyproject.toml changes or more is needed (a hash of it and what was installed are kept in
+.venv/.pyproject-hash), so a `git pull` never leaves stale dependencies behind.
 """
 
 from __future__ import annotations
@@ -29,19 +31,37 @@ def _pyproject_hash() -> str:
     return hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
 
 
-def setup() -> None:
+# What an environment holds: the game alone, or the game and the developer tools.
+PLAY_ONLY = "play"
+WITH_DEV = "dev"
+
+
+def _installed() -> tuple[str, str]:
+    """(pyproject hash, what was installed) of the current .venv, or empty strings."""
+    if not (PY.exists() and STAMP.exists()):
+        return "", ""
+    digest, _sep, kind = STAMP.read_text().strip().partition(" ")
+    # a stamp from before this distinction only ever came from a full install
+    return digest, kind or WITH_DEV
+
+
+def setup(dev: bool = True) -> None:
+    """Make .venv hold the game, and the developer tools when `dev`."""
     if sys.version_info < (3, 11):  # noqa: UP036 (tasks.py runs before the venv exists)
         sys.exit(f"hanabi-p2p needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     wanted = _pyproject_hash()
-    if PY.exists() and STAMP.exists() and STAMP.read_text().strip() == wanted:
+    digest, kind = _installed()
+    if digest == wanted and (kind == WITH_DEV or not dev):
         return
     print("setting up .venv (one time) ...", file=sys.stderr)
     if not PY.exists():
         venv.EnvBuilder(with_pip=True).create(VENV)
     pip = [str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     subprocess.run([*pip, "--upgrade", "pip"], check=True)
-    subprocess.run([*pip, "-e", f"{ROOT}[dev]"], check=True)
-    STAMP.write_text(wanted)
+    # a full environment stays full when refreshed for play
+    full = dev or kind == WITH_DEV
+    subprocess.run([*pip, "-e", f"{ROOT}[dev]" if full else str(ROOT)], check=True)
+    STAMP.write_text(f"{wanted} {WITH_DEV if full else PLAY_ONLY}")
 
 
 def run(*argv: str) -> int:
@@ -68,7 +88,7 @@ def test(extra: list[str]) -> int:
 
 
 def play(extra: list[str]) -> int:
-    setup()
+    setup(dev=False)
     return run(str(BIN / "hanabi-p2p"), "play", *extra)
 
 

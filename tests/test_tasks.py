@@ -1,0 +1,66 @@
+"""`tasks.py`: `play` installs only what playing needs, `test` adds the developer tools."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_tasks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleType, list[str]]:
+    spec = importlib.util.spec_from_file_location("tasks_under_test", ROOT / "tasks.py")
+    assert spec is not None and spec.loader is not None
+    tasks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tasks)
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("")  # the venv "exists"
+    monkeypatch.setattr(tasks, "VENV", venv)
+    monkeypatch.setattr(tasks, "PY", venv / "bin" / "python")
+    monkeypatch.setattr(tasks, "STAMP", venv / ".pyproject-hash")
+    installs: list[str] = []
+
+    def fake_run(argv: list[str], **_kw: Any) -> subprocess.CompletedProcess[str]:
+        if "-e" in argv:
+            installs.append(argv[argv.index("-e") + 1])
+        return subprocess.CompletedProcess(argv, 0)
+
+    monkeypatch.setattr(tasks.subprocess, "run", fake_run)
+    return tasks, installs
+
+
+def test_play_installs_the_game_without_the_developer_tools(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks, installs = load_tasks(tmp_path, monkeypatch)
+    tasks.setup(dev=False)
+    assert installs == [str(tasks.ROOT)]  # no [dev] extra
+    tasks.setup(dev=False)
+    assert len(installs) == 1  # nothing to do the second time
+
+
+def test_test_adds_the_developer_tools_and_play_keeps_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks, installs = load_tasks(tmp_path, monkeypatch)
+    tasks.setup(dev=False)
+    tasks.setup(dev=True)
+    assert installs == [str(tasks.ROOT), f"{tasks.ROOT}[dev]"]
+    tasks.setup(dev=False)
+    tasks.setup(dev=True)
+    assert len(installs) == 2
+
+
+def test_an_old_stamp_counts_as_a_full_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks, installs = load_tasks(tmp_path, monkeypatch)
+    tasks.STAMP.write_text(tasks._pyproject_hash())
+    tasks.setup(dev=True)
+    assert installs == []
