@@ -1,0 +1,142 @@
+"""Every bad argument of `host`, `join` and `play` is refused before anything is created:
+no data directory, key, game log or private file is left behind (issue: a `host --table` of
+41 characters used to leave games/*.hlog and private/* that `join --resume` then reopened)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hanabi_p2p import cli
+from hanabi_p2p.commands import host as host_command
+from hanabi_p2p.commands import join as join_command
+from hanabi_p2p.commands import play as play_command
+from hanabi_p2p.commands.host import default_table_name
+from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, MAX_TABLE_NAME_CHARS
+
+LOOPBACK = ["--interface", "127.0.0.1"]
+
+
+class Started(Exception):
+    """Raised instead of starting a game: the arguments were accepted."""
+
+
+@pytest.fixture
+def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Accepted arguments raise `Started` where the game would begin (nothing runs)."""
+
+    def refuse_to_run(main: Callable[[], Awaitable[Any]], frontend: object) -> int:
+        raise Started
+
+    for module in (host_command, join_command, play_command):
+        monkeypatch.setattr(module, "run_game", refuse_to_run)
+
+
+def left_behind(data: Path) -> list[str]:
+    return sorted(str(p.relative_to(data)) for p in data.rglob("*")) if data.exists() else []
+
+
+BAD_HOST = [
+    ["--table", "t" * (MAX_TABLE_NAME_CHARS + 1)],
+    ["--table", ""],
+    ["--table", "   "],
+    ["--table", "bad\x1b[2Jname"],
+    ["--table", "tab\there"],
+    ["--table", "evil\u202etxt"],
+    ["--name", "n" * (MAX_PLAYER_NAME_CHARS + 1)],
+    ["--name", "   "],
+    ["--name", "line\nbreak"],
+    ["--players", "1"],
+    ["--players", "6"],
+    ["--players", "3", "--bots", "3"],
+    ["--bots", "-1"],
+    ["--port", "70000"],
+    ["--port", "-1"],
+    ["--wait-timeout", "0"],
+    ["--bot-delay", "-1"],
+    ["--code", "   "],
+    ["--code", "x" * 300],
+    ["--interface", "nope"],
+    ["--interface", "0.0.0.0"],
+]
+
+
+@pytest.mark.parametrize("bad", BAD_HOST, ids=lambda args: " ".join(args)[:30])
+def test_refused_host_leaves_nothing_behind(bad: list[str], tmp_path: Path, no_games: None,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    args = ["host", "--bot", "--no-mdns", *LOOPBACK, "--data-dir", str(data), *bad]
+    assert cli.main(args) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err.startswith("hanabi-p2p: error: ") and err.count("\n") == 1, err
+    assert left_behind(data) == []
+
+
+BAD_JOIN = [
+    ["--browse-seconds", "0"],
+    ["--browse-seconds", "61"],
+    ["--address", "nowhere"],
+    ["--address", "127.0.0.1:0"],
+    ["--address", "127.0.0.1:65536"],
+    ["t" * (MAX_TABLE_NAME_CHARS + 1)],
+    ["--name", "n" * (MAX_PLAYER_NAME_CHARS + 1)],
+    ["--code", ""],
+]
+
+
+@pytest.mark.parametrize("bad", BAD_JOIN, ids=lambda args: " ".join(args)[:30])
+def test_refused_join_leaves_nothing_behind(bad: list[str], tmp_path: Path,
+                                            no_games: None) -> None:
+    data = tmp_path / "data"
+    assert cli.main(["join", "--bot", *LOOPBACK, "--data-dir", str(data), *bad]) == 2
+    assert left_behind(data) == []
+
+
+def test_refused_play_leaves_nothing_behind(tmp_path: Path, no_games: None) -> None:
+    data = tmp_path / "data"
+    assert cli.main(["play", "--bot", "--data-dir", str(data), "--players", "7"]) == 2
+    assert cli.main(["play", "--bot", "--data-dir", str(data), "--bot-delay", "-2"]) == 2
+    assert left_behind(data) == []
+
+
+@pytest.mark.parametrize(
+    "good",
+    [
+        [],
+        ["--table", "t" * MAX_TABLE_NAME_CHARS],
+        ["--table", "Pizza night ☕ Ünïcode"],
+        ["--name", "n" * MAX_PLAYER_NAME_CHARS],
+        ["--players", "5", "--bots", "4", "--port", "0", "--code", "blue moon"],
+    ],
+    ids=lambda args: " ".join(args)[:30],
+)
+def test_good_host_arguments_reach_the_game(good: list[str], tmp_path: Path,
+                                            no_games: None) -> None:
+    # the other half of the tests above: the checks do not refuse everything
+    args = ["host", "--bot", "--no-mdns", *LOOPBACK, "--data-dir", str(tmp_path), *good]
+    with pytest.raises(Started):
+        cli.main(args)
+
+
+def test_default_table_name_fits_the_limit() -> None:
+    assert default_table_name("Ann") == "Ann's table"
+    longest = default_table_name("n" * MAX_PLAYER_NAME_CHARS)
+    assert len(longest) <= MAX_TABLE_NAME_CHARS and longest.endswith("'s table")
+
+
+def test_host_with_a_41_character_table_name_exits_2_and_leaves_no_game(tmp_path: Path) -> None:
+    """The reported case, as a real process: nothing to `join --resume` afterwards."""
+    data = tmp_path / "data"
+    result = subprocess.run(
+        [sys.executable, "-m", "hanabi_p2p", "host", "--table", "x" * 41, "--bot", "--no-mdns",
+         *LOOPBACK, "--data-dir", str(data)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "--table" in result.stderr and str(MAX_TABLE_NAME_CHARS) in result.stderr
+    assert left_behind(data) == []
