@@ -36,12 +36,16 @@ URGENT_SAVE_WEIGHT = 30
 SAVE_WEIGHT = 3
 GOOD_TOUCH_WEIGHT = 1
 BAD_TOUCH_WEIGHT = 12
+# A clue that touches the chop makes the next card the chop: if that one must be saved
+# too, the clue has a cost.
+EXPOSE_WEIGHT = 4
 # A clue worth less than this is not given while a discard is possible: discarding the chop
 # gains a token and keeps the clue for later.
 MIN_CLUE_VALUE = PLAY_WEIGHT
 # With this many clue tokens or more, any clue that does some good (touches a card that
 # will be played) beats discarding a chop card that may be needed.
 RICH_TOKENS = 5
+LOW_TOKENS = 2
 # With this many cards or fewer left in the deck, a player with nothing to play stalls with a
 # clue instead of discarding (a discard draws a card and brings the end closer).
 ENDGAME_STALL_CARDS = 4
@@ -509,7 +513,10 @@ class _Decision:
             last = self._last_turn(mine, clue)
             if last is not None:
                 return last
-        if clue is not None and (clue[0] >= MIN_CLUE_VALUE or tokens == MAX_CLUE_TOKENS
+        need = MIN_CLUE_VALUE
+        if tokens <= LOW_TOKENS and self._threatened():
+            need *= 2  # keep the last token for a save
+        if clue is not None and (clue[0] >= need or tokens == MAX_CLUE_TOKENS
                                  or (tokens >= RICH_TOKENS and clue[0] > 0)):
             return clue[1]
         if tokens < MAX_CLUE_TOKENS:
@@ -610,6 +617,16 @@ class _Decision:
         return left
 
     # -- cluing
+
+    def _threatened(self) -> bool:
+        """Does some other player's chop hold a card that must not be discarded?"""
+        p = self.p
+        for seat in range(p.config.players):
+            if seat != p.seat:
+                chop = p.chop(seat)
+                if chop is not None and self._worth_saving(chop):
+                    return True
+        return False
 
     def _urgent_save(self, target: int) -> Advice | None:
         """The next player must discard its chop, and that card is needed: save it."""
@@ -713,6 +730,12 @@ class _Decision:
                 save += 1
         value = (plays * PLAY_WEIGHT + save * SAVE_WEIGHT + good * GOOD_TOUCH_WEIGHT
                  - bad * BAD_TOUCH_WEIGHT)
+        if chop in touched and not plays:
+            # the clue moves the chop on: onto a card that must not be discarded?
+            new_chop = next((c for c in reversed(self.rep.hands[clue.target])
+                             if not p.clued[c] and c not in touched), None)
+            if new_chop is not None and self._worth_saving(new_chop):
+                value -= EXPOSE_WEIGHT
         return value, plays
 
     def _harm(self, clue: Clue) -> tuple[int, int]:
