@@ -30,7 +30,7 @@ from hanabi_p2p.rules.actions import Action, Move
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, OVER, PLAY
-from hanabi_p2p.ui.app import App
+from hanabi_p2p.ui.app import ERROR_SECONDS, App
 from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view
 from hanabi_p2p.ui.narrate import (
     back_line,
@@ -40,6 +40,7 @@ from hanabi_p2p.ui.narrate import (
     warning_line,
 )
 from hanabi_p2p.ui.notes import NoteBook
+from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.symbols import Theme
 
 if TYPE_CHECKING:
@@ -267,7 +268,7 @@ class ScreenFrontend(Frontend):
         try:
             peer.command(command)
         except HanabiError as exc:
-            app.notify(str(exc))
+            app.notify(translate_refusal(str(exc)), seconds=ERROR_SECONDS)
             return
         self._schedule_refresh()
 

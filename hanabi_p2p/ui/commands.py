@@ -24,13 +24,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
-from hanabi_p2p.errors import HanabiError, IllegalAction, UserError
+from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, RANKS, Suit
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.notes import MAX_NOTE_CHARS
+from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.terms import colour_name
 
 # Table talk is relayed to every peer; keep it to a sentence or two.
@@ -249,12 +250,10 @@ def parse_on_board(
     if check is not None:
         try:
             check(action)
-        except IllegalAction as exc:
-            # Everything the engine forbids is normally caught above with a friendlier,
-            # translated reason; this is the safety net, so its message is the engine's own.
-            raise CommandError(str(exc)) from None
         except HanabiError as exc:
-            raise CommandError(str(exc)) from None
+            # Everything the engine forbids is normally caught above with a friendlier
+            # reason; this is the safety net: the engine's message, in the player's language.
+            raise CommandError(translate_refusal(str(exc))) from None
     return SendAction(action)
 
 

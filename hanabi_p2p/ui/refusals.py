@@ -1,0 +1,65 @@
+"""Refusals from the rules engine, the session and the peer core, in the player's language.
+
+Those layers stay free of wording choices and speak English in their exceptions (their
+messages are also logged and tested). What the player reads goes through `translate_refusal`:
+each known message shape is matched and re-worded from the catalogs; anything unknown is
+shown as it came (sanitised), never hidden.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hanabi_p2p.i18n import N_, _
+from hanabi_p2p.safe_text import safe
+
+# (the English message as a pattern with named parts, its translatable form)
+_KNOWN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), message)
+    for pattern, message in (
+        (r"game is over", N_("the game is over")),
+        (r"the game is over", N_("the game is over")),
+        (r"the game was stopped: (?P<reason>.*)", N_("the game was stopped: {reason}")),
+        (r"it is (?P<name>.+)'s turn", N_("it is {name}'s turn")),
+        (r"not your turn: it is seat (?P<seat>\d+)'s turn", N_("it is not your turn")),
+        (r"discard not allowed: all (?P<count>\d+) clue tokens are available",
+         N_("you cannot discard: all {count} clue tokens are available")),
+        (r"clue not allowed: no clue tokens left", N_("no clue tokens left")),
+        (r"clue not allowed: you cannot clue yourself", N_("you cannot clue yourself")),
+        (r"you cannot clue your own hand", N_("you cannot clue yourself")),
+        (r"clue not allowed: it touches no cards \(empty clues are off\)",
+         N_("that clue touches no card, and empty clues are off")),
+        (r"announce not allowed: the choreography option is off",
+         N_("announcing a colour needs the choreography option")),
+        (r"(?:clue|announce) not allowed: (?P<colour>\w+) cannot be named in (?P<variant>.+)",
+         N_("that colour cannot be named in this variant")),
+        (r"there is no game to resign from", N_("there is no game to resign from")),
+        (r"the game has not started yet", N_("the game has not started yet")),
+        (r"you are not seated at this table", N_("you are not seated at this table")),
+        (r"the table is closed: nothing more can be sent",
+         N_("the table is closed: nothing more can be sent")),
+        (r"one moment: the last card is still being revealed",
+         N_("one moment: the last card is still being revealed")),
+        (r"only the host starts the game", N_("only the host can start the game")),
+        (r"the game has started already", N_("the game has started already")),
+        (r"waiting for (?P<count>\d+) more player\(s\) to sit down",
+         N_("waiting for more players to sit down ({count} missing)")),
+        (r"only the host removes players", N_("only the host can remove a player")),
+        (r"the game has started: nobody can be removed now",
+         N_("the game has started: nobody can be removed now")),
+        (r"nobody like that is waiting in the lobby",
+         N_("nobody like that is waiting in the lobby")),
+        (r"slow down: at most (?P<count>\d+) messages every (?P<seconds>[\d.]+) s",
+         N_("slow down: at most {count} messages every {seconds} s")),
+    )
+)
+
+
+def translate_refusal(text: str) -> str:
+    """`text` (an English refusal) in the current language when its shape is known."""
+    for pattern, message in _KNOWN:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            parts = {key: safe(value) for key, value in found.groupdict().items()}
+            return _(message).format(**parts)
+    return safe(text)
