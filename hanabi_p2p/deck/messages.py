@@ -17,9 +17,9 @@ from hanabi_p2p.deck.derive import COMMITMENT_BYTES, SEED_BYTES, X25519_BYTES
 from hanabi_p2p.deck.dleq import PROOF_BYTES
 from hanabi_p2p.deck.group import POINT_BYTES, SCALAR_BYTES
 from hanabi_p2p.errors import RemoteProtocolError
+from hanabi_p2p.limits import MAX_PLAYERS
 
 MAX_DECK_SIZE = 60
-MAX_PLAYERS = 5
 MAX_POINTS_BYTES = MAX_DECK_SIZE * POINT_BYTES
 MAX_PROOFS_BYTES = MAX_DECK_SIZE * PROOF_BYTES
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from hanabi_p2p.errors import UserError
+from hanabi_p2p.limits import MAX_PLAYERS, MIN_PLAYERS
 
 
 class Suit(str, Enum):
@@ -70,8 +71,9 @@ class GameConfig:
     empty_clues: bool = False
 
     def __post_init__(self) -> None:
-        if not 2 <= self.players <= 5:
-            raise UserError(f"Hanabi is for 2 to 5 players, not {self.players}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise UserError(f"Hanabi is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                            f"not {self.players}")
 
     @classmethod
     def from_names(cls, players: int, variant: str, options: Sequence[str] = ()) -> GameConfig:
