@@ -796,11 +796,9 @@ class _Decision:
                  ) -> Advice:
         p = self.p
         hand = self.rep.hands[p.seat]
-        for c, m in reversed(mine):
-            if p._is_trash(m):
-                slot = hand.index(c) + 1
-                return Advice(Discard(p.seat, c), Reason.DISCARD_TRASH,
-                              f"discard slot {slot}: the clues say it is no longer needed")
+        trash = self._known_trash(mine)
+        if trash is not None:
+            return trash
         chop = p.chop(p.seat)
         if chop is not None:
             slot = hand.index(chop) + 1
@@ -815,6 +813,15 @@ class _Decision:
         return Advice(Discard(p.seat, best[0]), Reason.LOCKED,
                       f"discard slot {slot}: every card is clued and no clue helps; "
                       "this one is the least likely to be needed")
+
+    def _known_trash(self, mine: list[tuple[int, int]]) -> Advice | None:
+        p = self.p
+        for c, m in reversed(mine):
+            if p._is_trash(m):
+                slot = self.rep.hands[p.seat].index(c) + 1
+                return Advice(Discard(p.seat, c), Reason.DISCARD_TRASH,
+                              f"discard slot {slot}: the clues say it is no longer needed")
+        return None
 
     def _stall(self, mine: list[tuple[int, int]]) -> Advice:
         """8 clue tokens and nothing to play: any clue that does not mislead; failing
