@@ -54,6 +54,10 @@ class HotSeat:
                 log_path=None,
                 names=self.names,
                 log=tuple(self.log),
+                hands=tuple(tuple(state.faces[c] for c in hand) for hand in state.hands),
+                state=state,
+                faces={c: f for c, f in enumerate(state.faces) if f is not None},
+                my_seat=self.seat,
             )
         return TableView(
             config=self.config,
@@ -62,19 +66,33 @@ class HotSeat:
             state=state,
             table_name="demo",
             log=tuple(self.log),
+            runners=self.runners(),
         )
 
+    def runners(self) -> tuple[str, ...]:
+        """Seats named like computer players ("bot1") show as run on the first player's
+        machine, as a practice game's are."""
+        return tuple(self.names[0] if name.startswith("bot") else "" for name in self.names)
+
     def lobby(self) -> LobbyView:
+        runners = self.runners()
         seats = tuple(
-            LobbySeat(name, f"{i:02x}{i:02x} {i:02x}{i:02x}", is_host=i == 0, is_me=i == 0)
+            LobbySeat(
+                name,
+                f"{i:02x}{i:02x} {i:02x}{i:02x}",
+                is_host=i == 0,
+                is_me=i == 0,
+                runner=runners[i],
+            )
             for i, name in enumerate(self.names)
         )
         return LobbyView("demo", self.config, seats, i_am_host=True, table_code="123 456 789 012")
 
     def on_action(self, action: Action) -> None:
         hands_before = [list(hand) for hand in self.state.hands]
+        before = self.state.copy()
         outcome = self.state.apply(action)
-        self.log.extend(describe(action, outcome, self.names, hands_before))
+        self.log.extend(describe(action, outcome, self.names, hands_before, before))
         if not isinstance(action, Move):
             self.seat = self.state.current_seat
         self._refresh()
@@ -132,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lang", default=None)
+    parser.add_argument("--names", default=",".join(NAMES), help="comma-separated player names")
     parser.add_argument(
         "--snapshot",
         metavar="TURNS",
@@ -142,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     i18n.setup(args.lang)
     config = GameConfig.from_names(args.players, args.variant, args.option)
-    game = HotSeat(config, args.seed, NAMES[: args.players])
+    game = HotSeat(config, args.seed, args.names.split(",")[: args.players])
     if args.snapshot is not None:
         columns, rows = (int(n) for n in args.size.split("x"))
         print(snapshot(game, args.snapshot, args.seed, columns, rows))
