@@ -501,7 +501,9 @@ class _Decision:
         answer = self._answer()
         if answer is not None:
             return answer
-        if tokens > 0:
+        if tokens > 0 and rep.final_round_turns_left is None:
+            # (in the final round nobody draws: a card discarded then could not have
+            # been played in time anyway)
             urgent = self._urgent_save(nxt)
             if urgent is not None:
                 return urgent
