@@ -146,7 +146,11 @@ async def open_link(
                 frame = await _read_frame(reader, decoder, handshake.peer_label, None)
                 for answer in handshake.receive(frame):
                     writer.write(encode_frame(answer))
-                await writer.drain()
+                # A peer that refuses us sends ERROR and closes, so our answer to its HELLO
+                # may meet a reset. Its ERROR is then usually buffered already and is what
+                # we must report; if not, the next read reports the lost connection.
+                with contextlib.suppress(OSError):
+                    await writer.drain()
     except TimeoutError:
         error: HanabiError = LinkTimeoutError(
             handshake.peer_label, f"no handshake within {timing.handshake_timeout:g} s"

@@ -165,6 +165,7 @@ class Mesh:
         self.refused_during_backoff = 0  # connections refused while their source waited
         self.evicted_handshakes = 0  # unfinished handshakes dropped to make room
         self.auth_failures = 0  # links closed because a frame failed authentication
+        self._refusal_hello_bytes: bytes | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -323,12 +324,17 @@ class Mesh:
             return
         wait = self.code_backoff_left(source)
         if wait > 0:
-            # Refused before any work (no HELLO, no key exchange), with a short reason so a
-            # player who mistyped the code knows to wait rather than suspect the table.
+            # Refused before any work (no key exchange, no signature): a HELLO made once per
+            # mesh, as every refusal starts with ours (so `join --address` still learns which
+            # table this is), then a short reason so a player who mistyped the code knows to
+            # wait rather than suspect the table.
             self.refused_during_backoff += 1
-            reason = f"too many wrong table codes from {source}: try again in {math.ceil(wait)} s"
+            reason = (
+                f"too many wrong table passwords (--code) from {source}: "
+                f"try again in {math.ceil(wait)} s"
+            )
             with contextlib.suppress(Exception):
-                writer.write(encode_frame(Error(clip_reason(reason))))
+                writer.write(self._refusal_hello() + encode_frame(Error(clip_reason(reason))))
                 writer.close()
             return
         task = asyncio.current_task()
@@ -360,6 +366,20 @@ class Mesh:
             self._code_streak.pop(source, None)  # it knows the code: no more waiting
             self._code_refused_until.pop(source, None)
         await self._adopt(link, address)
+
+    def _refusal_hello(self) -> bytes:
+        if self._refusal_hello_bytes is None:
+            # Its ephemeral key is never used for a key exchange, so one serves every refusal.
+            hello = Handshake(
+                self.identity,
+                self.table_id,
+                initiator=False,
+                peer_label="refusal",
+                secret=self._secret,
+                random_bytes=self._random_bytes,
+            ).start()[0]
+            self._refusal_hello_bytes = encode_frame(hello)
+        return self._refusal_hello_bytes
 
     def _make_room(self, source: str) -> None:
         """Drop the oldest unfinished handshake(s) so that one more fits both limits."""

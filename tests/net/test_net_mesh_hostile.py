@@ -320,7 +320,9 @@ def test_wrong_code_guesses_are_refused_fast_and_counted_a_right_code_still_work
         guesser = TestIdentity(b"code-guesser")
         try:
             first = await attempt(host.port, guesser, b"sun", "127.0.0.2")
-            assert isinstance(first, PeerRefusedError) and "table code" in first.reason
+            assert (
+                isinstance(first, PeerRefusedError) and "different table password" in first.reason
+            )
             failed = await wait_event(host, lambda e: isinstance(e, LinkFailed))
             assert isinstance(failed, LinkFailed)
             assert isinstance(failed.error, WrongCodeGuessError)
@@ -328,7 +330,7 @@ def test_wrong_code_guesses_are_refused_fast_and_counted_a_right_code_still_work
             for _ in range(20):
                 refused = await attempt(host.port, guesser, b"star", "127.0.0.2")
                 assert isinstance(refused, PeerRefusedError)
-                assert "too many wrong table codes from 127.0.0.2" in refused.reason
+                assert "too many wrong table passwords (--code) from 127.0.0.2" in refused.reason
             assert host.failed_code_attempts == 1
             assert host.failed_code_by_source == {"127.0.0.2": 1}
             assert host.refused_during_backoff == 20
