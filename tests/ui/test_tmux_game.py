@@ -163,7 +163,8 @@ def play_a_game(pane: Pane) -> None:
     screen = pane.wait("the refusal", lambda s: "you cannot discard" in s)
     assert "all 8 clue tokens are available" in screen
     assert "Your turn" in screen and turn_of(screen) == 1 and tokens(screen) == 8
-    pane.clear_input()
+    # the rejected command is gone from the input line: the next one starts clean
+    assert re.search(r"^>\s*$", screen, re.MULTILINE), screen
 
     # a clue that touches bot1's first card
     rank = first_rank_of_bot(screen)
@@ -203,3 +204,43 @@ def play_a_game(pane: Pane) -> None:
     logs = re.findall(r"^log: (\S+)$", printed, re.MULTILINE)
     assert len(logs) == 1 and Path(logs[0]).is_file()
     assert re.search(r"^score \d+ \(\w+\); deck audit: valid$", printed, re.MULTILINE)
+
+
+def test_a_narrow_terminal_shows_every_card(short_dir: Path) -> None:
+    """60x20 with three players: every teammate's five cards are on screen, none cut."""
+    config = short_dir / "tmux.conf"
+    config.write_text("set -g remain-on-exit on\n")
+    program = [
+        sys.executable, "-m", "hanabi_p2p", "play", "--players", "3", "--name", "Ann",
+        "--data-dir", str(short_dir / "data"),
+    ]  # fmt: skip
+    command = f"env LANG=C.UTF-8 {shlex.join(program)}; echo {EXIT_MARK} $?"
+    pane = Pane(short_dir / "sock", 60, 20)
+    pane.start(command, config)
+    try:
+        screen = pane.wait("our first turn", lambda s: "Your turn" in s)
+        for bot in ("bot1", "bot2"):
+            faces = cards_after(screen, bot)
+            assert len(faces) == 5, f"{bot}'s hand is not all shown:\n{screen}"
+        pane.type("quit")
+        pane.wait("the question", lambda s: "cannot be resumed" in s)
+        pane.type("quit")
+        printed = pane.wait("the program's exit", lambda s: EXIT_MARK in s, full=True)
+        assert "game not finished: you left the game" in printed
+    finally:
+        subprocess.run(
+            ["tmux", "-S", str(pane.socket), "kill-server"], check=False, capture_output=True
+        )
+
+
+def cards_after(screen: str, name: str) -> list[str]:
+    """The faces in `name`'s hand rows (its row and the wrapped rows under it)."""
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if re.search(rf"\b{name}\b", line))
+    faces = re.findall(FACE, lines[start].split(name, 1)[1])
+    for line in lines[start + 1 :]:
+        # a wrapped continuation holds faces only; the knowledge row holds none
+        if re.search(r"\b(bot\d|You)\b", line) or not re.search(FACE, line):
+            break
+        faces.extend(re.findall(FACE, line))
+    return faces
