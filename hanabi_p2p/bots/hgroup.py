@@ -154,6 +154,12 @@ class HGroupPlayer:
             self._observe(hist[i], state)
             self.last = hist[i]
         self.synced = len(hist)
+        # A peer may learn a drawn card's face after the draw was applied: see it now.
+        for other, hand in enumerate(self.replica.hands):
+            if other != self.seat:
+                for card in hand:
+                    if self.fi[card] < 0:
+                        self._see(card, state)
 
     def _deal(self, state: GameState) -> None:
         size = self.config.hand_size
