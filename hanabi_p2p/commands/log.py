@@ -11,19 +11,25 @@ Exit status of show/verify: 0 the log is valid (game over, every check passed), 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
 import json
+import os
 import string
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
+from hanabi_p2p import __version__
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.hanablive import export_game
 from hanabi_p2p.log.entry import Entry
-from hanabi_p2p.log.storage import CorruptLogError, load
+from hanabi_p2p.log.storage import MAGIC, CorruptLogError, parse
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.safe_text import safe
@@ -37,6 +43,7 @@ from hanabi_p2p.session.verify import (
     variant_text,
     verify_file,
 )
+from hanabi_p2p.ui.text import get_cwidth, wrap_text
 
 HELP = "list, show, verify or export the games stored in the data directory"
 
@@ -46,7 +53,26 @@ UNVERIFIED = "?"
 MAX_EXTRA_PROBLEMS = 5  # after the first, how many more problems `verify` lists
 MAX_UNVERIFIED_LINES = 200  # unchecked actions listed (a game has at most ~90 turns)
 FACES_PER_ROW = 10
-ID_CHARS_SHOWN = 12  # table id digits `list` prints: plenty to be a unique prefix
+ID_CHARS_SHOWN = 12  # table id digits error messages print: plenty to be a unique prefix
+LIST_ID_CHARS = 8  # table id digits `list` prints (a unique prefix among a person's games)
+LIST_COLUMNS = 80  # `list` fits a classic terminal, 5 players and long names included
+LIST_GAP = "  "
+# Columns `list` may cut (with an ellipsis) to fit, in the order it cuts them, and how narrow
+# each may become; the date, table id, players and score are never cut: players that do not
+# fit get a line of their own.
+SHRINKABLE_COLUMNS = {"VARIANT": 8, "NAME": 10}
+PLAYERS_INDENT = "    "  # the players' own line, when they do not fit on the game's
+ELLIPSIS = "…"
+# The verdict `list` shows is cached beside the log (<table>.hlog.verdict) and used only while
+# the log's bytes hash the same and the program is the same version; `verify` never uses it.
+VERDICT_SUFFIX = ".verdict"
+VERDICT_FORMAT = 1
+MAX_VERDICT_BYTES = 16 * 1024
+# A file whose first bytes match fewer than this many of the log's magic is not a damaged
+# log but another kind of file, and is refused in one line (a flipped bit is still a log).
+MIN_MAGIC_MATCH = len(MAGIC) // 2
+# What a file given to `log verify` that is really a hanab.live game starts with.
+JSON_OPENERS = (b"{", b"[")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -110,18 +136,56 @@ def resolve_game(game: str, data_dir: DataDir) -> Path:
     return matches[0]
 
 
-def read_report(path: Path) -> GameReport:
-    """Load and verify one game file. A missing or unreadable file raises UserError; a
-    damaged one gives an invalid report (the damage is what `verify` must name)."""
+def read_game(path: Path) -> tuple[bytes, GameReport]:
+    """Read and verify one game file: its bytes and the report. A missing or unreadable
+    file, or one that is no game log at all, raises UserError; a damaged log gives an
+    invalid report (the damage is what `verify` must name)."""
     try:
-        loaded = load(path)
-    except CorruptLogError as exc:  # only an unusable header makes load() raise
-        return damaged_header_report(exc)
-    return verify_file(loaded)
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UserError(f"no game log at {path}") from None
+    except IsADirectoryError:
+        raise UserError(f"{path} is a directory, not a game log") from None
+    except OSError as exc:
+        raise UserError(f"cannot read game log {path}: {exc.strerror}") from exc
+    _refuse_other_files(path, data)
+    try:
+        loaded = parse(path, data)
+    except CorruptLogError as exc:  # only an unusable header makes parse() raise
+        return data, damaged_header_report(exc)
+    return data, verify_file(loaded)
+
+
+def read_report(path: Path) -> GameReport:
+    return read_game(path)[1]
+
+
+def _refuse_other_files(path: Path, data: bytes) -> None:
+    """One clear line for a file that is not a game log (rather than a report of the
+    damage of a 'log' that never was one); a log with damaged first bytes still gets its
+    report."""
+    if sum(a == b for a, b in zip(data, MAGIC, strict=False)) >= MIN_MAGIC_MATCH:
+        return
+    if data.lstrip()[:1] in JSON_OPENERS:
+        raise UserError(f"{path} is JSON, not a hanabi-p2p game log; a hanab.live game file "
+                        f"is replayed with: hanabi-p2p replay {path}")
+    raise UserError(f"{path} is not a hanabi-p2p game log")
+
+
+def _read_and_remember(args: argparse.Namespace) -> tuple[Path, GameReport]:
+    """The game named on the command line, checked in full; a game of the data directory
+    gets its verdict cached for `list` on the way."""
+    data_dir = DataDir.resolve(args.data_dir)
+    path = resolve_game(args.game, data_dir)
+    data, report = read_game(path)
+    with contextlib.suppress(OSError):  # a path we cannot resolve is simply not cached
+        if path.resolve().parent == data_dir.games_dir.resolve():
+            remember_row(path, data, ListRow.of_report(path.stem, report))
+    return path, report
 
 
 def _report_for(args: argparse.Namespace) -> GameReport:
-    return read_report(resolve_game(args.game, DataDir.resolve(args.data_dir)))
+    return _read_and_remember(args)[1]
 
 
 # ---------------------------------------------------------------------------- output
@@ -187,8 +251,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    path = resolve_game(args.game, DataDir.resolve(args.data_dir))
-    report = read_report(path)
+    path, report = _read_and_remember(args)
     header = report.header
     created = f", created {_date(header.created)}" if header is not None else ""
     _emit(f"{path}{created}")
@@ -371,37 +434,207 @@ def _deck_lines(report: GameReport) -> list[str]:
 # ---------------------------------------------------------------------------- list / export
 
 
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """What `log list` shows of one game: cheap to cache, enough to render its row."""
+
+    created: int | None  # from the file header; None if unreadable
+    table: str  # table id in hex (the file name)
+    name: str
+    players: tuple[str, ...]
+    variant: str
+    verdict: Verdict | None  # None: the file could not be read at all
+    score: int | None = None
+    rating: str = ""
+    problem: str = ""  # why the file could not be read
+
+    @classmethod
+    def of_report(cls, table: str, report: GameReport) -> ListRow:
+        state = report.state
+        valid = report.verdict is Verdict.VALID and state is not None
+        return cls(
+            created=report.header.created if report.header is not None else None,
+            table=table,
+            name=report.table_name,
+            players=tuple(p.name for p in report.players),
+            variant=variant_text(report.config) if report.config is not None else "",
+            verdict=report.verdict,
+            score=state.score if valid and state is not None else None,
+            rating=state.rating if valid and state is not None else "",
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"created": self.created, "table": self.table, "name": self.name,
+                "players": list(self.players), "variant": self.variant,
+                "verdict": self.verdict.value if self.verdict is not None else None,
+                "score": self.score, "rating": self.rating, "problem": self.problem}
+
+    @classmethod
+    def from_json(cls, value: Any) -> ListRow:
+        """Raises ValueError (or KeyError/TypeError) on anything but what to_json wrote."""
+        players = value["players"]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise ValueError("players")
+        row = cls(created=value["created"], table=value["table"], name=value["name"],
+                  players=tuple(players), variant=value["variant"],
+                  verdict=None if value["verdict"] is None else Verdict(value["verdict"]),
+                  score=value["score"], rating=value["rating"], problem=value["problem"])
+        text = (row.table, row.name, row.variant, row.rating, row.problem)
+        numbers = (row.created, row.score)
+        if (not all(isinstance(t, str) for t in text)
+                or not all(isinstance(n, int | None) for n in numbers)):
+            raise ValueError("field types")
+        return row
+
+    def score_text(self) -> str:
+        if self.verdict is None:
+            return f"unreadable: {self.problem}"
+        if self.verdict is Verdict.VALID and self.score is not None:
+            return f"{self.score} ({self.rating})"
+        if self.verdict is Verdict.UNFINISHED:
+            return "unfinished"
+        return "INVALID"
+
+    def cells(self) -> list[str]:
+        date = _date(self.created) if self.created is not None else "?"
+        return [date, self.table[:LIST_ID_CHARS], self.name, ", ".join(self.players),
+                self.variant, self.score_text()]
+
+
+LIST_HEADINGS = ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
+
+
+def verdict_path(path: Path) -> Path:
+    return path.with_name(path.name + VERDICT_SUFFIX)
+
+
+def _file_key(data: bytes) -> str:
+    """What a cached verdict is valid for: these exact bytes, checked by this version."""
+    return f"{__version__}/{hashlib.blake2b(data, digest_size=32).hexdigest()}"
+
+
+def cached_row(path: Path, data: bytes) -> ListRow | None:
+    """The verdict cached for these bytes of `path`, or None (absent, stale or damaged)."""
+    try:
+        with verdict_path(path).open("rb") as f:
+            raw = f.read(MAX_VERDICT_BYTES + 1)
+        value = json.loads(raw)
+        if (len(raw) > MAX_VERDICT_BYTES or not isinstance(value, dict)
+                or value.get("format") != VERDICT_FORMAT or value.get("key") != _file_key(data)):
+            return None
+        return ListRow.from_json(value["row"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # only a cache: anything wrong with it means "check the log again"
+
+
+def remember_row(path: Path, data: bytes, row: ListRow) -> None:
+    """Cache `row` beside `path` for these bytes. Written to a temporary name and renamed,
+    so a reader never sees half a file; not fsync'd: losing it only costs a re-check."""
+    record = {"format": VERDICT_FORMAT, "key": _file_key(data), "row": row.to_json()}
+    target = verdict_path(path)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def list_row(path: Path) -> ListRow:
+    """The row for one game file: from the cache when the file is unchanged, else from a
+    full check (which is then cached)."""
+    table = path.stem
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return ListRow(None, table, "", (), "", None, problem=exc.strerror or str(exc))
+    row = cached_row(path, data)
+    if row is not None:
+        return row
+    try:
+        report = verify_file(parse(path, data))
+    except CorruptLogError as exc:
+        row = ListRow(None, table, "", (), "", None, problem=exc.reason)
+    else:
+        row = ListRow.of_report(table, report)
+    remember_row(path, data, row)
+    return row
+
+
+def _cut(text: str, columns: int) -> str:
+    if get_cwidth(text) <= columns:
+        return text
+    out, used = [], get_cwidth(ELLIPSIS)
+    for ch in text:
+        used += get_cwidth(ch)
+        if used > columns:
+            break
+        out.append(ch)
+    return "".join(out) + ELLIPSIS
+
+
+def _layout(table: list[list[str]], columns: int) -> list[int] | None:
+    """Column widths fitting `columns` (cutting only the shrinkable columns, down to their
+    narrowest), or None if even that does not fit."""
+    headings = table[0]
+    widths = [max(get_cwidth(line[i]) for line in table) for i in range(len(headings))]
+    # The last column is not padded: its own width counts in full.
+    excess = sum(widths) + len(LIST_GAP) * (len(widths) - 1) - columns
+    for heading, narrowest in SHRINKABLE_COLUMNS.items():
+        if excess <= 0:
+            break
+        if heading in headings:
+            i = headings.index(heading)
+            cut = min(excess, max(widths[i] - narrowest, 0))
+            widths[i] -= cut
+            excess -= cut
+    return widths if excess <= 0 else None
+
+
+def _render(line: list[str], widths: list[int]) -> str:
+    cells = [_cut(cell, width) for cell, width in zip(line, widths, strict=True)]
+    padded = [cell + " " * (width - get_cwidth(cell))
+              for cell, width in zip(cells[:-1], widths, strict=False)]
+    return LIST_GAP.join([*padded, cells[-1]]).rstrip()
+
+
+def list_lines(rows: Sequence[ListRow], columns: int = LIST_COLUMNS) -> list[str]:
+    """The `list` table: headings, then one line per game, in `columns` columns at most.
+    The name and variant are cut with an ellipsis when they must be; when the players still
+    do not fit (five long names), they go on a line of their own under each game, wrapped,
+    never cut."""
+    table = [LIST_HEADINGS, *(row.cells() for row in rows)]
+    widths = _layout(table, columns)
+    if widths is not None:
+        return [_render(line, widths) for line in table]
+    players = LIST_HEADINGS.index("PLAYERS")
+    narrow = [[cell for i, cell in enumerate(line) if i != players] for line in table]
+    widths = _layout(narrow, columns)
+    if widths is None:  # only if `columns` is absurdly small: cut everything
+        widths = [max(columns // len(narrow[0]), 1)] * len(narrow[0])
+    lines = [_render(narrow[0], widths)]
+    for line, full in zip(narrow[1:], table[1:], strict=True):
+        lines.append(_render(line, widths))
+        lines.extend(wrap_text(f"{PLAYERS_INDENT}players: {full[players]}", columns))
+    return lines
+
+
 def run_list(args: argparse.Namespace) -> int:
     data_dir = DataDir.resolve(args.data_dir)
     files = data_dir.game_files()
     if not files:
         _emit(f"no games in {data_dir.games_dir}")
         return 0
-    rows = [("DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE")]
-    rows.extend(sorted(_list_row(path) for path in files))  # oldest first: dates sort as text
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    for row in rows:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        _emit("  ".join([*cells, row[-1]]))
+    rows = sorted((list_row(path) for path in files),  # oldest first
+                  key=lambda row: (row.created is None, row.created or 0, row.table))
+    for line in list_lines(rows):
+        _emit(line)
+    invalid = [row for row in rows if row.verdict is Verdict.INVALID]
+    if invalid:
+        _emit()
+        _emit(f"INVALID: 'hanabi-p2p log verify {invalid[0].table[:LIST_ID_CHARS]}' says why")
     return 0
-
-
-def _list_row(path: Path) -> tuple[str, str, str, str, str, str]:
-    table = path.stem[:ID_CHARS_SHOWN]
-    try:
-        report = read_report(path)
-    except HanabiError as exc:
-        return ("?", table, "", "", "", f"unreadable: {exc}")
-    date = _date(report.header.created) if report.header is not None else "?"
-    players = ", ".join(p.name for p in report.players)
-    variant = variant_text(report.config) if report.config is not None else ""
-    if report.verdict is Verdict.VALID and report.state is not None:
-        score = f"{report.state.score} ({report.state.rating})"
-    elif report.verdict is Verdict.UNFINISHED:
-        score = "unfinished"
-    else:
-        score = "INVALID (see 'log verify')"
-    return (date, table, report.table_name, players, variant, score)
 
 
 def run_export(args: argparse.Namespace) -> int:

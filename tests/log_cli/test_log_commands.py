@@ -13,7 +13,9 @@ from pathlib import Path
 from game_files import TABLE_ID, TABLE_NAME, join_records, split_records, store_in_data_dir
 from session_harness import Table
 
+from hanabi_p2p.commands.log import LIST_COLUMNS, LIST_ID_CHARS, ListRow, list_lines, verdict_path
 from hanabi_p2p.datadir import DataDir
+from hanabi_p2p.session.verify import Verdict
 
 TABLE_HEX = TABLE_ID.hex()
 
@@ -134,7 +136,7 @@ def test_list_shows_date_table_players_variant_and_score(game: Table, data_dir: 
     header, first, second = result.lines
     assert header.split() == ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
     state = game.peers[0].session.state
-    assert TABLE_HEX[:12] in first and TABLE_NAME in first and "p0, p1, p2" in first
+    assert TABLE_HEX[:LIST_ID_CHARS] in first and TABLE_NAME in first and "p0, p1, p2" in first
     assert "standard" in first and first.endswith(f"{state.score} ({state.rating})")
     assert second.startswith("20") and second.endswith("unfinished")
 
@@ -169,3 +171,98 @@ def test_show_never_sends_control_characters_to_the_terminal(game: Table, tmp_pa
     assert result.code == 0
     assert 'p1: "gg ?2J?"' in result.out
     assert not any((ord(c) < 32 and c != "\n") or 0x7F <= ord(c) < 0xA0 for c in result.out)
+
+
+# ---- `log list`: a verdict cached beside each log, the table in 80 columns (issue 13, 12.17)
+
+
+def test_list_caches_the_verdict_beside_the_log_and_uses_it(game_file: Path, data_dir: Path,
+                                                            run_cli) -> None:
+    first = run_cli("log", "list", "--data-dir", str(data_dir))
+    cache = verdict_path(game_file)
+    assert cache.is_file()
+    # Changing only the cached row changes what `list` shows: the log was not checked again.
+    record = json.loads(cache.read_text(encoding="utf-8"))
+    record["row"]["score"], record["row"]["rating"] = 99, "cached"
+    cache.write_text(json.dumps(record), encoding="utf-8")
+    second = run_cli("log", "list", "--data-dir", str(data_dir))
+    assert first.lines[1].endswith(")") and second.lines[1].endswith("99 (cached)")
+    # `verify` is always the full check, and rewrites the cache with the truth.
+    assert run_cli("log", "verify", str(game_file)).code == 0
+    assert run_cli("log", "verify", TABLE_HEX, "--data-dir", str(data_dir)).code == 0
+    assert run_cli("log", "list", "--data-dir", str(data_dir)).lines == first.lines
+
+
+def test_a_changed_log_is_checked_again(game: Table, game_file: Path, data_dir: Path,
+                                        run_cli) -> None:
+    prefix, payloads = split_records(game_file)
+    whole = game_file.read_bytes()
+    join_records(game_file, prefix, payloads[:80])
+    assert run_cli("log", "list", "--data-dir", str(data_dir)).lines[1].endswith("unfinished")
+    game_file.write_bytes(whole)  # the rest of the game arrives
+    state = game.peers[0].session.state
+    assert run_cli("log", "list", "--data-dir", str(data_dir)).lines[1].endswith(
+        f"{state.score} ({state.rating})")
+
+
+def test_a_damaged_cache_is_ignored(game: Table, game_file: Path, data_dir: Path,
+                                    run_cli) -> None:
+    expected = run_cli("log", "list", "--data-dir", str(data_dir)).lines
+    for junk in (b"", b"{", b"[1, 2]", b'{"format": 1, "key": 3, "row": {}}', b"\xff" * 99):
+        verdict_path(game_file).write_bytes(junk)
+        assert run_cli("log", "list", "--data-dir", str(data_dir)).lines == expected
+
+
+def test_list_says_which_command_explains_an_invalid_game(game_file: Path, data_dir: Path,
+                                                          run_cli) -> None:
+    prefix, payloads = split_records(game_file)
+    join_records(game_file, prefix, [payloads[0], payloads[0][:-1] + b"x", *payloads[1:]])
+    result = run_cli("log", "list", "--data-dir", str(data_dir))
+    assert result.lines[1].endswith("INVALID")
+    table = TABLE_HEX[:LIST_ID_CHARS]
+    assert result.lines[-1] == f"INVALID: 'hanabi-p2p log verify {table}' says why"
+
+
+def test_list_fits_80_columns_with_5_long_names() -> None:
+    names = ("Alexandrina", "Bartholomew", "Constantine", "Dagoberta", "Evangeline 2")
+    rows = [
+        ListRow(1_700_000_000, "ab" * 16, "Friday night at the club", names,
+                "rainbow + empty_clues + choreography", Verdict.VALID, 24, "legendary"),
+        ListRow(1_700_000_100, "cd" * 16, "t", names[:2], "standard", Verdict.UNFINISHED),
+        ListRow(1_700_000_200, "ef" * 16, "", names, "multicolor-short", Verdict.INVALID),
+    ]
+    lines = list_lines(rows)
+    assert max(len(line) for line in lines) <= LIST_COLUMNS
+    assert lines[0].split() == ["DATE", "TABLE", "NAME", "VARIANT", "SCORE"]
+    games = [line for line in lines[1:] if line.startswith("2023-11-")]
+    for row, line in zip(rows, games, strict=True):
+        assert row.table[:LIST_ID_CHARS] in line and line.endswith(row.score_text())
+        shown = lines[lines.index(line) + 1 :]
+        who = " ".join(shown[: next((i for i, x in enumerate(shown) if x in games), None)])
+        assert " ".join(who.split()) == "players: " + ", ".join(row.players)  # never cut
+    # what fits stays on one line, uncut
+    short = list_lines(rows[1:2])
+    assert len(short) == 2
+    assert short[0].split() == ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
+    assert "Alexandrina, Bartholomew" in short[1] and "…" not in short[1]
+
+
+# ---- `log verify` on files that are not game logs (issue 12, item 17)
+
+
+def test_verify_of_a_file_that_is_no_log_is_one_line(tmp_path: Path, run_cli) -> None:
+    passwd = tmp_path / "passwd"
+    passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    result = run_cli("log", "verify", str(passwd))
+    assert result.code == 2 and result.out == ""
+    assert result.err.splitlines() == [f"hanabi-p2p: error: {passwd} is not a hanabi-p2p game log"]
+
+
+def test_verify_of_a_hanablive_file_points_to_replay(tmp_path: Path, run_cli) -> None:
+    exported = tmp_path / "game.json"
+    exported.write_text('{"players": ["a", "b"], "deck": [], "actions": []}')
+    result = run_cli("log", "show", str(exported))
+    assert result.code == 2 and result.out == ""
+    assert len(result.err.splitlines()) == 1
+    assert f"hanabi-p2p replay {exported}" in result.err
+
