@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from hanabi_p2p import __version__
 from hanabi_p2p.errors import HanabiError
+from hanabi_p2p.safe_text import safe
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -84,7 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args._run(args)
         return code
     except HanabiError as exc:
-        print(f"hanabi-p2p: error: {exc}", file=sys.stderr)
+        # an error may quote a peer (its name, its reason): the one sanitiser, no length cap
+        print(f"hanabi-p2p: error: {safe(str(exc), len(str(exc)))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("hanabi-p2p: interrupted", file=sys.stderr)

@@ -74,3 +74,12 @@ def test_output_never_holds_an_unsafe_character(text: str, limit: int) -> None:
 @given(st.text(alphabet=st.characters(categories=("L", "N", "P", "S")), max_size=40))
 def test_printable_text_passes_unchanged(text: str) -> None:
     assert safe(text) == text
+
+
+def test_error_messages_are_sanitised_too(capsys) -> None:  # type: ignore[no-untyped-def]
+    from hanabi_p2p import cli
+
+    assert cli.main(["log", "show", "evil\x1b]0;pwned\x07\u202e"]) != 0
+    err = capsys.readouterr().err
+    assert err.startswith("hanabi-p2p: error:")
+    assert not any(ch in err for ch in "\x1b\x07\u202e")
