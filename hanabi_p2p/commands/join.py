@@ -22,6 +22,7 @@ from hanabi_p2p.net.discovery import (
     describe_table,
     pick_table,
     settled,
+    table_key,
 )
 from hanabi_p2p.peer.frontends import Frontend
 from hanabi_p2p.peer.launch import GameResult, PeerOptions, join_address, join_known, resume
@@ -34,6 +35,9 @@ BROWSE_SECONDS = 3.0
 MAX_PORT = 65535
 # replaced by the interface saved with the game being resumed
 RESUME_PLACEHOLDER_INTERFACE = "127.0.0.1"
+# A browse that goes on after a refused advert looks at least this long (a fresh browser
+# needs a query and its answers).
+MIN_BROWSE_S = 0.5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,40 +87,74 @@ def run(args: argparse.Namespace) -> int:
     return run_game(lambda: _find_and_join(opts, args, frontend), frontend)
 
 
+class AdvertRefused(UserError):
+    """Every table that fits answers otherwise than its advert says; `refused` are those."""
+
+    def __init__(self, message: str, refused: list[CheckedTable]) -> None:
+        super().__init__(message)
+        self.refused = refused
+
+
 async def choose_table(tables: list[FoundTable], wanted: str | None) -> CheckedTable:
     """The table to join among those found, checked against its host.
 
     When several fit (look-alikes), each host is asked for its key and the adverts that do
     not match their host - copies made by someone else - are set aside: if exactly one
-    genuine table is left, it is the one. A table whose advert does not match is refused,
-    saying why.
+    genuine table is left, it is the one. `AdvertRefused` says why when none is genuine.
     """
     try:
         table = pick_table(tables, wanted)
     except AmbiguousTable as ambiguous:
-        checked = await asyncio.gather(*(check_advert(t) for t in ambiguous.candidates))
+        checked = list(await asyncio.gather(*(check_advert(t) for t in ambiguous.candidates)))
         genuine = [c for c in checked if c.genuine]
-        if len(genuine) != 1:
-            if not genuine:
-                reasons = "; ".join(f"{describe_table(c.table)}: {c.problem}" for c in checked)
-                raise UserError(f"not joining: no table that fits answers as advertised "
-                                f"({reasons})") from None
+        if len(genuine) > 1:
             raise UserError(str(ambiguous)) from None
+        if not genuine:
+            reasons = "; ".join(f"{describe_table(c.table)}: {c.problem}" for c in checked)
+            raise AdvertRefused(f"not joining: no table that fits answers as advertised "
+                                f"({reasons})", checked) from None
         return genuine[0]
     checked_one = await check_advert(table, PROBE_TIMEOUT_S)
     if not checked_one.genuine:
         name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
-        raise UserError(f"not joining {name!r}: {checked_one.problem}")
+        raise AdvertRefused(f"not joining {name!r}: {checked_one.problem}", [checked_one])
     return checked_one
+
+
+async def find_table(interface: str, wanted: str | None, seconds: float) -> CheckedTable:
+    """Browse until the table `wanted` is found and its host answers as its advert says.
+
+    An advert refused (a copy) is left out and the browse goes on for the real table until
+    `seconds` have passed; then the last refusal is the answer.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    refused: set[tuple[bytes, str, int]] = set()
+
+    def fresh(tables: list[FoundTable]) -> list[FoundTable]:
+        return [t for t in tables if table_key(t) not in refused]
+
+    last: AdvertRefused | None = None
+    while True:
+        found = await browse_tables(interface, max(deadline - loop.time(), MIN_BROWSE_S),
+                                    until=lambda tables: settled(fresh(tables), wanted))
+        try:
+            return await choose_table(fresh(found.tables), wanted)
+        except AdvertRefused as exc:
+            last = exc
+            refused.update(table_key(c.table) for c in exc.refused)
+        except UserError:
+            if last is None:
+                raise
+            raise last from None  # nothing else fits: the refusal is what the player needs
+        if loop.time() >= deadline:
+            raise last
 
 
 async def _find_and_join(opts: PeerOptions, args: argparse.Namespace,
                          frontend: Frontend) -> GameResult:
     frontend.status(f"looking for tables on {opts.interface} ...")
-    wanted: str | None = args.table
-    found = await browse_tables(opts.interface, args.browse_seconds,
-                                until=lambda tables: settled(tables, wanted))
-    checked = await choose_table(found.tables, wanted)
+    checked = await find_table(opts.interface, args.table, args.browse_seconds)
     table, probe = checked.table, checked.probe
     assert probe is not None  # a genuine table answered
     name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)

@@ -60,10 +60,12 @@ MAX_TABLES = 64
 RESOLVE_TIMEOUT_S = 1.5
 # How long a browse may last at most (`tables --timeout`, `join --browse-seconds`).
 MAX_BROWSE_S = 60.0
-# Once a browse has an answer that could be final, it waits this much longer for late adverts
-# before settling: mDNS responders answer a query within 20-120 ms (RFC 6762, 6.), so two
-# tables of one name or a second open table are both seen by then.
-BROWSE_GRACE_S = 0.3
+# Once a browse has an answer that a late advert could still change (the only open table, or
+# the only name with a given start), it waits this much longer before settling. Responders
+# answer a query within 20-120 ms (RFC 6762, 6.), but one that multicast the same record in
+# the last second - to another browser's query, or announcing a change of seats - waits a
+# second more (6., python-zeroconf adds up to 200 ms of aggregation): 1.2 s covers that.
+BROWSE_GRACE_S = 1.2
 # A table id prefix must be this long to name a table (`tables` shows 8 hex digits); a
 # shorter word is only matched against table names.
 MIN_ID_PREFIX_CHARS = 4
@@ -253,6 +255,11 @@ class AmbiguousTable(UserError):
         self.candidates = list(candidates)
 
 
+def table_key(table: FoundTable) -> tuple[bytes, str, int]:
+    """What tells one advert from another: a copy differs from the real one in at least one."""
+    return table.ad.table_id, table.address, table.port
+
+
 def _id_prefix(wanted: str) -> str | None:
     text = wanted.lower()
     if len(text) >= MIN_ID_PREFIX_CHARS and _HEX_DIGITS.issuperset(text):
@@ -288,17 +295,18 @@ def _matches(tables: Sequence[FoundTable], wanted: str) -> _Matches:
 def settled(tables: Sequence[FoundTable], wanted: str | None) -> Settled:
     """Whether a browse for `join [wanted]` can stop with what it has seen so far.
 
-    A table id ends the browse at once (ids are unique on the LAN: the advert's instance name
-    carries it). A name, a name prefix, or the only open table when none is named is worth a
-    short grace period: a second table of that name - another player's, or a copied advert,
-    which the joiner then tells apart by asking each host for its key - may still answer.
-    Two open tables with no name given are ambiguous whatever comes next.
+    The first advert with the wanted id or exact name ends the browse: the player said which
+    table (a copied advert is then caught by asking its host for its key, and the joiner
+    browses on for the real one). A name prefix, or the only open table when none is named,
+    is worth a grace period: another table that fits may still answer, and joining the wrong
+    one without a word would be worse than waiting. Two open tables with no name given are
+    ambiguous whatever comes next.
     """
     if wanted:
         found = _matches(tables, wanted)
-        if found.by_id:
+        if found.by_id or found.by_name:
             return Settled.NOW
-        return Settled.SOON if found.by_name or found.by_prefix else Settled.NOT_YET
+        return Settled.SOON if found.by_prefix else Settled.NOT_YET
     usable = [t for t in tables if t.compatible]
     if len(usable) > 1:
         return Settled.NOW

@@ -92,15 +92,17 @@ def test_two_tables_on_one_lan_never_mix_and_a_full_table_refuses_a_late_joiner(
 ) -> None:
     h1, h2, h3, h4, h5 = netlab.lan(5)
     game = Game(2, "standard")
-    slow = ["--bot-delay", "0.1"]  # "red" keeps playing while the late joiner looks
+    # both games outlast the listing and the late joiner's look: a join now takes well under
+    # a second, and a finished table says goodbye on the LAN
+    slow = ["--bot-delay", "0.1"]
     red = open_table(procs, h1, game, "red", "r", extra=slow)
-    blue = open_table(procs, h2, game, "blue", "b")
+    blue = open_table(procs, h2, game, "blue", "b", extra=slow)
     red.table_address(), blue.table_address()
     undecided = join_table(procs, h5, None, "undecided")
     listing = procs.start("tables", [sys.executable, "-m", "hanabi_p2p", "tables",
                                      "--interface", h5.address, "--timeout", "2"], ns=h5)
     red_guest = join_table(procs, h3, "red", "r1", extra=slow)
-    blue_guest = join_table(procs, h4, "blue", "b1")
+    blue_guest = join_table(procs, h4, "blue", "b1", extra=slow)
 
     red.wait_for("seated: ")
     late = join_table(procs, h5, "red", "late")

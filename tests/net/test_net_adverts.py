@@ -3,23 +3,27 @@ browse may stop), and copied adverts against real processes on a namespace LAN."
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from netlab import Host, NetLab
 
+from hanabi_p2p.commands import join as join_command
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.errors import RemoteProtocolError, UserError
 from hanabi_p2p.identity import Identity
 from hanabi_p2p.net.discovery import (
     AmbiguousTable,
     BadAdvert,
+    BrowseResult,
     FoundTable,
     Settled,
     TableAd,
@@ -29,7 +33,7 @@ from hanabi_p2p.net.discovery import (
     txt_properties,
 )
 from hanabi_p2p.net.handshake import PROTOCOL_VERSION
-from hanabi_p2p.peer.probe import ProbeResult, advert_problem
+from hanabi_p2p.peer.probe import CheckedTable, ProbeResult, advert_problem
 
 HELPER = str(Path(__file__).with_name("advertise_table.py"))
 FUZZ_EXAMPLES = 3000
@@ -167,10 +171,10 @@ def test_two_tables_of_one_name_are_listed_with_their_ids() -> None:
     [
         ([], "Friday", Settled.NOT_YET),
         (["Monday"], "Friday", Settled.NOT_YET),
-        # a name waits a grace period: a look-alike (or a copied advert) may still answer
-        (["Friday"], "Friday", Settled.SOON),
+        # the first advert with the name or id asked for ends the browse
+        (["Friday"], "Friday", Settled.NOW),
+        (["Friday"], "00000000", Settled.NOW),
         (["Fridays"], "Friday", Settled.SOON),  # "Friday" itself could still answer
-        (["Friday"], "00000000", Settled.NOW),  # an id is unique: the first advert ends it
         ([], None, Settled.NOT_YET),
         (["Friday"], None, Settled.SOON),  # a second table could still answer
         (["Friday", "Monday"], None, Settled.NOW),  # ambiguous whatever comes next
@@ -199,6 +203,51 @@ def test_advert_problem_names_both_keys() -> None:
     assert real.fingerprint in problem and impostor.fingerprint in problem
     other_table = ProbeResult(b"\x09" * 16, real.peer_id, PROTOCOL_VERSION)
     assert "another table" in (advert_problem(table, other_table) or "")
+
+
+# -- join browses on past a copied advert -------------------------------------------------
+
+
+def run_find(monkeypatch: pytest.MonkeyPatch, browses: list[list[FoundTable]],
+             genuine: set[int], wanted: str | None) -> tuple[FoundTable, int]:
+    """`find_table` over scripted browses (one list of adverts per browse); a table is
+    genuine when its port is in `genuine`. The table chosen, and how many browses it took."""
+    seen: list[int] = []
+
+    async def browse(interface: str, timeout: float, until: Any = None) -> BrowseResult:
+        tables = browses[min(len(seen), len(browses) - 1)]
+        seen.append(len(tables))
+        return BrowseResult(list(tables), ignored=0)
+
+    async def check(table: FoundTable, timeout: float = 1.0) -> CheckedTable:
+        if table.port in genuine:
+            return CheckedTable(table, ProbeResult(table.ad.table_id, bytes(32), 1))
+        return CheckedTable(table, ProbeResult(table.ad.table_id, b"\x07" * 32, 1), "a copy")
+
+    monkeypatch.setattr(join_command, "browse_tables", browse)
+    monkeypatch.setattr(join_command, "check_advert", check)
+    chosen = asyncio.run(join_command.find_table("127.0.0.1", wanted, 0.2))
+    return chosen.table, len(seen)
+
+
+def test_join_browses_on_when_the_first_match_is_a_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    copy, real = found("Friday", b"\x01" * 16, port=4600), found("Friday", port=4500)
+    table, browses = run_find(monkeypatch, [[copy], [copy, real]], {4500}, "Friday")
+    assert table is real and browses == 2
+
+
+def test_join_with_only_copies_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = found("Friday", b"\x01" * 16, port=4600)
+    with pytest.raises(UserError, match="not joining 'Friday': a copy"):
+        run_find(monkeypatch, [[copy]], set(), "Friday")
+
+
+def test_look_alikes_leave_the_one_genuine_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    tables = [found("Friday", bytes([i]) * 16, port=4500 + i) for i in range(3)]
+    table, _ = run_find(monkeypatch, [tables], {4501}, None)
+    assert table is tables[1]
+    with pytest.raises(UserError, match="several tables are open"):
+        run_find(monkeypatch, [tables], {4501, 4502}, None)
 
 
 # -- copied adverts against real processes (namespace, real mDNS and sockets) -------------
