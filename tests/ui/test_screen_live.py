@@ -131,8 +131,10 @@ def test_a_whole_game_on_the_screen(tmp_path: Path) -> None:
         table.front.on_action(Discard(0, state.hands[0][0]))
         seen["refused_by_session"] = table.message()
         seen["still_unchanged"] = table.my_entries() == before and my_turn(table)
-        table.pipe.send_text("\x15")  # Ctrl-U: clear the rejected line
         table.type("say good luck")
+        # a private note, kept on disk beside the game's secrets
+        table.type("note 2 keep me")
+        assert await until(lambda: "Note kept" in table.message())
         # then play the leftmost card every turn: three misplays at most end the game
         while not isinstance(table.front.app.view if table.front.app else None, EndView):
             if my_turn(table):
@@ -151,6 +153,8 @@ def test_a_whole_game_on_the_screen(tmp_path: Path) -> None:
     result, front, err = play_against_a_bot(tmp_path, script)
 
     assert "bot1" in str(seen["table"]) and "You (Ann)" in str(seen["table"])
+    # the computer player runs on Ann's machine, and the table says so
+    assert "bot1 ⚙Ann" in str(seen["table"])
     assert seen["refused"] == "✖ discard 1: you cannot discard: all 8 clue tokens are available"
     assert seen["entries_unchanged"] and seen["still_my_turn"]
     assert "clue tokens" in str(seen["refused_by_session"]) and seen["still_unchanged"]
@@ -162,6 +166,8 @@ def test_a_whole_game_on_the_screen(tmp_path: Path) -> None:
     assert any("Ann says: good luck" in line for line in front.log)
     assert any(line.startswith("Ann plays") for line in front.log)
     assert front.log[-1] == "Deck audit passed: every card matches the shuffle"
+    notes = list((tmp_path / "private").glob("*.notes.json"))
+    assert len(notes) == 1 and "keep me" in notes[0].read_text()
     assert not front.left_game and err == ""
     assert front.app is not None and front.app.bells >= 1  # our turns rang the bell
 
