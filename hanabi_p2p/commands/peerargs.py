@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 
+from hanabi_p2p import i18n
 from hanabi_p2p.datadir import DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
@@ -130,6 +131,8 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
 def choose_frontend(args: argparse.Namespace) -> Frontend:
     """The full-screen UI on a terminal; headless lines for --bot or without a terminal."""
     if args.bot:
+        if args.lang:  # headless lines in the language asked for (default: English)
+            i18n.setup(args.lang)
         return BotPlayer(delay=args.bot_delay or 0.0)
     if sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb":
         from hanabi_p2p.peer.screen import HUMAN_TABLE_BOT_DELAY_S, RESUME_COMMAND, ScreenFrontend

@@ -42,6 +42,7 @@ from prompt_toolkit.output import Output
 
 from hanabi_p2p.i18n import _
 from hanabi_p2p.rules.actions import Action
+from hanabi_p2p.safe_text import safe
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.commands import (
     CommandError,
@@ -430,7 +431,9 @@ class App:
         if not message:
             return [[]]
         style = message[-1][0]
+        # a refusal may quote a peer's name: the one sanitiser, as everywhere else
         text = "".join(text for _style, text in message)
+        text = safe(text, len(text))
         wrapped = wrap_text(text, self._columns())[:MAX_MESSAGE_ROWS]
         return [[(style, line)] for line in wrapped] or [[]]
 

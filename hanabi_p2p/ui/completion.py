@@ -9,6 +9,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
 from hanabi_p2p.rules.cards import RANKS
+from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.board import Board
 from hanabi_p2p.ui.commands import COMMANDS, CommandError, Mode, command_word, find_player, fold
 from hanabi_p2p.ui.terms import colour_name
@@ -72,13 +73,15 @@ def _arguments(ctx: CompletionContext, words: Sequence[str]) -> list[str]:
 
 def _players(ctx: CompletionContext, board: Board, number_prefix: str) -> list[str]:
     """The other players by name; by seat number when a name is shared (typing the name
-    could not tell them apart)."""
+    could not tell them apart) or holds characters the sanitiser replaces."""
     folded = [fold(name) for name in ctx.names]
     out: list[str] = []
     for seat, name in enumerate(ctx.names):
         if seat == board.my_seat:
             continue
-        out.append(f"{number_prefix}{seat + 1}" if folded.count(fold(name)) > 1 else name)
+        # a shared name, or one that cannot be shown as it is, is offered by seat number
+        shared = folded.count(fold(name)) > 1 or safe_name(name) != name
+        out.append(f"{number_prefix}{seat + 1}" if shared else name)
     return out
 
 

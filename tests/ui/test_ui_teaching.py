@@ -261,3 +261,25 @@ def test_card_faces_known_after_the_end_are_in_its_story() -> None:
     assert mine[0] == "Your card in slot 2: ??"
     audited = card_story(state, card, NAMES[:3], 0, faces={card: Card(Suit.RED, 2)})
     assert audited[0] == "Your card in slot 2: R2"
+
+
+def test_a_hostile_name_never_reaches_the_message_line_or_the_menu() -> None:
+    from prompt_toolkit.output import DummyOutput
+
+    from hanabi_p2p.ui.app import App
+
+    class Quiet:
+        def on_action(self, action: object) -> None: ...
+        def on_say(self, text: str) -> None: ...
+        def on_start(self) -> None: ...
+        def on_quit(self) -> None: ...
+
+    names = ("Alice", "Bob\x1b[2J", "Bo\u202eb")
+    state = game(THREE, HANDS)
+    app = App(Quiet(), input=None, output=DummyOutput())  # type: ignore[arg-type]
+    app.update(view_of(state, names=names))
+    app.handle_text("clue bo red")
+    shown = "".join(text for line in app._message_lines() for _style, text in line)
+    assert "could be" in shown and "\x1b" not in shown and "\u202e" not in shown
+    context = CompletionContext(Mode.TABLE, board(state), names)
+    assert suggestions(context, ["clue"], "") == ["2", "3"]
