@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.errors import HanabiError
-from hanabi_p2p.identity import display_name
+from hanabi_p2p.identity import display_name, fingerprint
 from hanabi_p2p.peer.effects import Act, LinkProblem, PeerLink, Resign
 from hanabi_p2p.rules.engine import End
 from hanabi_p2p.session import events as ev
@@ -116,8 +116,10 @@ class Headless(Frontend):
             if event.up:
                 return say.connected_line(who)
             return say.lost_link_line(who, event.reason)
-        if isinstance(event, LinkProblem) and event.peer_id is None:
-            return say.warning_line(event.reason)
+        if isinstance(event, LinkProblem):
+            # named by the key its link proved, or by address: never by a claimed identity
+            where = fingerprint(event.peer_id) if event.peer_id is not None else event.address
+            return say.warning_line(f"{where}: {event.reason}" if where else event.reason)
         return "; ".join(event_lines(event, session, self.peer.table_id)) or None
 
 

@@ -78,8 +78,9 @@ def test_the_host_names_the_stranger_who_sent_a_forged_entry(procs: Procs) -> No
     forger = report(attack(procs, "forged", address, wait=0.5))
     guest = join(procs, "Bob", address)
     expect_success([host, guest])
-    assert any(forger["fingerprint"] in line and "signature does not verify" in line
-               for line in host.stdout.splitlines() if line.startswith("warning:")), host.stdout
+    # named by the key its own link proved: the entry's claimed author is never blamed
+    assert any(forger["fingerprint"] in line and "does not verify" in line
+               for line in host.stdout.splitlines() if line.lower().startswith("warning:")), host.stdout
 
 
 def test_the_host_shows_why_it_dropped_a_connection_that_sent_junk(procs: Procs) -> None:
@@ -126,7 +127,7 @@ def test_a_seated_player_making_an_illegal_move_stops_the_game_naming_it(
                     if e.kind == "action" and e.author in cid]
 
 
-def test_a_seated_player_withholding_its_key_share_is_named_after_the_wait_timeout(
+def test_a_seated_player_withholding_its_key_share_ends_the_game_unreachable(
     procs: Procs,
 ) -> None:
     # Two players: the honest one is then always the owner of the card whose share is
@@ -135,4 +136,9 @@ def test_a_seated_player_withholding_its_key_share_is_named_after_the_wait_timeo
     host, address = open_table(procs, 2, "--wait-timeout", "2")
     cheater = cheat(procs, "withhold-share", address)
     cheater.wait_for("cheat: withheld")
-    expect_cheat_named([host], "key share")
+    # a share that never comes carries no signature: Cid is unreachable, not a proven cheat
+    assert host.finish() != 0, host.describe()
+    error = host.stderr.strip().splitlines()[-1]
+    assert error.startswith("game not finished: waited "), host.describe()
+    assert "Cid (" in error and "key share" in error and "unreachable" in error
+    verify_log(host.log_path, finished=False)
