@@ -50,6 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="TCP port to listen on (default: any free port)")
     parser.add_argument("--no-mdns", action="store_true",
                         help="do not advertise the table (players join with --address)")
+    parser.add_argument("--auto-start", action="store_true",
+                        help="deal as soon as every seat is taken (default for --bot and "
+                             "for tables of your own computer players; otherwise you see "
+                             "who sat down and type start, or kick NAME)")
     add_common(parser)
 
 
@@ -87,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
     table_name = args.table if args.table is not None else default_table_name(host_name)
     check_table(table_name, host_name, config)
     opts = peer_options(args, port=args.port, advertise=not args.no_mdns)
+    # a person hosting strangers decides who plays; a computer table starts by itself
+    opts.auto_start = args.auto_start or args.bot or args.bots == config.players - 1
     frontend = choose_frontend(args)
     return run_game(lambda: host_table(opts, table_name, config, frontend, bots=args.bots),
                     frontend)

@@ -48,6 +48,9 @@ def add_common(parser: argparse.ArgumentParser, *, network: bool = True) -> None
     parser.add_argument("--wait-timeout", type=float, default=600.0, metavar="S",
                         help="give up on a player who keeps the game waiting this long "
                              "(default: %(default)s s)")
+    parser.add_argument("--lobby-timeout", type=float, default=None, metavar="S",
+                        help="give up if the table has not filled this long after start "
+                             "(default: wait for ever, as people do; for scripts and --bot)")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="S",
                         help="computer players run here pause this long before acting "
                              "(default: 1 s beside a person's screen, 0 for --bot)")
@@ -94,6 +97,10 @@ def check_common(args: argparse.Namespace) -> None:
         check_player_name(args.name)
     if not 0 < args.wait_timeout <= MAX_WAIT_TIMEOUT_S:
         raise UserError(f"--wait-timeout must be more than 0 and at most {MAX_WAIT_TIMEOUT_S:g}")
+    lobby_timeout = getattr(args, "lobby_timeout", None)
+    if lobby_timeout is not None and not 0 < lobby_timeout <= MAX_WAIT_TIMEOUT_S:
+        raise UserError(f"--lobby-timeout must be more than 0 and at most "
+                        f"{MAX_WAIT_TIMEOUT_S:g}")
     if args.bot_delay is not None and not 0 <= args.bot_delay <= MAX_BOT_DELAY_S:
         raise UserError(f"--bot-delay must be 0 to {MAX_BOT_DELAY_S:g} seconds")
     code = getattr(args, "code", None)
@@ -124,7 +131,8 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
         port=port,
         secret=getattr(args, "code", None),
         advertise=advertise,
-        timing=Timing(wait_timeout=args.wait_timeout),
+        timing=Timing(wait_timeout=args.wait_timeout,
+                      lobby_timeout=getattr(args, "lobby_timeout", None)),
     )
 
 

@@ -11,6 +11,7 @@ The full-screen UI front end lives in ``hanabi_p2p.peer.screen``.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
@@ -70,8 +71,16 @@ class Headless(Frontend):
         self.prefix = prefix
 
     def _print(self, text: str) -> None:
-        if self.out is not None:
+        if self.out is None:
+            return
+        try:
             print(f"{self.prefix}{text}", file=self.out, flush=True)
+        except (BrokenPipeError, ValueError):
+            # nobody reads us any more (`... | head`): the game goes on without its printout;
+            # point the stream at /dev/null so the interpreter's last flush stays quiet
+            if self.out is sys.stdout:
+                sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
+            self.out = None
 
     def status(self, text: str) -> None:
         self._print(text)
