@@ -8,7 +8,13 @@ Times, for 2-5 players and the 50-card deck:
   edwards25519, and the same textbook-style in the 2048-bit MODP group of RFC 3526
   (x^s mod p, then x^(k/s mod p-1) mod p) with Python's pow, as the baseline;
 * the largest single batch: the longest one DeckPeer call took (what would block an event
-  loop if called on it).
+  loop if called on it);
+* the N-machine critical path: the same setup replayed as if every peer ran on its own
+  machine with one core and a network of zero latency. Each call's CPU time is measured; a
+  message leaves when the call that made it ends and reaches every other peer at once; a
+  peer works on what reached it one message at a time, in arrival order. Reported: the time
+  at which the last peer has its deck ready (the sequential chain of shuffles, locks and
+  their checks) and the CPU each peer spent (median and largest).
 Times are CPU time of this process (time.process_time), so that other programs running on
 the machine do not inflate them; the work is single-threaded.
 
@@ -20,6 +26,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import heapq
+import itertools
 import json
 import math
 import statistics
@@ -29,6 +37,7 @@ from typing import Any
 
 from hanabi_p2p.deck import group
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
+from hanabi_p2p.deck.messages import DeckMessage
 from hanabi_p2p.deck.table import DeckTable
 from hanabi_p2p.rules.cards import GameConfig
 
@@ -74,6 +83,40 @@ def time_setup(players: int, run: int) -> tuple[float, float]:
     elapsed = clock() - start
     assert all(peer.deck_ready for peer in table.peers)
     return elapsed * 1000, longest[0] * 1000
+
+
+def critical_path(players: int, run: int) -> tuple[float, list[float]]:
+    """(ms until the last peer's deck is ready, each peer's CPU ms) with one machine per peer
+    (see the module docstring). Setup only: commit, shuffle, lock and every check."""
+    table = DeckTable(GameConfig(players), f"bench-path-{players}-{run}")
+    free_at = [0.0] * players  # when each machine is done with what it was given
+    busy = [0.0] * players
+    ready_at = [math.inf] * players
+    order = itertools.count()  # ties: arrival order, as a FIFO link delivers
+    arrivals: list[tuple[float, int, int, int, DeckMessage]] = []
+
+    def run_call(seat: int, at: float, call: Callable[[], list[DeckMessage]]) -> None:
+        start = max(at, free_at[seat])
+        c0 = clock()
+        out = call()
+        spent = clock() - c0
+        free_at[seat] = start + spent
+        busy[seat] += spent
+        if table.peers[seat].deck_ready:
+            ready_at[seat] = min(ready_at[seat], free_at[seat])
+        for message in out:
+            for other in range(players):
+                if other != seat:
+                    heapq.heappush(arrivals, (free_at[seat], next(order), other, seat, message))
+
+    for seat, peer in enumerate(table.peers):
+        run_call(seat, 0.0, peer.start)
+    while arrivals:
+        at, _, seat, sender, message = heapq.heappop(arrivals)
+        peer = table.peers[seat]
+        run_call(seat, at, lambda p=peer, s=sender, m=message: p.receive(s, m))
+    assert all(peer.deck_ready for peer in table.peers)
+    return max(ready_at) * 1000, [b * 1000 for b in busy]
 
 
 def phase_inputs(players: int, run: int) -> list[PeerSecrets]:
@@ -137,17 +180,26 @@ def main() -> None:
     args = parser.parse_args()
 
     rows = []
+    paths = []
     for players in (2, 3, 4, 5):
         setups = [time_setup(players, run) for run in range(args.repeat)]
         phases = [time_phases_ours(players, run) for run in range(args.repeat)]
         rows.append((players, statistics.median(s for s, _ in setups),
                      max(b for _, b in setups), statistics.median(phases)))
+        runs = [critical_path(players, run) for run in range(args.repeat)]
+        paths.append((players, statistics.median(chain for chain, _ in runs),
+                      statistics.median(statistics.median(peers) for _, peers in runs),
+                      statistics.median(max(peers) for _, peers in runs)))
     baseline = statistics.median(time_phases_modp(5, run)
                                  for run in range(args.baseline_repeat))
 
     print("players  setup ms (proofs, all peers)  largest call ms  phases ms (no proofs)")
     for players, setup, batch, phases in rows:
         print(f"{players:>7}  {setup:>28.1f}  {batch:>15.1f}  {phases:>21.1f}")
+    print()
+    print("players  N machines: deck ready ms (chain)  CPU ms per peer (median)  (largest)")
+    for players, chain, per_peer, per_peer_max in paths:
+        print(f"{players:>7}  {chain:>32.1f}  {per_peer:>24.1f}  {per_peer_max:>10.1f}")
     phases_5p = rows[-1][3]
     print(f"baseline, 5 players: both phases in 2048-bit MODP with pow(): {baseline:.1f} ms "
           f"({baseline / phases_5p:.0f}x slower)")
@@ -157,6 +209,10 @@ def main() -> None:
         "baseline_phases_ms_5p": round(baseline, 1),
         "speedup": round(baseline / phases_5p, 1),
         "max_batch_ms_5p": round(rows[-1][2], 1),
+        "chain_ms_5p": round(paths[-1][1], 1),
+        "cpu_per_peer_ms_5p": round(paths[-1][2], 1),
+        "cpu_per_peer_max_ms_5p": round(paths[-1][3], 1),
+        "chain_ms": {str(p): round(c, 1) for p, c, _, _ in paths},
         "setup_ms": {str(p): round(s, 1) for p, s, _, _ in rows},
         "deck_size": 50,
         "repeat": args.repeat,
