@@ -25,6 +25,7 @@ The last line printed is one JSON object with the headline figures.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import heapq
 import itertools
@@ -114,7 +115,7 @@ def critical_path(players: int, run: int) -> tuple[float, list[float]]:
     while arrivals:
         at, _, seat, sender, message = heapq.heappop(arrivals)
         peer = table.peers[seat]
-        run_call(seat, at, lambda p=peer, s=sender, m=message: p.receive(s, m))
+        run_call(seat, at, functools.partial(peer.receive, sender, message))
     assert all(peer.deck_ready for peer in table.peers)
     return max(ready_at) * 1000, [b * 1000 for b in busy]
 
@@ -194,8 +195,8 @@ def main() -> None:
                                  for run in range(args.baseline_repeat))
 
     print("players  setup ms (proofs, all peers)  largest call ms  phases ms (no proofs)")
-    for players, setup, batch, phases in rows:
-        print(f"{players:>7}  {setup:>28.1f}  {batch:>15.1f}  {phases:>21.1f}")
+    for players, setup, batch, phase_ms in rows:
+        print(f"{players:>7}  {setup:>28.1f}  {batch:>15.1f}  {phase_ms:>21.1f}")
     print()
     print("players  N machines: deck ready ms (chain)  CPU ms per peer (median)  (largest)")
     for players, chain, per_peer, per_peer_max in paths:
