@@ -171,6 +171,15 @@ def play_a_game(pane: Pane) -> None:
     pane.type(f"clue bot1 {rank}")
     pane.wait("the clue in the log", lambda s: f"Ann clues bot1: {rank}" in s)
 
+    # a private note shows with the card; a card's story is one command away
+    pane.type("note 2 keep this")
+    pane.wait("the note under our hand", lambda s: "2✎ keep this" in s)
+    pane.type("info bot1 1")
+    story = pane.wait("the card's story", lambda s: "bot1's card in slot 1" in s)
+    assert f"Ann clued {rank}, touching this card" in story
+    pane.tmux("send-keys", "-t", "game", "Escape")
+    pane.wait("the table again", lambda s: "Fireworks" in s)
+
     screen = my_turn_after(pane, 1)
     pane.type("play 1")
     pane.wait("the play in the log", lambda s: "Ann plays" in s)
