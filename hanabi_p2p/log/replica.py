@@ -11,7 +11,7 @@ Per entry, ``add`` decides (SPEC-log.md 3.6 has the normative list):
 3. same (author, seq) stored:
    same bytes -> DUPLICATE; different bytes -> REJECTED + Equivocation proof, author flagged
 4. author flagged as equivocator        -> REJECTED
-5. app restricts authors, not one       -> REJECTED
+5. app restricts authors, not one       -> IGNORED (outside the game: nobody's fault)
 6. seq too far ahead                    -> REJECTED (transient: may be sent again later)
 7. seq beyond the author's next         -> HELD (a gap, see ``gaps()``)
 8. seq is the author's next:
@@ -20,8 +20,10 @@ Per entry, ``add`` decides (SPEC-log.md 3.6 has the normative list):
 Holding is bounded per author and in bytes; over budget -> REJECTED (transient).
 
 After every successful apply, held entries are retried until nothing more applies. The
-candidates are the held entries that are next in their author's chain, tried in the
-canonical order (turn, author, seq), so the outcome depends only on the app state.
+candidates are the held entries that are next in their author's chain, tried in the app's
+``order_key`` order (a function of each entry's content; default (turn, author, seq)), so
+the outcome depends only on the app state. ``add_batch`` stores a whole set first and then
+applies in that order alone: a verifier's outcome is then a function of the set of entries.
 
 Held entries are indexed per author as maximal runs of consecutive seqs, kept up to date
 on every hold and release: holding, releasing, ``have`` and finding the next candidates cost
@@ -40,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.log.entry import ZERO_HASH, BadEntry, Entry, decode_entry
@@ -75,11 +77,20 @@ class SeatedApp(App, Protocol):
     def allowed_authors(self) -> frozenset[bytes] | None: ...
 
 
+class OrderedApp(App, Protocol):
+    def order_key(self, entry: Entry) -> Any:
+        """The retry order of held entries; MUST depend on the entry's content alone."""
+        ...
+
+
 class Status(StrEnum):
     ACCEPTED = "accepted"  # applied now (see AddResult.applied for any cascade)
     HELD = "held"  # valid so far, waiting for earlier entries or app readiness
     DUPLICATE = "duplicate"  # already stored; nothing changed
     REJECTED = "rejected"  # see reason/error; nothing changed
+    # from an author outside the game (not seated once seating is fixed): dropped, nothing
+    # changed, nobody's fault, not remembered
+    IGNORED = "ignored"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +190,8 @@ class Replica:
         self._allowed_authors: Callable[[], frozenset[bytes] | None] = (
             allowed if callable(allowed) else lambda: None
         )
+        order = getattr(app, "order_key", None)
+        self._order: Callable[[Entry], Any] = order if callable(order) else _canonical_key
         self.applied: list[Entry] = []
         self.equivocations: list[Equivocation] = []
         self.rejections: list[Rejection] = []
@@ -206,6 +219,19 @@ class Replica:
         return self.add(entry)
 
     def add(self, entry: Entry) -> AddResult:
+        return self._add(entry, defer=False)
+
+    def add_batch(self, entries: Iterable[Entry]) -> list[AddResult]:
+        """Store every entry first (held), then apply what can apply, in ``order_key`` order
+        alone. What ends up applied, refused and held is then a function of the set of
+        entries, never of the order they are listed in (the log verifier's mode). Returns
+        each entry's result (in ``order_key`` order), then one for the final application
+        (its ``applied`` and ``dropped``)."""
+        results = [self._add(entry, defer=True) for entry in sorted(entries, key=self._order)]
+        applied, dropped = self._drain()
+        return [*results, AddResult(Status.ACCEPTED, applied=applied, dropped=dropped)]
+
+    def _add(self, entry: Entry, *, defer: bool) -> AddResult:
         if not isinstance(entry, Entry):
             raise LocalProtocolError("Replica.add takes a decoded Entry")
         known = self._bad.get(entry.hash)
@@ -223,12 +249,12 @@ class Replica:
             return self._refuse(entry, "author has equivocated; its entries are ignored")
         allowed = self._allowed_authors()
         if allowed is not None and author not in allowed:
-            return self._reject(entry, "author is not seated at this table")
+            return AddResult(Status.IGNORED, "author is not seated at this table")
         next_seq = self._next.get(author, 0)
         # seq < next_seq cannot reach here: applied entries stay in _stored.
         if seq >= next_seq + MAX_AHEAD:
             return self._refuse(entry, f"seq {seq} is too far ahead (next is {next_seq})")
-        if seq > next_seq:
+        if seq > next_seq or defer:
             return self._hold(entry)
         if entry.prev != self._head.get(author, ZERO_HASH):
             return self._reject(entry, f"prev does not match the author's entry {seq - 1}")
@@ -259,7 +285,7 @@ class Replica:
         without holding: applied ones in our application order, then held ones canonically.
         Entries are self-authenticating, so relaying anyone's entries is safe."""
         out: list[Entry] = []
-        for entry in [*self.applied, *sorted(self._held.values(), key=_canonical_key)]:
+        for entry in [*self.applied, *sorted(self._held.values(), key=self._order)]:
             wanted_from = peer_have.get(entry.author, 0)
             if not isinstance(wanted_from, int) or entry.seq >= wanted_from:
                 out.append(entry)
@@ -325,7 +351,12 @@ class Replica:
         return self._stored.get((author, seq))
 
     def held(self) -> list[Entry]:
-        return sorted(self._held.values(), key=_canonical_key)
+        return sorted(self._held.values(), key=self._order)
+
+    def stuck(self) -> list[Entry]:
+        """Held entries that are next in their author's chain (not waiting for an earlier
+        entry of their own), in ``order_key`` order: what the app never found ready."""
+        return sorted(self._candidates(), key=self._order)
 
     def next_seq(self, author: bytes) -> int:
         """How many of ``author``'s entries have been applied."""
@@ -411,7 +442,7 @@ class Replica:
         while progress:
             progress = False
             dropped.extend(self._drop_unseated())
-            candidates = sorted(self._candidates(), key=_canonical_key)
+            candidates = sorted(self._candidates(), key=self._order)
             for entry in candidates:
                 if entry.prev != self._head.get(entry.author, ZERO_HASH):
                     self._unhold(entry)
@@ -444,19 +475,12 @@ class Replica:
         return out
 
     def _drop_unseated(self) -> Iterable[BadEntry]:
+        """Drop held entries of authors outside the game (step 5): not their fault, so they
+        are neither remembered nor reported."""
         allowed = self._allowed_authors()
         if allowed is None:
             return []
-        gone = sorted(
-            (
-                entry
-                for author in [a for a in self._runs if a not in allowed]
-                for entry in self._runs[author].entries.values()
-            ),
-            key=_canonical_key,
-        )
-        out = []
-        for entry in gone:
-            self._unhold(entry)
-            out.append(self._remember_bad(entry, "author is not seated at this table"))
-        return out
+        for author in [a for a in self._runs if a not in allowed]:
+            for entry in list(self._runs[author].entries.values()):
+                self._unhold(entry)
+        return []

@@ -19,6 +19,8 @@ from typing import Any, TypeVar
 
 from hanabi_p2p.errors import RemoteProtocolError, UserError
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, MAX_TABLE_NAME_CHARS, PEER_ID_BYTES
+from hanabi_p2p.limits import MAX_PLAYERS as MAX_SEATS
+from hanabi_p2p.limits import MIN_PLAYERS as MIN_SEATS
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
 
@@ -30,8 +32,6 @@ MAX_CARD_ID = 59  # largest deck is 60 cards
 HASH_LEN = 32
 MAX_TOUCHED = 6  # a hand holds at most 5 cards; one slack as the wire format always had
 MAX_OPTIONS = len(OPTION_NAMES)
-MAX_SEATS = 5
-MIN_SEATS = 2
 MAX_PORT = 65535
 MAX_SLOT = 4  # hands hold at most 5 cards
 
@@ -391,6 +391,14 @@ class MoveBody:
     def from_wire(cls, body: Any) -> MoveBody:
         m = _map(body, "move", {"card", "to"})
         return cls(_int(m["card"], "card", 0, MAX_CARD_ID), _int(m["to"], "slot", 0, MAX_SLOT))
+
+
+def clean_reason(text: str) -> str:
+    """A reason of ours (often an error message) fit for a seed body: controls become
+    spaces, cut to the limit, never empty."""
+    cleaned = "".join(" " if _in_ranges(c, _CONTROL_RANGES) else c for c in text)
+    cleaned = cleaned[:MAX_REASON]
+    return "stopped the game" if is_blank(cleaned) else cleaned
 
 
 def chat_text(text: str) -> str:

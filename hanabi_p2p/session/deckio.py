@@ -93,9 +93,22 @@ class DeckAdapter:
     def start(self) -> list[Any]:
         return self._out(self.peer.start()) if self.peer else []
 
+    def decode(self, seat: int, wire_msgs: Iterable[Any]) -> list[DeckMessage]:
+        """Parse one seat's deck messages (RemoteProtocolError naming the seat)."""
+        return [_decode(obj, self._label(seat)) for obj in wire_msgs]
+
+    def record(self, seat: int, messages: Iterable[DeckMessage]) -> None:
+        """Add messages to the transcript without processing them (after the game stopped:
+        the audit still covers them)."""
+        for message in messages:
+            self._record(seat, message)
+
     def receive(self, seat: int, wire_msgs: Iterable[Any]) -> list[Any]:
         """Decode and apply one peer's deck messages; return our answers (wire form)."""
-        decoded = [_decode(obj, self._label(seat)) for obj in wire_msgs]
+        return self.receive_decoded(seat, self.decode(seat, wire_msgs))
+
+    def receive_decoded(self, seat: int, decoded: Iterable[DeckMessage]) -> list[Any]:
+        """Apply one peer's decoded deck messages; return our answers (wire form)."""
         out: list[Any] = []
         for message in decoded:
             self._record(seat, message)

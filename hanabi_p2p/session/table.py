@@ -11,7 +11,7 @@ Message flow (every message is a signed log entry, broadcast to every peer):
 * lobby: the host's ``table.open``; each joiner's ``lobby.join``; the host's ``lobby.seat``
   (seat order = turn order). After seating the host has no more say than anyone else.
 * deck: every seated peer runs its ``DeckPeer`` (commit, shuffle, lock) through ``deck``
-  entries, then publishes its shares of every dealt card in one ``deck`` entry.
+  entries, then publishes its shares of every dealt card in one ``deck`` entry (the deal).
 * a turn ``t``: the player to move posts ``action`` (with its state hash at the start of ``t``
   and, for a play or discard, its public key share of the card and its owner key for the
   replacement card); every other peer answers with ``ack`` (its own state hash, its public
@@ -19,18 +19,29 @@ Message flow (every message is a signed log entry, broadcast to every peer):
   discard resolves once every public share is in, so a turn costs one round of messages.
 * end: every peer publishes its deck seed (``seed``); the audit recomputes the whole deck.
 
-Determinism: public game state changes only through turn actions, applied strictly in turn
-order; deck messages commute (the DeckPeer holds early ones); hand reorders do not enter the
-state hash. So every honest peer holding the same entries computes the same state.
+Determinism (protocol/SPEC.md 5.4). Every kind has one stage of the game where it applies
+(``STAGE_OF_KIND``), and an entry's *place* — its envelope turn, its kind's step within a
+turn, its author and seq (``place``) — is a function of its content alone. The replica
+retries held entries in place order, and any two entries that can be ready at the same time
+commute: public game state changes only through turn actions, applied strictly in turn
+order; deck messages commute (the DeckPeer holds early ones); table talk is kept in place
+order; hand reorders do not enter the state hash; an observer (the log verifier) never
+stops on a seed. So every honest peer holding the same entries computes the same state,
+and the verifier's verdict is a function of the set of entries (tests/session/
+test_session_order.py permutes real games to show it).
 """
 
 from __future__ import annotations
 
+import bisect
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from enum import IntEnum, StrEnum
 from typing import Any
 
-from hanabi_p2p.deck import DeckCheatError
+from hanabi_p2p.deck import DeckCheatError, DeckMessage
+from hanabi_p2p.deck.messages import OwnerKey, PublicKey, SeedReveal, SharedKeys
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import display_name
 from hanabi_p2p.log.entry import Entry, Signer
@@ -41,7 +52,79 @@ from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import deckio
 from hanabi_p2p.session import events as ev
 
-LOBBY, DECK, PLAY, OVER, AUDITED, ABORTED = "lobby", "deck", "play", "over", "audited", "aborted"
+
+class Phase(StrEnum):
+    """Where the game is, as this peer sees it."""
+
+    LOBBY = "lobby"  # table open, players joining
+    DECK = "deck"  # seated; the deck is being shuffled and locked
+    PLAY = "play"  # dealt; turns
+    OVER = "over"  # the game ended; seeds being collected
+    AUDITED = "audited"  # every seed in, the deck audited
+    ABORTED = "aborted"  # stopped for good (a fault, a player gone)
+
+
+# The old module-level names stay: the peer and the UI compare phases with them.
+LOBBY, DECK, PLAY, OVER, AUDITED, ABORTED = (
+    Phase.LOBBY, Phase.DECK, Phase.PLAY, Phase.OVER, Phase.AUDITED, Phase.ABORTED,
+)
+
+
+class Stage(IntEnum):
+    """The one stage of the game in which an entry kind may apply (SPEC 5.4)."""
+
+    LOBBY = 0  # before seating: the table, requests for seats, the seating
+    DECK = 1  # after seating: the deck steps; the deal once the deck is locked
+    PLAY = 2  # once dealt: turns, answers, resignations, hand moves
+    ANY = 3  # once the table is open: table talk
+    END = 4  # seeds: at the end, or when their author leaves
+
+
+STAGE_OF_KIND: dict[str, Stage] = {
+    "table.open": Stage.LOBBY,
+    "lobby.join": Stage.LOBBY,
+    "lobby.seat": Stage.LOBBY,
+    "deck": Stage.DECK,
+    "action": Stage.PLAY,
+    "ack": Stage.PLAY,
+    "move": Stage.PLAY,
+    "resign": Stage.PLAY,
+    "chat": Stage.ANY,
+    "seed": Stage.END,
+}
+# Kinds whose envelope turn MUST be 0: they belong to no game turn.
+TURN_ZERO_KINDS = frozenset({"table.open", "lobby.join", "lobby.seat", "deck"})
+# An entry's step within its turn, the second item of its place: the lobby in the order
+# its entries depend on each other, then the deck, then a turn's resignation (at the start
+# of the turn), its action, its answers, and what happens beside it.
+STEP_OF_KIND: dict[str, int] = {
+    kind: step
+    for step, kind in enumerate(
+        ["table.open", "lobby.join", "chat", "lobby.seat", "deck", "resign", "action", "ack",
+         "move", "seed"]
+    )
+}
+UNKNOWN_STEP = len(STEP_OF_KIND)
+# Kinds a peer that stopped the game still applies in full; deck-carrying kinds only add
+# their messages to the transcript (so the audit sees every message in the log).
+AFTER_ABORT_KINDS = frozenset({"chat", "seed", "resign"})
+# The deal's messages: what tells a deal entry from a deck-step entry.
+DEAL_MESSAGE_KINDS = frozenset({OwnerKey.KIND, SharedKeys.KIND})
+STEP_MESSAGE_KINDS = ("deck.commit", "deck.shuffle", "deck.lock")
+
+Place = tuple[int, int, bytes, int]
+
+
+def place(entry: Entry) -> Place:
+    """Where an entry sits in the game, from its content alone: (turn, step of its kind,
+    author, seq). The replica retries held entries in this order and the verifier names
+    the first bad entry by it."""
+    return (entry.turn, STEP_OF_KIND.get(entry.kind, UNKNOWN_STEP), entry.author, entry.seq)
+
+
+def turn_label(turn: int) -> str:
+    """Turns as people count them (1-based), in every message."""
+    return f"turn {turn + 1}"
 
 
 class GameFault(RemoteProtocolError):
@@ -56,6 +139,27 @@ class PendingTurn:
     action: Play | Discard
 
 
+@dataclass(frozen=True, slots=True)
+class TurnReveals:
+    """What the action of a turn called for, so that its answers can be checked exactly."""
+
+    actor: int
+    card: int | None  # played or discarded card (None for a clue)
+    draw: int | None  # position drawn to replace it (None for a clue or an empty deck)
+
+
+MessageKey = tuple[Any, ...]
+
+
+def _message_key(message: DeckMessage) -> MessageKey:
+    """A deck message by what it reveals: kind, position and (for shares) owner."""
+    if isinstance(message, SharedKeys):
+        return (message.KIND, message.position, message.owner)
+    if isinstance(message, OwnerKey | PublicKey):
+        return (message.KIND, message.position)
+    return (message.KIND,)
+
+
 class TableSession:
     """The game as one peer sees it. Feed it entries; read its state, outbox and events."""
 
@@ -67,16 +171,19 @@ class TableSession:
         seed: bytes,
         host_id: bytes | None = None,
         known_faces: dict[int, Card] | None = None,
+        audit_at_end: bool = True,
     ) -> None:
         """``known_faces``: for an observer (not seated: the log verifier), every card's face
-        as the deck audit decoded it, so turns can be checked in full."""
+        as the deck audit decoded it, so turns can be checked in full. ``audit_at_end``:
+        False for a verifier that audits the whole transcript itself afterwards."""
         self.author = author
         self._known_faces = known_faces
+        self._audit_at_end = audit_at_end
         self.me = author.peer_id
         self.table_id = table_id
         self.host_id = host_id  # None until table.open tells us (a joiner by address)
         self._seed = seed
-        self.phase = LOBBY
+        self.phase = Phase.LOBBY
         self.table: b.TableOpen | None = None
         self.joins: dict[bytes, b.LobbyJoin] = {}
         self.seats: tuple[b.Seat, ...] = ()
@@ -87,21 +194,41 @@ class TableSession:
         # turn -> seat -> state hash at the start of that turn, as each peer reported it
         self.reported_hashes: dict[int, dict[int, bytes]] = {}
         self.my_hashes: dict[int, bytes] = {}
+        self.turn_reveals: dict[int, TurnReveals] = {}
+        self.dealt_by: set[int] = set()  # seats whose deal entry is applied
         self.seeds_from: set[int] = set()
         self.audit: deckio.AuditResult | None = None
         self.abort_reason: str | None = None
         self.blamed: bytes | None = None
-        self.chat_log: list[tuple[int, str]] = []
+        self.chat_log: list[tuple[int, str]] = []  # (seat or -1, text), in place order
+        self._chat_places: list[Place] = []
         self._posted: set[str] = set()  # purposes of entries already in our chain
         self._resign_reason: str | None = None
         self._outbox: list[tuple[str, int, Any]] = []  # (kind, turn, body) not yet signed
         self._events: list[ev.Event] = []
+        self._handlers: dict[str, Callable[[Entry], None]] = {
+            "table.open": self._on_table_open,
+            "lobby.join": self._on_lobby_join,
+            "lobby.seat": self._on_lobby_seat,
+            "deck": self._on_deck,
+            "action": self._on_action,
+            "ack": self._on_ack,
+            "move": self._on_move,
+            "chat": self._on_chat,
+            "resign": self._on_resign,
+            "seed": self._on_seed,
+        }
 
     # ------------------------------------------------------------ queries
 
     @property
     def config(self) -> GameConfig | None:
         return self.table.config if self.table else None
+
+    @property
+    def observer(self) -> bool:
+        """Not seated: watches (the log verifier, a joiner left without a seat)."""
+        return self.my_seat is None
 
     def seat_of(self, peer_id: bytes) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -122,7 +249,7 @@ class TableSession:
 
     def my_turn(self) -> bool:
         return (
-            self.phase == PLAY
+            self.phase == Phase.PLAY
             and self.state is not None
             and self.pending is None
             and not self.state.over
@@ -149,9 +276,9 @@ class TableSession:
     def waiting_for(self) -> list[tuple[int, str]]:
         """(seat, what) the game is waiting for, for 'waiting for Bob' displays and timeouts."""
         out: list[tuple[int, str]] = []
-        if self.phase == DECK and self.deck is not None:
+        if self.phase == Phase.DECK and self.deck is not None:
             out.extend((s, "deck shuffle") for s in self.deck.waiting_for())
-        elif self.phase == PLAY and self.state is not None and self.deck is not None:
+        elif self.phase == Phase.PLAY and self.state is not None and self.deck is not None:
             lacking: set[int] = set()
             if self.pending is not None:
                 lacking.update(self.deck.missing_public(self.pending.action.card))
@@ -162,7 +289,7 @@ class TableSession:
             out.extend((s, "key share") for s in sorted(lacking))
             if not out and not self.state.over:
                 out.append((self.state.current_seat, "turn"))
-        elif self.phase == OVER:
+        elif self.phase == Phase.OVER:
             out.extend((s, "seed") for s in range(len(self.seats)) if s not in self.seeds_from)
         return out
 
@@ -186,6 +313,8 @@ class TableSession:
         if purpose in self._posted:
             return
         self._posted.add(purpose)
+        if kind in TURN_ZERO_KINDS:
+            turn = 0
         self._outbox.append((kind, self.turn if turn is None else turn, body))
 
     def _post_deck(self, msgs: list[Any]) -> None:
@@ -272,18 +401,23 @@ class TableSession:
         self._outbox.append(("chat", self.turn, {"text": text}))
 
     def resign(self, reason: str = "") -> None:
-        """End the game for everyone. During play it takes effect at our next turn (peers
-        must agree on the exact point), so it is posted then: posting it earlier would put it
-        in our chain before answers we still owe for the turns in between."""
-        if self.my_seat is None or self.phase not in (DECK, PLAY):
+        """End the game for everyone.
+
+        During play it takes effect at our next turn (peers must agree on the exact point),
+        so it is posted then: posting it earlier would put it in our chain before answers
+        we still owe for the turns in between. Before the deal there is no turn to resign
+        at: we leave, which reveals our seed and stops the game for everyone (SPEC 5.3)."""
+        if self.my_seat is None or self.phase not in (Phase.DECK, Phase.PLAY):
             raise IllegalAction("there is no game to resign from")
+        if self.state is None:
+            me = self.name_of(self.my_seat)
+            self.abort(None, f"{me} left before the deal" + (f": {reason}" if reason else ""))
+            return
         self._resign_reason = reason[: b.MAX_REASON]
         self._post_resign_if_due()
 
     def _post_resign_if_due(self) -> None:
-        if self._resign_reason is None:
-            return
-        if self.state is None or self.my_turn():
+        if self._resign_reason is not None and self.my_turn():
             self._post("resign", "resign", {"reason": self._resign_reason})
 
     # ------------------------------------------------------------ replica application
@@ -296,6 +430,10 @@ class TableSession:
         """Once seating is decided only seated players may write to the log."""
         return frozenset(s.peer_id for s in self.seats) if self.seats else None
 
+    def order_key(self, entry: Entry) -> Place:
+        """The replica's retry order: the entry's place (content alone)."""
+        return place(entry)
+
     def ready(self, entry: Entry) -> bool:
         try:
             return self._ready(entry)
@@ -304,56 +442,57 @@ class TableSession:
 
     def _ready(self, entry: Entry) -> bool:
         kind = entry.kind
-        if kind == "table.open":
-            return True
+        stage = STAGE_OF_KIND.get(kind)
+        if kind == "table.open" or stage is None:
+            return True  # an unknown kind is rejected in apply
         if self.table is None:
             return False
-        if kind == "lobby.seat":
-            # wait until every seated player's own request for a seat is here, whatever
-            # order the entries arrive in
-            seating = b.LobbySeat.from_wire(entry.body)
-            return all(s.peer_id in self.joins for s in seating.seats[1:])
-        if kind in ("lobby.join", "chat"):
+        if stage is Stage.LOBBY or stage is Stage.ANY:
+            if kind == "lobby.seat":
+                # wait until every seated player's own request for a seat is here, whatever
+                # order the entries arrive in
+                seating = b.LobbySeat.from_wire(entry.body)
+                return all(s.peer_id in self.joins for s in seating.seats[1:])
             return True
         if not self.seats:
-            return kind == "resign"  # a resign before seating is rejected in apply
-        if kind == "deck":
-            return True
+            return False  # every later stage waits for the seating
         if kind == "seed":
-            # a seed is posted when its author's game ended at turn entry.turn: wait until we
-            # are there too, so a peer that simply finished first is not taken for one that
-            # left (a seed at a turn we have passed, in a game not over, means it left)
-            return (
-                self.state is None
-                or self.state.over
-                or self.phase == ABORTED
-                or (self.state.turn >= entry.turn and self.pending is None)
-            )
+            return self._seed_ready(entry)
+        if kind == "deck":
+            # the deal applies once the deck is locked; the deck steps at once (the
+            # DeckPeer holds a step that comes early)
+            return self.state is not None or not _is_deal(entry.body)
+        state = self.state
+        if state is None or self.deck is None:
+            return False  # the play stage waits for the deal (a resign too: SPEC 5.4)
         if kind == "resign":
-            return self._resign_ready(entry)
-        if self.state is None or self.deck is None:
-            return False
+            return state.over or (
+                self.pending is None
+                and state.turn >= entry.turn
+                and state.current_seat == self.seat_of(entry.author)
+            )
         if kind == "action":
             return self._action_ready(entry)
         if kind == "ack":
-            return entry.turn < self.state.turn or (
+            return entry.turn < state.turn or (
                 self.pending is not None and self.pending.turn == entry.turn
             )
-        if kind == "move":
-            body = b.MoveBody.from_wire(entry.body)
-            return body.card < self.state.draw_index or self.state.over
-        return True
+        # move
+        body = b.MoveBody.from_wire(entry.body)
+        return body.card < state.draw_index or state.over
 
-    def _resign_ready(self, entry: Entry) -> bool:
-        """A resignation takes effect at a point every peer agrees on: at the start of the
-        resigner's first turn from the entry's turn on (so concurrent actions never race
-        it); before the deal or after the end, at once."""
-        state = self.state
-        seat = self.seat_of(entry.author)
-        if state is None or state.over or seat is None:
+    def _seed_ready(self, entry: Entry) -> bool:
+        """A seed is posted when its author's game ended at ``entry.turn`` (or when it left).
+        A seated peer waits until it is there too, so a peer that simply finished first is
+        not taken for one that left. An observer never stops on a seed: at once."""
+        if self.observer:
             return True
+        state = self.state
         return (
-            self.pending is None and state.turn >= entry.turn and state.current_seat == seat
+            state is None
+            or state.over
+            or self.phase == Phase.ABORTED
+            or (state.turn >= entry.turn and self.pending is None)
         )
 
     def _action_ready(self, entry: Entry) -> bool:
@@ -367,11 +506,7 @@ class TableSession:
         seat = self.seat_of(entry.author)
         if seat is None:
             return True  # rejected in apply
-        try:
-            body = b.ActionBody.from_wire(entry.body, seat)
-        except b.BadBody:
-            return True  # rejected in apply
-        action = body.action
+        action = b.ActionBody.from_wire(entry.body, seat).action
         if isinstance(action, Clue) and action.target != self.my_seat:
             if not 0 <= action.target < len(state.hands):
                 return True
@@ -381,12 +516,34 @@ class TableSession:
 
     def apply(self, entry: Entry) -> None:
         """Apply one entry the replica found ready. Raises HanabiError to reject it."""
-        handler: Callable[[Entry], None] = getattr(self, "_on_" + entry.kind.replace(".", "_"))
+        handler = self._handlers.get(entry.kind)
+        if handler is None:
+            raise GameFault(self._who(entry), f"unknown entry kind {entry.kind!r}")
+        if entry.kind in TURN_ZERO_KINDS and entry.turn != 0:
+            raise GameFault(
+                self._who(entry), f"a {entry.kind} entry belongs to no turn (its turn must be 0)"
+            )
         if entry.author == self.me:
             self._posted.add(_purpose(entry))
-        if self.phase == ABORTED and entry.kind not in ("chat", "seed", "resign"):
+        if self.phase == Phase.ABORTED and entry.kind not in AFTER_ABORT_KINDS:
+            self._record_after_abort(entry)
+        else:
+            handler(entry)
+
+    def _record_after_abort(self, entry: Entry) -> None:
+        """We stopped the game: take the entry without playing it, but keep its deck
+        messages, so that the audit covers every message in the log."""
+        seat = self.seat_of(entry.author)
+        if seat is None or self.deck is None:
             return
-        handler(entry)
+        wire: tuple[Any, ...] = ()
+        if entry.kind == "deck":
+            wire = b.deck_from_wire(entry.body)
+        elif entry.kind == "action":
+            wire = b.ActionBody.from_wire(entry.body, seat).deck
+        elif entry.kind == "ack":
+            wire = b.AckBody.from_wire(entry.body).deck
+        self.deck.record(seat, self._decode_deck(entry, wire))
 
     # -- lobby
 
@@ -403,12 +560,12 @@ class TableSession:
 
     def _on_lobby_join(self, entry: Entry) -> None:
         join = b.LobbyJoin.from_wire(entry.body)
-        if self.seats:
-            raise GameFault(self._who(entry), "the table is full: seating is already decided")
         if entry.author == self.host_id:
             raise GameFault(self._who(entry), "the host is seated already")
         if entry.author in self.joins:
             raise GameFault(self._who(entry), "asked for a seat twice")
+        if self.seats:
+            raise GameFault(self._who(entry), "the table is full: seating is already decided")
         self.joins[entry.author] = join
         self._events.append(ev.PlayerJoined(entry.author, join.name))
 
@@ -431,13 +588,15 @@ class TableSession:
             join = self.joins.get(seat.peer_id)
             if join is None:
                 raise GameFault(self._who(entry), "seated a player who never asked for a seat")
+            # SPEC 5.5: each seat repeats its joiner's name and address exactly (the address
+            # is where the others connect; the name is what every screen shows)
             if (seat.name, seat.address) != (join.name, join.address):
                 raise GameFault(
                     self._who(entry), f"changed {join.name}'s name or address at seating"
                 )
         self.seats = seating.seats
         self.my_seat = self.seat_of(self.me)
-        self.phase = DECK
+        self.phase = Phase.DECK
         self._events.append(ev.Seated())
         self.deck = deckio.DeckAdapter(
             config,
@@ -458,17 +617,26 @@ class TableSession:
             raise GameFault(self._who(entry), "is not seated at this table")
         return seat
 
-    def _feed_deck(self, seat: int, msgs: Iterable[Any]) -> None:
-        """Hand a peer's deck messages to our DeckPeer; post whatever it answers."""
-        self._after_deck(self._receive_deck(seat, msgs))
+    def _decode_deck(self, entry: Entry, wire: Iterable[Any]) -> list[DeckMessage]:
+        return self._require_deck().decode(self._seat_or_fault(entry), wire)
 
-    def _receive_deck(self, seat: int, msgs: Iterable[Any]) -> list[Any]:
+    def _expect(self, entry: Entry, msgs: Sequence[DeckMessage], want: list[MessageKey],
+                what: str) -> None:
+        """The entry's deck messages must reveal exactly `want` (any order): a reveal missing
+        or one the game never called for is its author's fault (SPEC 5.5)."""
+        got = Counter(_message_key(m) for m in msgs)
+        if got != Counter(want):
+            raise GameFault(self._who(entry), f"{what}: its key shares are not the ones the "
+                            f"game calls for (expected {_keys_text(want)}, got "
+                            f"{_keys_text(list(got.elements()))})")
+
+    def _receive_deck(self, seat: int, msgs: Sequence[DeckMessage]) -> list[Any]:
         """Our DeckPeer's answers to a peer's deck messages. A failed check of the entry's
         author refuses the entry; one of ANOTHER seat's message that the DeckPeer held
         until now (it arrived early) must not be blamed on this entry: stop the game,
         blaming the cheater, and take the entry."""
         try:
-            return self._require_deck().receive(seat, msgs)
+            return self._require_deck().receive_decoded(seat, msgs)
         except DeckCheatError as exc:
             if exc.seat == seat:
                 raise
@@ -479,19 +647,43 @@ class TableSession:
         deck = self._require_deck()
         if out:
             self._post_deck(out)
-        if self.phase == DECK and deck.ready:
+        if self.phase == Phase.DECK and deck.ready:
             self._start_play()
         self._learn_faces()
 
     def _on_deck(self, entry: Entry) -> None:
         seat = self._seat_or_fault(entry)
-        self._feed_deck(seat, b.deck_from_wire(entry.body))
+        msgs = self._decode_deck(entry, b.deck_from_wire(entry.body))
+        kinds = {m.KIND for m in msgs}
+        if kinds & DEAL_MESSAGE_KINDS:
+            self._check_deal(entry, seat, msgs)
+        elif not msgs or not kinds <= set(STEP_MESSAGE_KINDS) or len(kinds) != len(msgs):
+            raise GameFault(self._who(entry), "a deck entry holds its author's deck steps "
+                            "(commit, shuffle, lock; each at most once) or its deal shares")
+        answers = self._receive_deck(seat, msgs)
+        if kinds & DEAL_MESSAGE_KINDS:
+            self.dealt_by.add(seat)
+        self._after_deck(answers)
+
+    def _check_deal(self, entry: Entry, seat: int, msgs: Sequence[DeckMessage]) -> None:
+        state = self._require_state()
+        if seat in self.dealt_by:
+            raise GameFault(self._who(entry), "published its deal shares twice")
+        hand = state.config.hand_size
+        want: list[MessageKey] = []
+        for position in range(hand * len(self.seats)):
+            owner = position // hand  # SPEC 5.3: seat 0 gets positions 0..H-1, and so on
+            if owner == seat:
+                want.append((OwnerKey.KIND, position))
+            else:
+                want.append((SharedKeys.KIND, position, owner))
+        self._expect(entry, msgs, want, "the deal")
 
     def _start_play(self) -> None:
         assert self.table is not None and self.deck is not None
         config = self.table.config
         self.state = GameState(config, [None] * config.deck_size)
-        self.phase = PLAY
+        self.phase = Phase.PLAY
         self.my_hashes[0] = self.state.public_hash()
         self._events.append(ev.DeckReady())
         if self.my_seat is not None:
@@ -511,47 +703,68 @@ class TableSession:
     # -- turns
 
     def _on_action(self, entry: Entry) -> None:
+        """Checks in the order SPEC 5.5 fixes: the turn, the seat, the body, the state hash,
+        the rules, then the key shares (so every verifier names the same reason)."""
         state = self._require_state()
         seat = self._seat_or_fault(entry)
         if state.over:
             raise GameFault(self._who(entry), "acted after the game ended")
         if entry.turn != state.turn or self.pending is not None:
             raise GameFault(
-                self._who(entry), f"acted for turn {entry.turn} during turn {state.turn}"
+                self._who(entry),
+                f"acted for {turn_label(entry.turn)} during {turn_label(state.turn)}",
             )
         if seat != state.current_seat:
             current = self.name_of(state.current_seat)
             raise GameFault(self._who(entry), f"not their turn: it is {current}'s")
         body = b.ActionBody.from_wire(entry.body, seat)
+        self._check_hash(entry.turn, seat, body.state_hash, entry)
         action = body.action
         try:
             state.check(action)
         except IllegalAction as exc:
             raise GameFault(self._who(entry), f"illegal action: {exc}") from None
-        self._check_hash(entry.turn, seat, body.state_hash, entry)
+        msgs = self._decode_deck(entry, body.deck)
+        reveals = self._reveals_of(seat, action)
+        want: list[MessageKey] = []
+        if reveals.card is not None:
+            want.append((PublicKey.KIND, reveals.card))
+        if reveals.draw is not None:
+            want.append((OwnerKey.KIND, reveals.draw))
+        self._expect(entry, msgs, want, "its action")
         if isinstance(action, Clue):
             self._record_hash(entry.turn, seat, body.state_hash)
+            self.turn_reveals[entry.turn] = reveals
             before = state.copy()
             outcome = state.apply(action)
             self._events.append(ev.TurnResolved(entry.turn, action, outcome, before))
             self._ack(entry.turn, seat, [])
             self._after_turn()
             return
+        assert isinstance(action, Play | Discard)
         deck = self._require_deck()
         mine: list[Any] = []
         if self.my_seat is not None:
             # Declare both reveals to our DeckPeer even for our own action: a peer resumed
             # from its log replays its own action without take_action(). Same bytes again.
             mine.extend(deck.public_share(action.card))
-            if state.draw_index < state.config.deck_size:
-                mine.extend(deck.deal_shares(state.draw_index, seat))
+            if reveals.draw is not None:
+                mine.extend(deck.deal_shares(reveals.draw, seat))
         # The actor's shares are checked before the turn is taken up: a bad one refuses the
         # entry with no pending turn and no ack of ours left behind.
-        answers = self._receive_deck(seat, body.deck)
+        answers = self._receive_deck(seat, msgs)
         self._record_hash(entry.turn, seat, body.state_hash)
+        self.turn_reveals[entry.turn] = reveals
         self.pending = PendingTurn(entry.turn, action)
         self._ack(entry.turn, seat, mine)
         self._after_deck(answers)
+
+    def _reveals_of(self, seat: int, action: TurnAction) -> TurnReveals:
+        state = self._require_state()
+        if isinstance(action, Clue):
+            return TurnReveals(seat, None, None)
+        more = state.draw_index < state.config.deck_size
+        return TurnReveals(seat, action.card, state.draw_index if more else None)
 
     def _ack(self, turn: int, actor: int, deck_msgs: list[Any]) -> None:
         if self.my_seat is None or self.my_seat == actor:
@@ -561,21 +774,36 @@ class TableSession:
 
     def _on_ack(self, entry: Entry) -> None:
         seat = self._seat_or_fault(entry)
+        reveals = self.turn_reveals.get(entry.turn)
+        if reveals is None:
+            raise GameFault(self._who(entry), f"answered {turn_label(entry.turn)}, "
+                            "which had no action")
+        if seat == reveals.actor:
+            raise GameFault(self._who(entry), f"answered its own {turn_label(entry.turn)}")
         body = b.AckBody.from_wire(entry.body)
         self._check_hash(entry.turn, seat, body.state_hash, entry)
-        answers = self._receive_deck(seat, body.deck)
+        msgs = self._decode_deck(entry, body.deck)
+        want: list[MessageKey] = []
+        if reveals.card is not None:
+            want.append((PublicKey.KIND, reveals.card))
+        if reveals.draw is not None:
+            want.append((SharedKeys.KIND, reveals.draw, reveals.actor))
+        self._expect(entry, msgs, want, "its answer")
+        answers = self._receive_deck(seat, msgs)
         self._record_hash(entry.turn, seat, body.state_hash)
         self._after_deck(answers)
 
     def _check_hash(self, turn: int, seat: int, digest: bytes, entry: Entry) -> None:
         """Raise GameFault, changing nothing, if the reported hash is a second or a wrong one."""
         if seat in self.reported_hashes.get(turn, {}):
-            raise GameFault(self._who(entry), f"reported a second state hash for turn {turn}")
+            raise GameFault(
+                self._who(entry), f"reported a second state hash for {turn_label(turn)}"
+            )
         mine = self.my_hashes.get(turn)
         if mine is not None and digest != mine:
             raise GameFault(
                 self._who(entry),
-                f"game state diverged at turn {turn}: {self.name_of(seat)} computed "
+                f"game state diverged at {turn_label(turn)}: {self.name_of(seat)} computed "
                 f"{digest.hex()[:12]}, we computed {mine.hex()[:12]}",
             )
 
@@ -602,11 +830,12 @@ class TableSession:
 
     def _game_over(self) -> None:
         state = self._require_state()
-        self.phase = OVER
+        self.phase = Phase.OVER
         self._events.append(ev.GameOver(state.end.value, state.score))
         if self.my_seat is not None:
             seed = b.SeedBody(tuple(self._require_deck().seed_reveal()))
             self._post("seed", "seed", seed.to_wire())
+        self._audit_if_complete()
 
     # -- outside the turn
 
@@ -630,57 +859,74 @@ class TableSession:
         if seat is None and entry.author != self.host_id and entry.author not in self.joins:
             raise GameFault(self._who(entry), "is not at this table")
         shown = seat if seat is not None else -1
-        self.chat_log.append((shown, text))
+        # kept in place order: chats from different players commute
+        index = bisect.bisect(self._chat_places, place(entry))
+        self._chat_places.insert(index, place(entry))
+        self.chat_log.insert(index, (shown, text))
         self._events.append(ev.Chat(shown, text))
 
     def _on_resign(self, entry: Entry) -> None:
         seat = self._seat_or_fault(entry)
         reason = b.resign_from_wire(entry.body)
+        state = self._require_state()
         self._events.append(ev.Resigned(seat, reason))
-        if self.state is not None and not self.state.over:
-            self.state.apply(Terminate(seat))
+        if not state.over:
+            state.apply(Terminate(seat))
             self._after_turn()
-        elif self.state is None:
-            self.abort(None, f"{self.name_of(seat)} left before the deal: {reason}")
 
     def _on_seed(self, entry: Entry) -> None:
         seat = self._seat_or_fault(entry)
         if seat in self.seeds_from:
             raise GameFault(self._who(entry), "revealed its seed twice")
         body = b.SeedBody.from_wire(entry.body)
+        msgs = self._decode_deck(entry, body.deck)
+        if [_message_key(m) for m in msgs] != [(SeedReveal.KIND,)]:
+            raise GameFault(self._who(entry), "a seed entry holds exactly its deck seed")
         self.seeds_from.add(seat)
-        self._require_deck().receive(seat, body.deck)  # a seed reveal is answered by nothing
-        if self.phase in (DECK, PLAY) and seat != self.my_seat:
-            # its secrets are public now: every card it locked decodes, so play cannot go on
+        self._require_deck().receive_decoded(seat, msgs)  # a seed is answered by nothing
+        if self.phase in (Phase.DECK, Phase.PLAY) and not self.observer:
+            # its secrets are public now: every card it locked decodes, so play cannot go
+            # on. (An observer goes on checking what the others wrote meanwhile.)
             who = self.describe(entry.author)
             if body.reason:
                 claim = f"{who} stopped the game: {body.reason}"
             else:
                 claim = f"{who} revealed its deck seed and left the game"
             self.abort(None, claim)
-        if len(self.seeds_from) == len(self.seats) and self.phase in (OVER, ABORTED):
+        self._audit_if_complete()
+
+    def _audit_if_complete(self) -> None:
+        if (
+            self._audit_at_end
+            and self.audit is None
+            and len(self.seeds_from) == len(self.seats)
+            and self.phase in (Phase.OVER, Phase.ABORTED)
+        ):
             self._run_audit()
 
     def _run_audit(self) -> None:
         result = self._require_deck().audit()
         self.audit = result
-        if self.phase == OVER:
-            self.phase = AUDITED
+        if self.phase == Phase.OVER:
+            self.phase = Phase.AUDITED
         self._events.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
 
     # ------------------------------------------------------------ faults
 
     def abort(self, peer: bytes | None, reason: str) -> None:
         """Stop the game for good (a cheat, a divergence, a peer gone): reveal our seed."""
-        if self.phase == ABORTED:
+        if self.phase == Phase.ABORTED:
             return
         self.abort_reason = reason
         self.blamed = peer
-        self.phase = ABORTED
+        self.phase = Phase.ABORTED
         self._events.append(ev.Fault(peer, reason, fatal=True))
         if self.my_seat is not None and self.deck is not None:
-            seed = b.SeedBody(tuple(self.deck.seed_reveal()), reason=reason, blame=peer)
+            seed = b.SeedBody(
+                tuple(self.deck.seed_reveal()), reason=b.clean_reason(reason), blame=peer
+            )
             self._post("seed", "seed", seed.to_wire())
+        self._audit_if_complete()
 
     def describe(self, peer_id: bytes) -> str:
         """How a peer is named in every message: "Name (K7QF-2M9D)"."""
@@ -715,6 +961,21 @@ class TableSession:
         return self.my_seat
 
 
+def _is_deal(body: Any) -> bool:
+    """Whether a deck entry's body (unchecked) holds deal shares, by its messages' kinds."""
+    msgs = body.get("deck") if isinstance(body, dict) else None
+    return isinstance(msgs, list) and any(
+        isinstance(m, list) and m and m[0] in DEAL_MESSAGE_KINDS for m in msgs
+    )
+
+
+def _keys_text(keys: list[MessageKey]) -> str:
+    if not keys:
+        return "none"
+    return ", ".join(
+        f"{key[0].removeprefix('deck.')}({', '.join(str(k) for k in key[1:])})"
+        for key in sorted(keys)
+    )
 
 
 def _purpose(entry: Entry) -> str:
@@ -737,4 +998,4 @@ def _purpose(entry: Entry) -> str:
     return f"{kind}:{entry.seq}"
 
 
-__all__ = ["GameFault", "TableSession"]
+__all__ = ["GameFault", "Phase", "Stage", "TableSession", "place"]

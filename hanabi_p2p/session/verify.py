@@ -1,25 +1,30 @@
 """Verify a whole stored game: entries in, a ``GameReport`` out. Pure and deterministic.
 
-This is what ``hanabi-p2p log verify/show/export`` run (protocol/SPEC-game.md 5.7). Anyone can
+This is what ``hanabi-p2p log verify/show/export`` run (protocol/SPEC.md 5.7). Anyone can
 run it, with no secret: every peer's copy of a game holds the same entries in some order, and
-the report depends only on the *set* of entries, so every copy gives the same verdict and
-the same digest.
+the report depends only on the *set* of entries, so every copy gives the same verdict, the
+same first bad entry and the same digest (tests/session/test_session_order.py permutes real
+games, and replays them in arrival order as a live peer would, to show it).
 
 The pipeline never stops at the first problem: a bad entry is reported and everything else
 is still checked, so ``log show`` can show all that is valid.
 
-1. structure: each entry's signature, one table id, equivocation (SPEC-log 3.7); chain links
-   and gaps come out of step 4's replica;
+1. structure: each entry's signature, one table id, equivocation (SPEC 3.7; of two versions
+   of one (author, seq) the one with the smaller hash is replayed); chain links and gaps
+   come out of step 4's replica;
 2. the deck transcript: every deck message in every entry body's ``deck`` list, as
    (seat of the author, message), seats from the host's ``lobby.seat``;
 3. every card's face, once every seat has revealed its seed: the audit's decoding step
    (seeds and the last lock), without yet re-checking every step;
-4. a replay of every entry, in a canonical order, through a ``Replica`` whose app is an
-   unseated observer ``TableSession`` that knows every face: every action's legality, every
-   clue's touched set, every state hash, turn order. When the game is over the observer runs
-   the full deck audit over what it applied (every commitment, shuffle, lock and reveal is
-   recomputed from the seeds); if the replay never gets there, the verifier runs it;
-5. the verdict: valid, invalid (the first bad entry and why) or unfinished.
+4. a replay of every entry through a ``Replica`` whose app is an unseated observer
+   ``TableSession`` that knows every face: every action's legality, every clue's touched
+   set, every state hash, turn order, every reveal an entry must carry. The replica stores
+   the whole set first and applies in place order (``table.place``: content alone);
+5. the full deck audit over every deck message of every applied entry, in place order
+   (every commitment, shuffle, lock and reveal is recomputed from the seeds), so a message
+   applied after the last seed is audited like any other;
+6. the verdict: valid, invalid (the first bad entry, by place, and why) or unfinished.
+   Entries of authors outside the game (never seated) are set aside, never judged.
 
 Step 3 only decodes so that the audit, the costly part, runs once; a deck the audit then
 rejects makes the audit's blame the first problem, ahead of any turn checked against it.
@@ -34,12 +39,13 @@ from enum import StrEnum
 
 from hanabi_p2p.deck import AuditResult, DeckMessage, Lock, SeedReveal, audit, decode_message
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
+from hanabi_p2p.deck.errors import Check
 from hanabi_p2p.deck.group import GroupError
 from hanabi_p2p.deck.steps import unlock
 from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.identity import fingerprint, verify_signature
 from hanabi_p2p.log.entry import Entry, signing_input
-from hanabi_p2p.log.replica import Replica, Status
+from hanabi_p2p.log.replica import AddResult, Replica, Status
 from hanabi_p2p.log.storage import CorruptLogError, GameHeader, LoadResult
 from hanabi_p2p.log.verify import digest
 from hanabi_p2p.rules.actions import Action
@@ -47,7 +53,7 @@ from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.table import TableSession
+from hanabi_p2p.session.table import STEP_OF_KIND, UNKNOWN_STEP, TableSession, place
 
 # Entry kinds whose body carries deck messages in a "deck" list.
 DECK_CARRYING_KINDS = frozenset({"deck", "action", "ack", "seed"})
@@ -112,6 +118,9 @@ class GameReport:
     unapplied: list[Entry] = field(default_factory=list)  # held to the end (canonical order)
     waiting_for: list[tuple[int, str]] = field(default_factory=list)  # (seat, what) at the end
     stopped: str | None = None  # why the players' sessions stopped the game early, if they did
+    # entries of authors outside the game (never seated): set aside, never judged
+    ignored: list[Problem] = field(default_factory=list)
+    torn_tail_bytes: int = 0  # a torn last record dropped on loading (SPEC 3.8): not a fault
 
     # ---- verdict
 
@@ -211,24 +220,24 @@ class _NoSigner:
 
 
 def canonical_order(entries: Iterable[Entry]) -> list[Entry]:
-    """The order the verifier replays in: it depends only on the entries, so every copy of
-    a game is checked the same way. Turn first (the game's own order), the lobby before the
-    rest of turn 0 (a late joiner's request must not look like an unseated author), then
-    author and seq (each author's chain in order)."""
-
-    def lobby_rank(entry: Entry) -> int:
-        return {"table.open": 0, "lobby.join": 1}.get(entry.kind, 2)
-
-    return sorted(entries, key=lambda e: (e.turn, lobby_rank(e), e.author, e.seq, e.hash))
+    """Entries in place order (``table.place``: turn, step of the kind within the turn,
+    author, seq; the hash breaks ties between equivocating versions): a function of the
+    entries alone, so every copy of a game is checked and shown the same way."""
+    return sorted(entries, key=lambda e: (place(e), e.hash))
 
 
-def verify_game(entries: Iterable[Entry], *, table_id: bytes | None = None) -> GameReport:
+def verify_game(
+    entries: Iterable[Entry], *, table_id: bytes | None = None, arrival_order: bool = False
+) -> GameReport:
     """Run the whole pipeline over one game's entries (any order, duplicates allowed).
 
     ``table_id``: the game's table (a game file's header names it); by default the table
-    of the ``table.open`` entry, else the most common one.
+    of the ``table.open`` entry, else the most common one. ``arrival_order``: replay the
+    entries one by one in the order given, as a live peer receives them, instead of storing
+    the set first (tests use it to show the verdict does not depend on the order).
     """
-    distinct = list({entry.hash: entry for entry in entries}.values())
+    given = list(entries)
+    distinct = list({entry.hash: entry for entry in given}.values())
     report = GameReport(
         entry_count=len(distinct),
         authors=len({e.author for e in distinct}),
@@ -239,9 +248,16 @@ def verify_game(entries: Iterable[Entry], *, table_id: bytes | None = None) -> G
     good = _structural_checks(ordered, report)
     transcript, table = _deck_transcript(good)
     faces = _preview_faces(transcript, table, report.table_id) if report.table_id else None
-    observer = _replay(good, faces, report)
-    _settle_audit(observer, transcript, table, faces, report)
-    _final_checks(report)
+    if arrival_order:
+        chosen = {e.hash for e in good}
+        feed = [e for e in list({e.hash: e for e in given}.values()) if e.hash in chosen]
+    else:
+        feed = good
+    replica, refused = _replay(feed, faces, report, arrival_order=arrival_order)
+    _settle_audit(table, faces, [e for e in good if e.hash not in refused], report)
+    _set_aside_outsiders(report)
+    _sort_problems(report)
+    _final_checks(report, replica)
     del report.problems[MAX_PROBLEMS:]
     return report
 
@@ -251,15 +267,10 @@ def verify_file(loaded: LoadResult) -> GameReport:
     report = verify_game(loaded.entries, table_id=loaded.header.table_id)
     report.header = loaded.header
     damage = [Problem(e.reason, record=e.index) for e in loaded.errors]
-    if loaded.dropped_tail_bytes:
-        records = len(loaded.entries) + len(loaded.errors)
-        damage.append(
-            Problem(
-                f"the file ends inside a record ({loaded.dropped_tail_bytes} bytes): "
-                "truncated, or torn by a crash",
-                record=records,
-            )
-        )
+    # A torn tail (SPEC 3.8: a crash while appending the last record) is dropped and its
+    # size reported, never a fault: the entries before it are judged as they are (an entry
+    # it held is simply not in the log, which the verdict then reflects).
+    report.torn_tail_bytes = loaded.dropped_tail_bytes
     report.problems[:0] = damage
     del report.problems[MAX_PROBLEMS:]
     return report
@@ -280,7 +291,9 @@ def _guess_table(entries: Sequence[Entry]) -> bytes | None:
 
 def _structural_checks(ordered: list[Entry], report: GameReport) -> list[Entry]:
     """Signatures, table id and equivocation; returns the entries with a valid signature
-    for this table (the rest are reported and left out)."""
+    for this table (the rest are reported and left out). Of several versions of one
+    (author, seq) only the first in ``ordered`` (place, then hash) is kept: the replay
+    never depends on which version a copy happened to store first."""
     good = []
     first_of: dict[tuple[bytes, int], Entry] = {}
     for entry in ordered:
@@ -302,6 +315,7 @@ def _structural_checks(ordered: list[Entry], report: GameReport) -> list[Entry]:
             report.problems.append(
                 Problem.of(entry, f"equivocation: two different entries with seq {entry.seq}")
             )
+            continue
         good.append(entry)
     return good
 
@@ -402,51 +416,96 @@ def _preview_faces(
 
 
 def _settle_audit(
-    observer: TableSession,
-    transcript: list[tuple[int, DeckMessage]],
     table: tuple[GameConfig, list[bytes]] | None,
     faces: dict[int, Card] | None,
+    entries: list[Entry],
     report: GameReport,
 ) -> None:
-    """The deck audit result: the observer's (it audited exactly the entries it applied), or
-    ours over the whole transcript when the replay never got that far."""
+    """The deck audit over every deck message of every entry not refused, in place order:
+    a message applied after the last seed is audited like the others (SPEC 5.7)."""
     if table is None or report.table_id is None:
         return
     config, seats = table
+    transcript, _ = _deck_transcript(canonical_order(entries))
     revealed = {seat for seat, message in transcript if isinstance(message, SeedReveal)}
     report.missing_seeds = tuple(s for s in range(len(seats)) if s not in revealed)
     if report.missing_seeds:
         return
-    result = observer.audit or audit(config, report.table_id, seats, transcript)
+    result = audit(config, report.table_id, seats, transcript)
     report.audit = result
+    report.timeline.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
     if result.ok and faces is not None and result.faces != faces:
         # Unreachable when the audit passes (it decodes the same way); kept as a guard
         # since every turn was checked against the previewed faces.
         report.problems.append(Problem("the audited deck differs from the replayed one"))
 
 
+class _Recorder:
+    """The observer as the replica's app, noting what happens at each application: the
+    session's events and every refusal, in the order they happen, for ``log show``."""
+
+    def __init__(self, observer: TableSession, report: GameReport) -> None:
+        self.observer = observer
+        self.report = report
+        self.refused: set[bytes] = set()
+
+    def ready(self, entry: Entry) -> bool:
+        return self.observer.ready(entry)
+
+    def allowed_authors(self) -> frozenset[bytes] | None:
+        return self.observer.allowed_authors()
+
+    def order_key(self, entry: Entry) -> tuple[int, int, bytes, int]:
+        return self.observer.order_key(entry)
+
+    def apply(self, entry: Entry) -> None:
+        try:
+            self.observer.apply(entry)
+        except HanabiError as exc:
+            self.refused.add(entry.hash)
+            self._note([Problem.of(entry, _tidy(f"refused by the game: {exc}", entry))])
+            raise
+        finally:
+            self.report.timeline.extend(self.observer.take_events())
+
+    def _note(self, problems: list[Problem]) -> None:
+        self.report.problems.extend(problems)
+        self.report.timeline.extend(problems)
+
+
 def _replay(
-    entries: list[Entry], faces: dict[int, Card] | None, report: GameReport
-) -> TableSession:
+    entries: list[Entry], faces: dict[int, Card] | None, report: GameReport, *,
+    arrival_order: bool,
+) -> tuple[Replica, set[bytes]]:
     """Feed every entry to a Replica driving an observer session; record what happens."""
     table_id = report.table_id or bytes(16)
-    observer = TableSession(_NoSigner(), table_id, seed=bytes(32), known_faces=faces)
-    replica = Replica(table_id, observer)
-    for entry in entries:
-        known = len(replica.rejections)
-        result = replica.add(entry)
-        report.timeline.extend(observer.take_events())
-        new = replica.rejections[known:]
-        problems = [Problem.of(r.entry, _tidy(r.error.reason, r.entry)) for r in new]
+    observer = TableSession(
+        _NoSigner(), table_id, seed=bytes(32), known_faces=faces, audit_at_end=False
+    )
+    recorder = _Recorder(observer, report)
+    replica = Replica(table_id, recorder)
+    if arrival_order:
+        results: list[tuple[Entry | None, AddResult]] = [(e, replica.add(e)) for e in entries]
+    else:
+        batch = replica.add_batch(entries)
+        results = [*zip(sorted(entries, key=place), batch, strict=False), (None, batch[-1])]
+    for entry, result in results:
         if (
-            result.status is Status.REJECTED
+            entry is not None
+            and result.status is Status.REJECTED
             and result.equivocation is None  # reported by the structural checks already
-            and all(r.entry.hash != entry.hash for r in new)
+            and entry.hash not in recorder.refused
         ):
-            # rejected without being remembered (e.g. "too far ahead"): still its fault
-            problems.insert(0, Problem.of(entry, _tidy(result.reason, entry)))
-        report.problems.extend(problems)
-        report.timeline.extend(problems)
+            # refused by the replica itself (a broken chain link, too far ahead, over the
+            # holding budget): its author's fault like any other refusal
+            recorder._note([Problem.of(entry, _tidy(result.reason, entry))])
+    for rejection in replica.rejections:  # refusals while retrying held entries
+        if rejection.entry.hash not in recorder.refused and not any(
+            p.author == rejection.entry.author and p.seq == rejection.entry.seq
+            for p in report.problems
+        ):
+            recorder._note([Problem.of(rejection.entry, _tidy(rejection.error.reason,
+                                                                rejection.entry))])
     rejected = {(p.author, p.seq) for p in report.problems}
     for gap in replica.gaps():
         if (gap.author, gap.start) in rejected:
@@ -460,9 +519,26 @@ def _replay(
     report.unapplied = replica.held()
     report.state = observer.state
     report.waiting_for = observer.waiting_for()
-    report.stopped = observer.abort_reason
+    report.stopped = _why_stopped(observer, report.applied)
     _learn_names(observer, report)
-    return observer
+    return replica, recorder.refused | {r.entry.hash for r in replica.rejections}
+
+
+def _why_stopped(observer: TableSession, applied: Sequence[Entry]) -> str | None:
+    """A game not over whose log holds a seed was stopped by that seed's author (it left,
+    or stopped the game over a fault it saw): the earliest such seed, by place, says why."""
+    state = observer.state
+    if state is not None and state.over:
+        return None
+    for entry in canonical_order(e for e in applied if e.kind == "seed"):
+        who = observer.describe(entry.author)
+        try:
+            reason = b.SeedBody.from_wire(entry.body).reason
+        except HanabiError:
+            reason = None
+        return f"{who} stopped the game: {reason}" if reason else (
+            f"{who} revealed its deck seed and left the game")
+    return None
 
 
 def _learn_names(observer: TableSession, report: GameReport) -> None:
@@ -480,24 +556,63 @@ def _learn_names(observer: TableSession, report: GameReport) -> None:
         report.names[player.peer_id] = player.name
 
 
-def _final_checks(report: GameReport) -> None:
-    if report.audit is not None and not report.audit.ok:
-        blamed = report.audit.blamed_seat
+def _set_aside_outsiders(report: GameReport) -> None:
+    """Entries of authors outside the game (joiners never seated, strangers) are never
+    judged: whether a peer applied them before the seating or ignored them after it depends
+    on arrival order, so they must not decide a verdict (SPEC 5.7)."""
+    if not report.players:
+        return
+    members = {p.peer_id for p in report.players}
+    outside = [p for p in report.problems if p.author is not None and p.author not in members
+               and p.record is None]
+    if outside:
+        report.ignored.extend(outside)
+        report.problems[:] = [p for p in report.problems if p not in outside]
+        report.timeline[:] = [t for t in report.timeline if t not in outside]
+
+
+def _problem_order(problem: Problem) -> tuple[int, tuple[int, int, bytes, int]]:
+    """File damage first, then problems of the log as a whole, then entries by place, then
+    missing entries (by author and seq)."""
+    if problem.record is not None:
+        return (0, (problem.record, 0, b"", 0))
+    if problem.author is None:
+        return (1, (0, 0, b"", 0))
+    if problem.kind is None:
+        return (3, (0, 0, problem.author, problem.seq or 0))
+    step = STEP_OF_KIND.get(problem.kind, UNKNOWN_STEP)
+    return (2, (problem.turn or 0, step, problem.author, problem.seq or 0))
+
+
+def _sort_problems(report: GameReport) -> None:
+    report.problems.sort(key=_problem_order)
+
+
+def _final_checks(report: GameReport, replica: Replica) -> None:
+    audit_result = report.audit
+    if audit_result is not None and not audit_result.ok:
+        blamed = audit_result.blamed_seat
         author = (
             report.players[blamed].peer_id
             if blamed is not None and blamed < len(report.players)
             else None
         )
-        # First: with a cheated deck, the faces every turn was checked against are wrong,
-        # so any turn problem found is a consequence, not the cause.
-        report.problems.insert(0, Problem(f"deck audit failed: {report.audit.reason}", author))
+        if report.state is None and audit_result.check is Check.MISSING:
+            # stopped before the deck was locked: a step nobody got to is not a cheat
+            report.stopped = report.stopped or "the deck was never completed"
+        else:
+            # First: with a cheated deck, the faces every turn was checked against are
+            # wrong, so any turn problem found is a consequence, not the cause.
+            report.problems.insert(
+                0, Problem(f"deck audit failed: {audit_result.reason}", author)
+            )
     if report.problems or not report.faces or report.stopped:
         # entries may wait for ever, legitimately, in a game stopped early or whose faces
         # nobody can know yet
         return
-    state = report.state
-    stuck = [e for e in report.unapplied if not (e.kind == "seed" and not _over(state))]
-    for entry in stuck[:1]:
+    # SPEC 5.7: name the first entry (by place) that is next in its author's chain and can
+    # never apply, not an innocent entry waiting behind it in its own chain
+    for entry in replica.stuck()[:1]:
         report.problems.append(
             Problem.of(entry, "can never apply: what it answers or follows is not in the log")
         )

@@ -234,7 +234,9 @@ def test_out_of_turn_action_is_refused_by_the_app() -> None:
     assert app.turn == 0
 
 
-def test_unseated_authors_are_rejected_after_seating_and_their_held_entries_dropped() -> None:
+def test_unseated_authors_are_ignored_after_seating_and_their_held_entries_dropped() -> None:
+    """Outside the game once seating is fixed: dropped, never remembered, nobody's fault
+    (SPEC 3.6 step 5), whether they were held before the seating or arrive after it."""
     replica, _ = fresh()
     carol = Author(CAROL)
     carol_open = carol.write("table.open", {})
@@ -242,13 +244,14 @@ def test_unseated_authors_are_rejected_after_seating_and_their_held_entries_drop
     assert replica.add(carol_chat).status == Status.HELD  # waiting for carol's seq 0
     _, entries = lobby()
     results = [replica.add(e) for e in entries]
-    dropped = [d for r in results for d in r.dropped]
-    assert [d.peer for d in dropped] == [CAROL.fingerprint]
-    assert replica.held() == []
+    assert [d for r in results for d in r.dropped] == []
+    assert replica.held() == [] and replica.rejections == []
     late = replica.add(carol_open)
-    assert late.status == Status.REJECTED and "not seated" in late.reason
+    assert late.status == Status.IGNORED and "not seated" in late.reason
+    assert not late.permanent and late.error is None
     outsider = Author(DAVE).write("table.open", {})
-    assert replica.add(outsider).status == Status.REJECTED
+    assert replica.add(outsider).status == Status.IGNORED
+    assert replica.rejections == []
 
 
 def test_too_far_ahead_is_refused_but_not_remembered() -> None:

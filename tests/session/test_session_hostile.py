@@ -446,7 +446,7 @@ def test_an_action_with_a_wrong_state_hash_is_refused() -> None:
         public = state.public_hash()
         entry = forge(table, 0, victim, "action", action_body(table, clue, bytes(32)))
         assert_refused_for_good(table.at(victim).replica.add(entry), peer_id(table, 0),
-                                "game state diverged at turn 0")
+                                "game state diverged at turn 1")  # turns as people count them
         assert state.public_hash() == public and state.turn == 0  # the clue did not apply
         assert entry not in table.at(victim).replica.applied
 
@@ -468,7 +468,7 @@ def test_an_ack_with_a_wrong_state_hash_is_refused_blaming_the_acker() -> None:
         public = session.state.public_hash()  # type: ignore[union-attr]
         entry = forge(table, 2, victim, "ack", b.AckBody(bytes(32), ()).to_wire(), turn=0)
         assert_refused_for_good(table.at(victim).replica.add(entry), peer_id(table, 2),
-                                "game state diverged at turn 0")
+                                "game state diverged at turn 1")  # turns as people count them
         assert entry not in table.at(victim).replica.applied
         assert session.state.public_hash() == public  # type: ignore[union-attr]
 
