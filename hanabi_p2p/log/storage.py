@@ -291,8 +291,10 @@ class GameFile:
             raise UserError(f"cannot open game log {path} for writing: {exc.strerror}") from exc
         return cls(path, fd, result.header), result
 
-    def append(self, entry: Entry) -> None:
-        """Write one entry record and fsync: when this returns, the entry survives a crash."""
+    def append(self, entry: Entry, *, sync: bool = True) -> None:
+        """Write one entry record and fsync: when this returns, the entry survives a crash.
+        With ``sync=False`` the fsync is left to a later ``sync()`` (group commit of entries
+        received from peers, which can always be fetched again)."""
         if self._fd is None:
             raise LocalProtocolError(f"game log {self.path} is closed")
         if entry.table_id != self.header.table_id:
@@ -301,7 +303,13 @@ class GameFile:
         while record:
             written = os.write(self._fd, record)
             record = record[written:]
-        os.fsync(self._fd)
+        if sync:
+            os.fsync(self._fd)
+
+    def sync(self) -> None:
+        """Make every record written so far durable."""
+        if self._fd is not None:
+            os.fsync(self._fd)
 
     def close(self) -> None:
         if self._fd is not None:
