@@ -192,8 +192,28 @@ class ScreenFrontend(Frontend):
             app.notify(_("Connection problem: {reason}").format(reason=_clean(event.reason)))
         elif isinstance(event, ev.PlayerJoined):
             app.notify(sits_down_line(event.name))
+        elif isinstance(event, ev.Seated):
+            self._tell_renamed()
         elif isinstance(event, ev.Fault):
             app.notify(stopped_line(event.reason) if event.fatal else warning_line(event.reason))
+
+    def _tell_renamed(self) -> None:
+        """Names are unique at a table: if ours was taken, the host seated us under another
+        one ("Dave 2"); say so, since that is the name the others will use."""
+        assert self.app is not None and self.peer is not None
+        session = self.peer.session
+        seat = session.my_seat
+        if seat is None or session.table is None:
+            return
+        join = session.joins.get(session.me)
+        asked = join.name if join is not None else session.table.host_name
+        given = session.name_of(seat)
+        if given != asked:
+            line = _("Another player has your name: you sit as {name} (seat {number})").format(
+                name=safe(given), number=seat + 1
+            )
+            self.log.append(line)
+            self.app.notify(line, seconds=None)
 
     def _link_changed(self, event: PeerLink) -> None:
         assert self.app is not None and self.peer is not None
