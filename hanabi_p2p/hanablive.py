@@ -27,7 +27,7 @@ from typing import Any
 
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, Terminate
-from hanabi_p2p.rules.cards import Card, GameConfig, Variant
+from hanabi_p2p.rules.cards import Card, GameConfig, Suit, Variant
 
 MAX_PLAYER_NAME_LENGTH = 64
 # a game has at most deck + 8 + (tokens regained) turns; 10 000 is far beyond any real game
@@ -171,9 +171,14 @@ def _actions(obj: dict[str, Any], config: GameConfig) -> list[Action]:
                     raise InvalidGameFile(f"{where}: no number {value}")
                 action = Clue(seat, target, rank=value)
             else:
-                if not 0 <= value < len(colours):
+                # The variant's clue colours first, then the suits it cannot name: a clue
+                # naming one of those (5 in "Rainbow (6 Suits)" or in a 5-suit game) is a
+                # readable action that breaks a rule, refused by the engine (replay exit 1
+                # naming it); only an index that names no suit at all is unreadable.
+                by_index = (*colours, *(s for s in Suit if s not in colours))
+                if not 0 <= value < len(by_index):
                     raise InvalidGameFile(f"{where}: no clue colour {value}")
-                action = Clue(seat, target, colour=colours[value])
+                action = Clue(seat, target, colour=by_index[value])
         else:
             raise InvalidGameFile(f"{where}: unknown action type {kind}")
         if kind != ACTION_GAME_OVER:

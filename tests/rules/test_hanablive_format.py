@@ -58,8 +58,11 @@ def test_colour_clue_value_indexes_the_variant_clue_colours() -> None:
     obj = {"players": ["a", "b"], "deck": _deck(multi), "options": {"variant": "6 Suits"},
            "actions": [{"type": 2, "target": 1, "value": 5}]}
     assert load_game(obj).actions == [Clue(0, 1, colour=Suit.MULTI)]
+    # a colour the variant cannot name is read (the engine refuses it: replay exits 1)
     obj["options"] = {"variant": "Rainbow (6 Suits)"}
-    with pytest.raises(InvalidGameFile, match=r"actions\[0\]: no clue colour 5"):
+    assert load_game(obj).actions == [Clue(0, 1, colour=Suit.MULTI)]
+    obj["actions"] = [{"type": 2, "target": 1, "value": 6}]
+    with pytest.raises(InvalidGameFile, match=r"actions\[0\]: no clue colour 6"):
         load_game(obj)
 
 

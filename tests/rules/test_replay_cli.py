@@ -96,6 +96,25 @@ def test_an_illegal_action_exits_1_with_the_state_before_it(
     assert result["turns"] == 0 and result["clues"] == 8
 
 
+@pytest.mark.parametrize("variant", ["No Variant", "Rainbow (6 Suits)"])
+def test_a_clue_colour_the_variant_cannot_name_exits_1_naming_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, variant: str
+) -> None:
+    """Colour 5 where the variant has no such clue colour (issue 14, item 14): a readable
+    action that breaks a rule, not a malformed file."""
+    game = json.loads(EXAMPLE.read_text())
+    if variant != "No Variant":
+        game["options"] = {**game.get("options", {}), "variant": variant}
+        game["deck"] = game["deck"] + [{"suitIndex": 5, "rank": r}
+                                       for r in (1, 1, 1, 2, 2, 3, 3, 4, 4, 5)]
+    game["actions"][0] = {"type": 2, "target": 1, "value": 5}
+    code, out, _ = _run(capsys, _write(tmp_path, game), "--json")
+    result = json.loads(out.splitlines()[-1])
+    assert code == 1
+    assert result["illegal"]["action_index"] == 0
+    assert "multicolor cannot be named" in result["illegal"]["reason"]
+
+
 def test_an_illegal_action_in_text_mode(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
