@@ -65,11 +65,14 @@ def entry(identity: Identity, seq: int, prev: bytes, turn: int, kind: str, body:
 
 
 def main() -> None:
+    # e0 and e1 carry valid SPEC 5.1 bodies; e2's body exercises the canonical encoding
+    # and is no valid chat body (the log layer never reads bodies: SPEC 3.3, 3.9).
     e0 = entry(
         ALICE, 0, ZERO_HASH, 0, "table.open",
-        {"name": "Vector table", "players": 2, "variant": "No Variant"},
+        {"name": "Vector table", "host": "Alice", "players": 2, "variant": "standard",
+         "options": []},
     )  # fmt: skip
-    e1 = entry(BOB, 0, ZERO_HASH, 0, "lobby.join", {"name": "Bob"})
+    e1 = entry(BOB, 0, ZERO_HASH, 0, "lobby.join", {"name": "Bob", "addr": ["192.0.2.2", 4000]})
     e2 = entry(
         ALICE, 1, e0.hash, 3, "chat",
         {"text": "héllo ✿", "n": -5, "ok": True, "none": None, "list": [1, [2, 300]]},
@@ -97,9 +100,11 @@ def main() -> None:
     ]  # fmt: skip
 
     doc = {
-        "description": "hanabi-p2p log v1 known-answer vectors (protocol/SPEC-log.md). "
+        "description": "hanabi-p2p log v1 known-answer vectors (protocol/SPEC.md section 3.9). "
         "Keys are RFC 8032 7.1 test keys 1 (alice) and 2 (bob). Hex strings are bytes; "
-        "'body' is the decoded body as JSON (these bodies hold no bin values).",
+        "'body' is the decoded body as JSON (these bodies hold no bin values). The "
+        "table.open and lobby.join bodies are valid section 5.1 bodies; the chat body "
+        "exercises the canonical encoding only and is not a valid section 5.1 chat body.",
         "sign_domain": SIGN_DOMAIN.decode(),
         "hash_domain": "hanabi-p2p/v1/entry-hash",
         "digest_domain": "hanabi-p2p/v1/log-digest",
