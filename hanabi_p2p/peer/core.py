@@ -535,6 +535,9 @@ class PeerCore:
         if self.finished is None and self.session.phase in (AUDITED, ABORTED):
             if self._linger_until is None:
                 self._linger_until = self._now + self.timing.linger
+                # tell everyone at once that we hold it all: peers that are done too can
+                # stop as soon as they hear it, not a sync interval later
+                self._effects.append(fx.Broadcast(fr.Have(self._have())))
             self._check_linger(self._now)
 
     def _check_linger(self, now: float) -> None:

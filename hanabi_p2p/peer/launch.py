@@ -23,6 +23,7 @@ from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
 from hanabi_p2p.log.storage import GameFile, PrivateFile, open_game
 from hanabi_p2p.net.discovery import TableAd, TableAdvertiser
+from hanabi_p2p.net.errors import LinkClosedError, LinkTimeoutError
 from hanabi_p2p.net.handshake import normalize_secret, table_code
 from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
@@ -40,6 +41,10 @@ __all__ = ["GameResult", "Peer", "PeerOptions", "host_table", "join_address", "j
            "resume"]
 
 SEED_BYTES = 32
+# A joiner's first connection to the host: tries, and the pause before the second one
+# (doubling after each); TCP itself retransmits within each try's handshake timeout.
+DIAL_TRIES = 3
+DIAL_RETRY_FIRST_S = 1.0
 
 Rng = Callable[[int], bytes]
 
@@ -305,7 +310,7 @@ async def join_known(opts: PeerOptions, host: str, port: int, table_id: bytes,
     # code) is a clear error now, not a redial loop, and leaves no game to "resume".
     await peer.mesh.start()
     try:
-        await peer.mesh.dial(host, port, expected=host_id)
+        await _dial_with_retries(peer.mesh, host, port, host_id)
     except HanabiError as exc:
         await peer.mesh.close()
         reason = exc.reason if isinstance(exc, RemoteProtocolError) else str(exc)
@@ -314,6 +319,22 @@ async def join_known(opts: PeerOptions, host: str, port: int, table_id: bytes,
     peer.save_private(role="guest", host_id=host_id, host_address=[host, port])
     # the core asks for a seat as soon as it learns the table (table.open from the host)
     return await peer.run()
+
+
+async def _dial_with_retries(mesh: Mesh, host: str, port: int, host_id: bytes) -> None:
+    """Dial the host; a connection that times out or drops (a lossy network) is tried
+    again with back-off, a clear refusal (full, wrong password, another table) is not."""
+    delay = DIAL_RETRY_FIRST_S
+    for attempt in range(1, DIAL_TRIES + 1):
+        try:
+            await mesh.dial(host, port, expected=host_id)
+            return
+        except (LinkTimeoutError, LinkClosedError) as exc:
+            if attempt == DIAL_TRIES:
+                raise UserError(f"no answer from the table after {DIAL_TRIES} tries "
+                                f"(last: {exc})") from None
+        await asyncio.sleep(delay)
+        delay *= 2
 
 
 async def join_address(opts: PeerOptions, host: str, port: int, frontend: Frontend,
