@@ -35,6 +35,8 @@ PLAY_WEIGHT = 10
 URGENT_SAVE_WEIGHT = 30
 SAVE_WEIGHT = 3
 GOOD_TOUCH_WEIGHT = 1
+# A play clue to a player with nothing safe to do saves a discard too.
+IDLE_WEIGHT = 5
 BAD_TOUCH_WEIGHT = 12
 # A clue that touches the chop makes the next card the chop: if that one must be saved
 # too, the clue has a cost.
@@ -526,6 +528,7 @@ class _Decision:
         self.avoid = avoid  # cards not to play this turn
         self.rep = player.replica
         self.known, self.queued, _, _ = player._context()
+        self.busy = [player.has_known_safe_action(seat) for seat in range(player.config.players)]
         self.eventual = player._eventual_mask(self.queued)
         # every face some clued card visible to this seat is (for good touch as a giver)
         self.clued_faces: dict[int, int] = {}
@@ -786,6 +789,8 @@ class _Decision:
                 save += 1
         value = (plays * PLAY_WEIGHT + save * SAVE_WEIGHT + good * GOOD_TOUCH_WEIGHT
                  - bad * BAD_TOUCH_WEIGHT)
+        if plays and not self.busy[clue.target]:
+            value += IDLE_WEIGHT  # it would have discarded otherwise
         if chop in touched and not plays:
             # the clue moves the chop on: onto a card that must not be discarded?
             new_chop = next((c for c in reversed(self.rep.hands[clue.target])
