@@ -525,8 +525,8 @@ class PeerCore:
                                    prev=prev, turn=turn, kind=kind, body=body)
                 self._handle(self.replica.add(entry), source=None)
             events = self.session.take_events()
+            self._events.extend(events)  # first: what they cause is reported after them
             self._on_session_events(events)
-            self._events.extend(events)
             if not self.session.has_outbox:
                 break
         else:

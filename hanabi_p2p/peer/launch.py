@@ -238,7 +238,8 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), identity.peer_id, frontend)
     node = await peer.open(table_name)
     peer.save_private(role="host", host_id=identity.peer_id,
-                      host_address=list(peer.listen_address().to_wire()), bots=bots)
+                      host_address=list(peer.listen_address().to_wire()), bots=bots,
+                      auto_start=opts.auto_start)
     peer.session.open_table(table_name, opts.name, config)
     node.flush()
     if opts.advertise:
@@ -374,6 +375,7 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
     opts.interface = str(secret.get("interface", opts.interface))
     opts.name = str(secret.get("name", opts.name))
     host_id = bytes(secret["host_id"])
+    opts.auto_start = bool(secret.get("auto_start", opts.auto_start))
     peer = Peer(opts, identity, table_id, bytes(secret["seed"]), host_id, frontend)
     await peer.open()
     session = peer.session

@@ -21,3 +21,15 @@ def test_honest_table_finishes_audited_with_one_log(players: int) -> None:
         assert not p.faults() and not p.link_problems()
     assert len(net.digests()) == 1
     assert no_blame(net)
+
+
+def test_events_reach_the_front_end_in_the_order_they_happened() -> None:
+    """The host hears 'Bob sits down' before 'everyone is seated', and the deal after that:
+    nothing a reaction causes overtakes what caused it."""
+    net = SimNet(GameConfig(2), seed=7)
+    net.play_to_end()
+    kinds = [type(e).__name__ for e in net.peers[0].events]
+    joined, changed = kinds.index("PlayerJoined"), kinds.index("LobbyChanged")
+    seated, ready = kinds.index("Seated"), kinds.index("DeckReady")
+    assert joined < changed < seated < ready
+    assert kinds.index("GameOver") < kinds.index("Audited")
