@@ -283,3 +283,81 @@ def table_config(path: Path) -> GameConfig:
 
 def log_authors(path: Path) -> set[bytes]:
     return {entry.author for entry in load(path).entries}
+
+
+# ---------------------------------------------------------------- games under faults
+
+# Words a peer uses only when it blames a player: nobody in a fault or relay test cheats, so
+# none of them may appear in any output.
+BLAME_WORDS = re.compile(
+    r"cheat|kept the game waiting|invalid entry|signature does not verify|equivocat"
+    r"|illegal|blame", re.I)
+# A peer that ends a game it cannot finish exits with this status and one reason line.
+EXIT_UNFINISHED = 1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How every peer of one game under faults ended: exit status, last reason line (stderr)
+    and, for each saved log, its digest and whether the game in it finished."""
+
+    status: dict[str, int]
+    reason: dict[str, str]
+    finished: dict[str, str]
+    unfinished: dict[str, str]
+
+    @property
+    def digest(self) -> str | None:
+        return next(iter(self.finished.values()), None)
+
+
+def saved_log_verdict(path: Path) -> tuple[str, bool]:
+    """(digest, finished) of a saved log that must verify: every entry signed and chained,
+    and `hanabi-p2p log verify` saying valid or, for a game stopped early, unfinished."""
+    loaded = load(path)
+    assert loaded.ok, f"{path}: {loaded.errors}"
+    report = verify_entries(loaded.entries)
+    assert report.ok and report.entry_count > 0, (
+        f"{path}: {report.problems} {report.equivocations}")
+    cli = log_verify_cli(path)
+    finished = True
+    if cli is not None:
+        status, output = cli
+        finished = status == 0
+        assert finished or (status == 1 and output.startswith("unfinished: ")), (
+            f"hanabi-p2p log verify {path}:\n{output}")
+    return report.digest, finished
+
+
+def settle(procs: Iterable[Proc], timeout: float = WAIT_S) -> Outcome:
+    """Every peer exits (0 after the score, or 1 with one clear reason line, never a
+    traceback); every log a peer names on its last line verifies; every finished log has one
+    digest; nobody is blamed (see BLAME_WORDS)."""
+    procs = list(procs)
+    status: dict[str, int] = {}
+    for proc in procs:
+        status[proc.name] = proc.finish(timeout)
+    reason: dict[str, str] = {}
+    finished: dict[str, str] = {}
+    unfinished: dict[str, str] = {}
+    for proc in procs:
+        shown = proc.describe()
+        assert status[proc.name] in (0, EXIT_UNFINISHED), (
+            f"{proc.name} exited {status[proc.name]}\n{shown}")
+        assert "Traceback" not in proc.stderr, f"{proc.name} crashed\n{shown}"
+        blamed = BLAME_WORDS.search(proc.output)
+        assert blamed is None, f"{proc.name} blames someone ({blamed})\n{shown}"
+        lines = proc.stderr.strip().splitlines()
+        reason[proc.name] = lines[-1] if lines else ""
+        if status[proc.name] != 0:
+            assert reason[proc.name], f"{proc.name} failed without a reason\n{shown}"
+        tail = proc.stdout.rstrip("\n").splitlines()
+        if not tail or not tail[-1].startswith("log: "):
+            assert status[proc.name] != 0, f"{proc.name} names no log\n{shown}"
+            continue
+        digest, done = saved_log_verdict(Path(tail[-1].removeprefix("log: ")))
+        (finished if done else unfinished)[proc.name] = digest
+        if status[proc.name] == 0:
+            assert done, f"{proc.name} exited 0 with an unfinished log\n{shown}"
+    assert len(set(finished.values())) <= 1, f"finished logs differ: {finished}"
+    return Outcome(status, reason, finished, unfinished)

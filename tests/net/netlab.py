@@ -28,6 +28,10 @@ LAN_PREFIX = "10.231.0."
 _NAME_PREFIX = "hnet"
 _counter = itertools.count(1)
 COMMAND_TIMEOUT_S = 20.0
+# behind_relay(): addresses above any lan() host (at most 200), and the relay's port
+RELAY_ADDRESS = LAN_PREFIX + "251"
+VICTIM_ADDRESS = LAN_PREFIX + "252"
+RELAY_PORT = 9999
 
 
 def _ip(*args: str) -> None:
@@ -92,8 +96,9 @@ class Host:
 class NetLab:
     """Namespaces for one test. Use as a context manager or call close()."""
 
-    def __init__(self) -> None:
-        self.tag = f"{_NAME_PREFIX}{os.getpid()}x{next(_counter)}"
+    def __init__(self, prefix: str = _NAME_PREFIX) -> None:
+        # a caller's own prefix keeps its namespaces apart from other suites' in `ip netns`
+        self.tag = f"{prefix}{os.getpid()}x{next(_counter)}"
         self.namespaces: list[str] = []
         self.processes: list[subprocess.Popen[str]] = []
 
@@ -141,6 +146,37 @@ class NetLab:
             _ip("-n", name, "link", "set", "eth0", "up")
             hosts.append(Host(name, f"{LAN_PREFIX}{i}", self))
         return hosts
+
+    def behind_relay(self) -> tuple[Host, Host]:
+        """(relay, victim): two more hosts on the LAN of `lan()` (call it first), the victim
+        wired only to the relay, which routes for it and sends every TCP connection to or
+        from it into its own port RELAY_PORT (NETLAB.md, "a host behind a relay"). A program
+        listening there reads each connection's real destination with SO_ORIGINAL_DST."""
+        bridge, relay_ip, victim_ip = f"{self.tag}-br", RELAY_ADDRESS, VICTIM_ADDRESS
+        relay, victim = self._namespace("relay"), self._namespace("victim")
+        _ip("link", "add", "eth0", "netns", relay, "type", "veth",
+            "peer", "name", "prelay", "netns", bridge)
+        _ip("-n", bridge, "link", "set", "prelay", "master", "br0")
+        _ip("-n", bridge, "link", "set", "prelay", "up")
+        _ip("-n", relay, "addr", "add", f"{relay_ip}/24", "dev", "eth0")
+        _ip("-n", relay, "link", "set", "eth0", "up")
+        _ip("link", "add", "vic0", "netns", relay, "type", "veth",
+            "peer", "name", "eth0", "netns", victim)
+        _ip("-n", relay, "link", "set", "vic0", "up")
+        # REDIRECT needs an address on the interface a connection comes in by
+        _ip("-n", relay, "addr", "add", f"{relay_ip}/32", "dev", "vic0")
+        _ip("-n", victim, "addr", "add", f"{victim_ip}/24", "dev", "eth0")
+        _ip("-n", victim, "link", "set", "eth0", "up")
+        _ip("-n", relay, "route", "add", f"{victim_ip}/32", "dev", "vic0", "src", relay_ip)
+        relay_host = Host(relay, relay_ip, self)
+        settings = ["net.ipv4.ip_forward=1"] + [
+            f"net.ipv4.conf.{i}.proxy_arp=1" for i in ("all", "eth0", "vic0")]
+        for setting in settings:
+            relay_host.run("sysctl", "-qw", setting).check_returncode()
+        for rule in (["-i", "vic0"], ["-i", "eth0", "-d", victim_ip]):
+            relay_host.run("iptables", "-t", "nat", "-A", "PREROUTING", *rule, "-p", "tcp",
+                           "-j", "REDIRECT", "--to-ports", str(RELAY_PORT)).check_returncode()
+        return relay_host, Host(victim, victim_ip, self)
 
     def close(self) -> None:
         for process in self.processes:
