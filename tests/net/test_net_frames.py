@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_p2p.errors import LocalProtocolError, RemoteProtocolError
+from hanabi_p2p.limits import MAX_ENTRY_BYTES
 from hanabi_p2p.net.errors import FrameError
 from hanabi_p2p.net.frames import (
     MAX_AUTHORS,
-    MAX_ENTRY_BYTES,
     MAX_FRAME_BYTES,
     Auth,
     Bye,
@@ -70,7 +70,7 @@ def frames_from(stream: bytes, chunk: int | None = None) -> list[Frame]:
 
 
 def raw_frame(value: object) -> bytes:
-    payload = msgpack.packb(value, use_bin_type=True)
+    payload: bytes = msgpack.packb(value, use_bin_type=True)
     return struct.pack(">I", len(payload)) + payload
 
 
