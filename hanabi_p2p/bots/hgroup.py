@@ -614,7 +614,7 @@ class _Decision:
         for slot, (c, m) in enumerate(mine):
             if p._is_playable(m) and c not in self.avoid:
                 rank = min(p.rank_of[f] for f in _bits(m))
-                key = (-self._unlocks(m), rank + slot * 0)
+                key = (-self._unlocks(m), rank, slot)
                 if best is None or key < best[0]:
                     best = (key, c)
         if best is None:
