@@ -135,7 +135,7 @@ def _header_section(board: Board, labels: TableLabels, glyphs: Glyphs, columns: 
     return [
         _title_line(board, labels, glyphs, columns),
         _fireworks_line(board, glyphs, columns),
-        _tokens_line(board, glyphs, columns),
+        *_tokens_lines(board, glyphs, columns),
         *_discard_lines(board, columns, glyphs),
     ]
 
@@ -189,7 +189,7 @@ def _fireworks_line(board: Board, glyphs: Glyphs, columns: int) -> Line:
     return _spread(line, right, columns)
 
 
-def _tokens_line(board: Board, glyphs: Glyphs, columns: int) -> Line:
+def _tokens_lines(board: Board, glyphs: Glyphs, columns: int) -> list[Line]:
     tokens = board.clue_tokens
     burnt = board.strikes
     clues: Line = [
@@ -208,9 +208,10 @@ def _tokens_line(board: Board, glyphs: Glyphs, columns: int) -> Line:
     ]
     deck: Line = [("class:label", _("Deck")), ("", f" {board.deck_left}")]
     line = join_cells([clues, fuses, deck], "   ")
-    if width(line) > columns:
-        line = join_cells([clues, fuses, deck], " ")
-    return fit(line, columns)
+    if width(line) <= columns:
+        return [line]
+    # a narrow terminal: wrap rather than cut off the deck count
+    return flow([], [clues, fuses, deck], columns, " ")
 
 
 def _discard_lines(board: Board, columns: int, glyphs: Glyphs = UNICODE) -> list[Line]:

@@ -173,6 +173,7 @@ def test_a_narrow_terminal_wraps_but_never_hides_a_card(columns: int, rows: int)
         for face in hand:
             assert face in text, f"{face} hidden at {columns}x{rows}:\n{text}"
     assert "…" not in "".join(line for line in lines if FACE_PATTERN.search(line))
+    assert "Deck 35" in text  # the counters wrap too, never cut
     own = [w for line in lines for w in line.split() if w[:1].isdigit() and ":" in w]
     assert [w.split(":")[0] for w in own] == ["1", "2", "3", "4", "5"]
 
