@@ -148,6 +148,7 @@ class HGroupPlayer:
         self.board = self._make_board()
         self.pending: Pending | None = None
         self._ctx: tuple[int, list[int], int, int] | None = None
+        self._chops: dict[int, int | None] = {}  # seat -> chop, valid while _ctx is
         self._dealt = False
 
     # ------------------------------------------------------------------ following the game
@@ -329,10 +330,16 @@ class HGroupPlayer:
 
     def chop(self, seat: int) -> int | None:
         """The oldest unclued card of ``seat``: the one it discards next."""
+        if self._ctx is not None and seat in self._chops:
+            return self._chops[seat]
+        chop = None
         for c in reversed(self.replica.hands[seat]):
             if not self.clued[c]:
-                return c
-        return None
+                chop = c
+                break
+        if self._ctx is not None:
+            self._chops[seat] = chop
+        return chop
 
     def _save_mask(self, clue: Clue) -> int:
         """Faces a clue on the chop may be saving."""
@@ -400,6 +407,7 @@ class HGroupPlayer:
                 if top == self.fw[s] and top + 2 <= RANKS_PER_SUIT:
                     connectable |= 1 << (s * RANKS_PER_SUIT + top + 1)
             ctx = self._ctx = (known, queued, self._next_mask(queued), connectable)
+            self._chops = {}
         return ctx
 
     def _read_clue(self, clue: Clue, touched: frozenset[int]
@@ -528,7 +536,7 @@ class _Decision:
         self.avoid = avoid  # cards not to play this turn
         self.rep = player.replica
         self.known, self.queued, _, _ = player._context()
-        self.busy = [player.has_known_safe_action(seat) for seat in range(player.config.players)]
+        self._busy: dict[int, bool] = {}
         self.eventual = player._eventual_mask(self.queued)
         # every face some clued card visible to this seat is (for good touch as a giver)
         self.clued_faces: dict[int, int] = {}
@@ -610,7 +618,7 @@ class _Decision:
 
     def _play(self, mine: list[tuple[int, int]]) -> Advice | None:
         p = self.p
-        best: tuple[tuple[int, int], int] | None = None
+        best: tuple[tuple[int, int, int], int] | None = None
         for slot, (c, m) in enumerate(mine):
             if p._is_playable(m) and c not in self.avoid:
                 rank = min(p.rank_of[f] for f in _bits(m))
@@ -789,7 +797,7 @@ class _Decision:
                 save += 1
         value = (plays * PLAY_WEIGHT + save * SAVE_WEIGHT + good * GOOD_TOUCH_WEIGHT
                  - bad * BAD_TOUCH_WEIGHT)
-        if plays and not self.busy[clue.target]:
+        if plays and not self.busy(clue.target):
             value += IDLE_WEIGHT  # it would have discarded otherwise
         if chop in touched and not plays:
             # the clue moves the chop on: onto a card that must not be discarded?
@@ -821,6 +829,13 @@ class _Decision:
             if (poss & mask if c in touched else poss & ~mask) != poss:
                 return True
         return False
+
+    def busy(self, seat: int) -> bool:
+        """Does ``seat`` know of a safe action (so it will not discard its chop)?"""
+        known = self._busy.get(seat)
+        if known is None:
+            known = self._busy[seat] = self.p.has_known_safe_action(seat)
+        return known
 
     def _recent_clues(self) -> set[tuple[int, object, object]]:
         """(target, colour, rank) of the clues given in the last round of turns."""
