@@ -34,6 +34,7 @@ _KNOWN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"(?:clue|announce) not allowed: (?P<colour>\w+) cannot be named in (?P<variant>.+)",
          N_("that colour cannot be named in this variant")),
         (r"there is no game to resign from", N_("there is no game to resign from")),
+        (r"(?:clue not allowed: )?there is no seat (?P<seat>\d+)", N_("there is no seat {seat}")),
         (r"the game has not started yet", N_("the game has not started yet")),
         (r"you are not seated at this table", N_("you are not seated at this table")),
         (r"the table is closed: nothing more can be sent",

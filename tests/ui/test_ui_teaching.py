@@ -317,3 +317,22 @@ def test_a_player_seated_under_another_name_is_told_so() -> None:
     front._tell(ev.Seated())
     assert front.app.message == "Another player has your name: you sit as Ann 2 (seat 2)"
     assert front.log[-1] == front.app.message
+
+
+def test_every_refusal_the_engine_gives_a_player_is_translated() -> None:
+    from hanabi_p2p.errors import IllegalAction
+
+    state = game(THREE, HANDS)
+    attempts = [
+        Discard(seat=0, card=state.hands[0][0]),  # all 8 tokens available
+        Clue(seat=0, target=0, rank=1),  # ourselves
+        Play(seat=1, card=state.hands[1][0]),  # not our turn
+        Play(seat=0, card=state.hands[0][0], announce=Suit.RED),  # no choreography
+        Clue(seat=0, target=1, rank=2),  # Bob holds no 2: an empty clue
+    ]
+    i18n.setup("it")
+    for action in attempts:
+        with pytest.raises(IllegalAction) as refused:
+            state.check(action)
+        english = str(refused.value)
+        assert translate_refusal(english) != english, english
