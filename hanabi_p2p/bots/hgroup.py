@@ -57,6 +57,9 @@ ENDGAME_KEEP_TOKENS = 0
 # turn: the longer the wait, the longer the focus stays ambiguous and no other can start.
 # Measured over 200 seeded games: 1 -> 22.52 (4p), 21.04 (5p); 2 -> 22.35, 20.66.
 MAX_CHAIN = 1
+# Bluffs (from 3 players): the next player blind-plays a playable card that is not the one
+# the focus needs; the focus is then known to be one above its firework's next card.
+BLUFFS = True
 # How many choose_action() replicas to keep (one per seat and game being played).
 CACHE_SIZE = 32
 
@@ -239,14 +242,24 @@ class HGroupPlayer:
         focus = pending.focus
         seat = pending.waiting[0]
         self._ctx = None
-        if isinstance(action, Play):
-            face = state.faces[action.card]
-            for option in pending.options:
-                if (option.card_of(seat) == action.card and face is not None
-                        and self.table.index(face) == option.missing):
+        face = state.faces[action.card] if isinstance(action, Play) else None
+        if isinstance(action, Play) and face is not None:
+            fi = self.table.index(face)
+            answering = [o for o in pending.options if o.card_of(seat) == action.card]
+            for option in answering:
+                if fi == option.missing:
                     self.inf[focus] = 1 << option.focus_face
                     self.pending = None
                     return
+            if answering and self.fw[self.suit_of[fi]] == self.rank_of[fi] - 1:
+                # a blind play of another playable card: a bluff. The focus is still one
+                # above its firework's next card (but not the blind card's firework).
+                m = 0
+                for option in answering:
+                    m |= 1 << option.focus_face
+                self.inf[focus] = (self.inf[focus] & m) or self.inf[focus]
+                self.pending = None
+                return
         waiting = pending.waiting[1:]
         if waiting:
             self.pending = Pending(focus, pending.options, waiting)
@@ -612,6 +625,8 @@ class _Decision:
         focus = p.table.cards[f]
         kind = "prompt" if p.clued[card] else "finesse"
         how = "my clued card there" if kind == "prompt" else "my newest unclued card"
+        if kind == "finesse" and BLUFFS:
+            kind = "finesse, or a bluff if it is another playable card"
         return Advice(Play(p.seat, card), Reason.ANSWER,
                       f"play slot {slot}: the last clue points at {holder}'s {focus}, which "
                       f"needs {missing} first, and {how} must be it — a {kind}")
@@ -762,21 +777,27 @@ class _Decision:
         meaning, pending = p._read_clue(clue, touched)
         chop = p.chop(clue.target)
         plays = bad = good = save = 0
+        bluffed = False
         if pending is not None:
             f = p.fi[pending.focus]
             option = next((o for o in pending.options if o.focus_face == f), None)
             if option is not None:
-                if not any(p.fi[card] == option.missing for _, card in option.cards):
-                    return None  # nobody holds the missing card where it would be played
                 if self.clued_faces.get(f, 0):
                     return None
-                meaning[pending.focus] = 1 << f  # once the responder has played
+                if any(p.fi[card] == option.missing for _, card in option.cards):
+                    meaning[pending.focus] = 1 << f  # once the responder has played
+                else:
+                    bluff = self._bluff(pending, option)
+                    if bluff is None:
+                        return None  # the responder's card would misplay
+                    meaning[pending.focus] &= bluff
+                    bluffed = True
                 plays += 1  # the connecting card
             else:
                 if any(p.fi[card] == o.missing for o in pending.options for _, card in o.cards):
                     return None  # a copy of the focus where an answer would come from
                 meaning[pending.focus] &= ~pending.connected
-        finessed = pending.focus if pending is not None and plays else None
+        finessed = pending.focus if pending is not None and plays and not bluffed else None
         seen_here: set[int] = set()
         for c, m in meaning.items():
             f = p.fi[c]
@@ -806,6 +827,27 @@ class _Decision:
             if new_chop is not None and self._worth_saving(new_chop):
                 value -= EXPOSE_WEIGHT
         return value, plays
+
+    def _bluff(self, pending: Pending, option: Connection) -> int | None:
+        """The answer to ``option`` would be a blind play of another playable card (a
+        bluff): what the focus then reads as, or None if that card would not play."""
+        p = self.p
+        if not BLUFFS or len(pending.waiting) != 1:
+            return None
+        seat = pending.waiting[0]
+        card = option.card_of(seat)
+        if card is None or p.clued[card] or p.fi[card] < 0:
+            return None  # a prompt is never a bluff
+        f = p.fi[card]
+        if not 1 << f & p.board.playable:
+            return None
+        m = 0
+        for o in pending.options:
+            if o.card_of(seat) == card:
+                if o.missing == f:
+                    return None  # it would read as that finesse instead
+                m |= 1 << o.focus_face
+        return m
 
     def _harm(self, clue: Clue) -> tuple[int, int]:
         """How many touched cards would read as playable, and as trash, when they are not."""
