@@ -174,3 +174,15 @@ def test_end_game_stall_with_a_clue_instead_of_drawing_the_last_cards() -> None:
            str(s.face(1 - s.state.current_seat, 1)[1]))
     assert s.state.clue_tokens > 0
     assert isinstance(s.advice().action, Clue | Play)
+
+
+def test_bluff_the_next_player_blind_plays_another_playable_card() -> None:
+    s = Scenario(3, ["G3 Y3 B4 W3 Y4", "B1 G4 B3 W4 Y4", "R2 G4 B3 W4 G3"])
+    s.clue(ALICE, CATHY, "red")  # R2; Bob's slot 1 is B1, not R1
+    answer = s.advice(BOB)
+    assert answer.reason is Reason.ANSWER and "bluff" in answer.text
+    assert answer.action == Play(BOB, s.slot(BOB, 1))
+    s.take(answer.action)
+    assert s.state.fireworks_total == 1  # B1
+    assert s.known(CATHY, 1) == {"R2"}  # one above what red needs: Cathy waits for R1
+    assert s.advice(CATHY).action != Play(CATHY, s.slot(CATHY, 1))
