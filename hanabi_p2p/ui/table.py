@@ -376,13 +376,20 @@ def _own_hand(
     return lines
 
 
+def _seat_label(labels: TableLabels, seat: int) -> str:
+    return labels.names[seat] if seat < len(labels.names) else f"#{seat + 1}"
+
+
 def _note_lines(board: Board, labels: TableLabels, columns: int, glyphs: Glyphs) -> list[Line]:
-    """Our private notes on the cards of our hand, by slot (the ✎ marks them in place)."""
+    """Our private notes, under our hand: on our cards by slot, on others' cards by name and
+    slot (the ✎ marks the cards themselves)."""
     cells: list[Line] = []
-    for slot, cell in enumerate(board.hands[board.my_seat], start=1):
-        note = labels.notes.get(cell.card)
-        if note:
-            cells.append([("class:note", f"{slot}{glyphs.note} "), ("", note)])
+    for seat in [board.my_seat, *seat_order(board)[:-1]]:
+        owner = "" if seat == board.my_seat else _seat_label(labels, seat) + " "
+        for slot, cell in enumerate(board.hands[seat], start=1):
+            note = labels.notes.get(cell.card)
+            if note:
+                cells.append([("class:note", f"{owner}{slot}{glyphs.note} "), ("", note)])
     if not cells:
         return []
     return flow([("", " " * 4)], cells, columns, "  ")

@@ -287,8 +287,9 @@ def test_note_and_info_on_cards(pipe: PipeInput) -> None:
     app.update(dataclasses.replace(view, state=state))
     app.handle_text("note 3 maybe a 5")
     assert app.notes.get(state.hands[0][2]) == "maybe a 5"
+    app.handle_text("note carol 2 save")
     lines = screen(app)
-    assert any("3✎ maybe a 5" in line for line in lines)
+    assert any("3✎ maybe a 5" in line and "Carol 2✎ save" in line for line in lines)
     app.handle_text("info bob 1")
     assert app.panel == "info"
     story = "\n".join(screen(app))
