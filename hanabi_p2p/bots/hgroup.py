@@ -60,6 +60,7 @@ MAX_CHAIN = 1
 # Bluffs (from 3 players): the next player blind-plays a playable card that is not the one
 # the focus needs; the focus is then known to be one above its firework's next card.
 BLUFFS = True
+BLUFF_NAMES_WEIGHT = 3
 # How many choose_action() replicas to keep (one per seat and game being played).
 CACHE_SIZE = 32
 
@@ -792,6 +793,8 @@ class _Decision:
                         return None  # the responder's card would misplay
                     meaning[pending.focus] &= bluff
                     bluffed = True
+                    if bluff & (bluff - 1) == 0:
+                        good += BLUFF_NAMES_WEIGHT  # and the focus will be known exactly
                 plays += 1  # the connecting card
             else:
                 if any(p.fi[card] == o.missing for o in pending.options for _, card in o.cards):
