@@ -292,10 +292,9 @@ def _guess_table(entries: Sequence[Entry]) -> bytes | None:
 def _structural_checks(ordered: list[Entry], report: GameReport) -> list[Entry]:
     """Signatures, table id and equivocation; returns the entries with a valid signature
     for this table (the rest are reported and left out). Of several versions of one
-    (author, seq) only the first in ``ordered`` (place, then hash) is kept: the replay
-    never depends on which version a copy happened to store first."""
-    good = []
-    first_of: dict[tuple[bytes, int], Entry] = {}
+    (author, seq) only the one with the smallest hash is kept (SPEC 5.7): the replay never
+    depends on which version a copy happened to store first."""
+    signed = []
     for entry in ordered:
         if entry.table_id != report.table_id:
             report.problems.append(
@@ -309,9 +308,16 @@ def _structural_checks(ordered: list[Entry], report: GameReport) -> list[Entry]:
                 Problem.of(entry, "signature does not verify for the claimed author")
             )
             continue
-        # Two signed entries with one (author, seq) prove the author forked its chain:
-        # reported here, whichever order the replay meets them in.
-        if first_of.setdefault((entry.author, entry.seq), entry) is not entry:
+        signed.append(entry)
+    kept: dict[tuple[bytes, int], Entry] = {}
+    for entry in signed:
+        key = (entry.author, entry.seq)
+        if key not in kept or entry.hash < kept[key].hash:
+            kept[key] = entry
+    good = []
+    for entry in signed:
+        # Two signed entries with one (author, seq) prove the author forked its chain.
+        if kept[(entry.author, entry.seq)] is not entry:
             report.problems.append(
                 Problem.of(entry, f"equivocation: two different entries with seq {entry.seq}")
             )
@@ -606,9 +612,10 @@ def _final_checks(report: GameReport, replica: Replica) -> None:
             report.problems.insert(
                 0, Problem(f"deck audit failed: {audit_result.reason}", author)
             )
-    if report.problems or not report.faces or report.stopped:
-        # entries may wait for ever, legitimately, in a game stopped early or whose faces
-        # nobody can know yet
+    if report.problems or not report.faces:
+        # entries may wait for ever, legitimately, in a game whose faces nobody can know yet
+        # (clues cannot be checked). A stopped game leaves nothing waiting: the observer
+        # never stops on a seed, so what the others wrote meanwhile still applies.
         return
     # SPEC 5.7: name the first entry (by place) that is next in its author's chain and can
     # never apply, not an innocent entry waiting behind it in its own chain

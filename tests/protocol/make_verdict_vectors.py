@@ -1,0 +1,328 @@
+"""Build the verdict vectors (protocol/vectors/verdicts/verdicts-v1.json, SPEC 5.7 and 6.4).
+
+Issue 14 asked for a valid and a not-valid log for every rule of SPEC 5.4-5.7 that two
+honest implementations could read differently, with the expected verdict and first bad
+entry. Short real games are played by the in-memory harness (fixed identities, seeds and
+delivery order); each case is one of them with entries dropped (by hash) and added (bytes):
+a cheater's rewritten chain is re-signed with its own key, so only the game rules catch it.
+
+Run `.venv/bin/python tests/protocol/make_verdict_vectors.py` to rewrite the file, only with
+a deliberate protocol change; test_verdict_vectors.py checks the code against it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+SESSION_TESTS = Path(__file__).resolve().parents[1] / "session"
+if str(SESSION_TESTS) not in sys.path:  # the harness lives beside the session tests
+    sys.path.insert(0, str(SESSION_TESTS))
+
+from session_harness import TABLE_ID, Peer, Table  # noqa: E402
+
+from hanabi_p2p.deck.messages import PublicKey  # noqa: E402
+from hanabi_p2p.identity import Identity, fingerprint  # noqa: E402
+from hanabi_p2p.log.entry import Entry, make_entry  # noqa: E402
+from hanabi_p2p.log.replica import Replica  # noqa: E402
+from hanabi_p2p.log.storage import GameFile  # noqa: E402
+from hanabi_p2p.rules.actions import Clue, Discard  # noqa: E402
+from hanabi_p2p.rules.cards import GameConfig  # noqa: E402
+from hanabi_p2p.session.bodies import Address  # noqa: E402
+from hanabi_p2p.session.table import TableSession  # noqa: E402
+from hanabi_p2p.session.verify import GameReport, verify_game  # noqa: E402
+
+VECTOR_PATH = (
+    Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "verdicts" / "verdicts-v1.json"
+)
+OPTIONS = ("all_or_nothing", "empty_clues")
+EXTRA_SEED = b"\x09" * 32  # the joiner who is never seated
+CREATED = 1_700_000_000
+
+
+def identity_seed(seat: int) -> bytes:
+    """The harness's identity seed for a seat."""
+    return bytes([seat + 1]) * 32
+
+
+def applied(table: Table) -> list[Entry]:
+    """Every entry any peer applied, once each, in a fixed order."""
+    seen = {e.hash: e for p in table.peers for e in p.replica.applied}
+    return sorted(seen.values(), key=lambda e: e.hash)
+
+
+# ---- base games
+
+
+def short_game() -> tuple[list[Entry], bytes]:
+    """2 players, all_or_nothing + empty_clues. Turn 1: p0 clues p1 a number touching p1's
+    newest card; turn 2: p1 discards that clued card; turn 3: p0 clues again; turn 4: p1
+    resigns. Also returns the public hash at the start of turn 3 computed as if clue records
+    left with their card (what item 12 says is wrong)."""
+    table = Table(GameConfig.from_names(2, "standard", OPTIONS), seed=1, shuffle=False)
+    table.seat_everyone()
+    table.pump()
+    p0, p1 = (p.session for p in table.peers)
+    assert p0.state is not None
+    card = p0.state.hands[1][0]
+    face = p0.state.faces[card]
+    assert face is not None
+    p0.take_action(Clue(0, 1, rank=face.rank))
+    table.pump()
+    p1.take_action(Discard(1, card))
+    table.pump()
+    state = p0.state.copy()
+    in_hands = {c for hand in state.hands for c in hand}
+    state.clues = [() if c not in in_hands else r for c, r in enumerate(state.clues)]
+    forgetful_hash = state.public_hash()
+    other = p0.state.hands[1][0]
+    other_face = p0.state.faces[other]
+    assert other_face is not None
+    p0.take_action(Clue(0, 1, rank=other_face.rank))
+    table.pump()
+    p1.resign("time for bed")
+    table.pump()
+    assert p0.audit is not None and p0.audit.ok
+    return applied(table), forgetful_hash
+
+
+def first_turn_resignation() -> list[Entry]:
+    """3 players; p0 resigns at turn 1, right after the deal (envelope turn 0)."""
+    table = Table(GameConfig(3), seed=2, shuffle=False)
+    table.seat_everyone()
+    table.pump()
+    table.peers[0].session.resign("changed my mind")
+    table.pump()
+    assert table.peers[0].session.audit is not None
+    return applied(table)
+
+
+def lobby_with_an_extra_joiner() -> list[Entry]:
+    """2 players and a third joiner who is never seated; the extra and p1 talk in the
+    lobby; p0 resigns at turn 1."""
+    table = Table(GameConfig(2), seed=3, shuffle=False)
+    extra_id = Identity.from_seed(EXTRA_SEED)
+    extra = TableSession(extra_id, TABLE_ID, seed=b"\x01" * 32)
+    extra.host_id = table.peers[0].identity.peer_id
+    table.peers.append(Peer(extra_id, extra, Replica(TABLE_ID, extra)))
+    host, bob = table.peers[0].session, table.peers[1].session
+    host.open_table("verdict table", "p0", table.config)
+    table.pump()
+    bob.request_seat("p1", Address("192.0.2.1", 4001))
+    table.pump()
+    extra.request_seat("late", Address("192.0.2.9", 4009))
+    table.pump()
+    bob.say("hello")
+    extra.say("room for one more?")
+    table.pump()
+    host.seat_players(Address("192.0.2.0", 4000))
+    table.pump()
+    host.resign("short game")
+    table.pump()
+    assert host.audit is not None and extra.my_seat is None
+    return applied(table)
+
+
+# ---- rewriting a chain (what a cheater who edits its own history can do)
+
+
+def chain_of(log: Sequence[Entry], author: bytes) -> list[Entry]:
+    return sorted((e for e in log if e.author == author), key=lambda e: e.seq)
+
+
+def rewrite(log: Sequence[Entry], seat: int, target: Entry, *, body: Any = None,
+            turn: int | None = None, insert: tuple[str, int, Any] | None = None
+            ) -> tuple[list[Entry], list[Entry]]:
+    """Re-sign `seat`'s chain from `target` on with `target` changed (or, with `insert`, a
+    new entry (kind, turn, body) placed before it). Returns (dropped, added)."""
+    identity = Identity.from_seed(identity_seed(seat))
+    chain = chain_of(log, identity.peer_id)
+    tail = [e for e in chain if e.seq >= target.seq]
+    specs: list[tuple[str, int, Any]] = []
+    if insert is not None:
+        specs.append(insert)
+    for entry in tail:
+        if entry.hash == target.hash and insert is None:
+            specs.append((entry.kind, entry.turn if turn is None else turn,
+                           entry.body if body is None else body))
+        else:
+            specs.append((entry.kind, entry.turn, entry.body))
+    prev = chain[target.seq - 1].hash if target.seq else bytes(32)
+    added = []
+    for offset, (kind, at, new_body) in enumerate(specs):
+        entry = make_entry(identity, table_id=TABLE_ID, seq=target.seq + offset, prev=prev,
+                           turn=at, kind=kind, body=new_body)
+        added.append(entry)
+        prev = entry.hash
+    return tail, added
+
+
+def append(log: Sequence[Entry], seat: int, kind: str, turn: int, body: Any) -> Entry:
+    identity = Identity.from_seed(identity_seed(seat))
+    last = chain_of(log, identity.peer_id)[-1]
+    return make_entry(identity, table_id=TABLE_ID, seq=last.seq + 1, prev=last.hash,
+                      turn=turn, kind=kind, body=body)
+
+
+def find(log: Sequence[Entry], seat: int, kind: str, turn: int | None = None,
+         where: Callable[[Entry], bool] = lambda e: True) -> Entry:
+    author = Identity.from_seed(identity_seed(seat)).peer_id
+    return next(e for e in sorted(log, key=lambda e: e.seq) if e.author == author
+                and e.kind == kind and (turn is None or e.turn == turn) and where(e))
+
+
+# ---- the document
+
+
+def first_bad(report: GameReport) -> dict[str, Any] | None:
+    if not report.problems:
+        return None
+    p = report.problems[0]
+    return {"author": p.author.hex() if p.author else None, "seq": p.seq, "kind": p.kind,
+            "record": p.record, "reason": p.reason}
+
+
+def case(name: str, item: int, spec: str, base: str, bases: dict[str, list[Entry]],
+         dropped: Sequence[Entry] = (), added: Sequence[Entry] = (), phrase: str = ""
+         ) -> dict[str, Any]:
+    drop = {e.hash for e in dropped}
+    log = [e for e in bases[base] if e.hash not in drop] + list(added)
+    report = verify_game(log)
+    bad = first_bad(report)
+    if bad is not None:
+        assert phrase and phrase in bad["reason"], (name, bad)
+        bad["reason_contains"] = phrase
+        del bad["reason"]
+    return {"name": name, "item": item, "spec": spec, "base": base,
+            "drop": sorted(e.hash.hex() for e in dropped),
+            "add": [e.encoded.hex() for e in added],
+            "verdict": report.verdict.value, "first_bad": bad, "digest": report.digest}
+
+
+def game_file(entries: Sequence[Entry], tail: bytes) -> bytes:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "game.hlog"
+        with GameFile.create(path, TABLE_ID, created=CREATED, name="verdict table") as game:
+            for entry in entries:
+                game.append(entry)
+        return path.read_bytes() + tail
+
+
+def build() -> dict[str, Any]:
+    short, forgetful_hash = short_game()
+    bases = {"short-2p": short, "first-turn-resignation-3p": first_turn_resignation(),
+             "lobby-extra-joiner-2p": lobby_with_an_extra_joiner()}
+    s = bases["short-2p"]
+    r = bases["first-turn-resignation-3p"]
+    lobby = bases["lobby-extra-joiner-2p"]
+    cases = [
+        case("valid short game", 0, "5.7", "short-2p", bases),
+        # item 1: one stage per kind; a resignation applies at its author's own turn only
+        case("resignation at the first turn", 1, "5.4", "first-turn-resignation-3p", bases),
+        case("resignation for a turn that is not the resigner's", 1, "5.4",
+             "first-turn-resignation-3p", bases,
+             *rewrite(r, 0, find(r, 0, "resign"), turn=1), phrase="can never apply"),
+        # item 2: outsiders are set aside, never judged
+        case("lobby chat by a joiner never seated", 2, "3.6, 5.7", "lobby-extra-joiner-2p",
+             bases),
+        case("a seated player's lobby chat with a blank text", 2, "5.1", "lobby-extra-joiner-2p",
+             bases, *rewrite(lobby, 1, find(lobby, 1, "chat"), body={"text": " "}),
+             phrase="must not be empty"),
+        # item 3 and 9: every deck message audited; no reveal the game never called for
+        case("a public key the game never called for, after the last seed", 3, "5.5, 5.7",
+             "short-2p", bases, added=[append(s, 1, "deck", 0, {"deck": [PublicKey(
+                 find(s, 1, "action", 1).body["act"][1], (5).to_bytes(32, "little")
+             ).to_wire()]})], phrase="a deck entry holds its author's deck steps"),
+        # item 4: the seating repeats each joiner's name and address
+        case("seating that changes a joiner's address", 4, "5.5", "short-2p", bases,
+             *rewrite(s, 0, find(s, 0, "lobby.seat"), body={"seats": [
+                 [*seat[:2], "198.51.100.7", seat[3]] if i == 1 else seat
+                 for i, seat in enumerate(find(s, 0, "lobby.seat").body["seats"])]}),
+             phrase="changed p1's name or address at seating"),
+        # item 5: options once each, in protocol order
+        case("options in the wrong order", 5, "5.1", "short-2p", bases,
+             *rewrite(s, 0, find(s, 0, "table.open"), body={
+                 **find(s, 0, "table.open").body, "options": list(reversed(OPTIONS))}),
+             phrase="options must be listed once each"),
+        # item 6: only a resign may give a blank reason
+        case("a seed with an empty reason", 6, "5.1", "short-2p", bases,
+             *rewrite(s, 1, find(s, 1, "seed"), body={**find(s, 1, "seed").body, "reason": ""}),
+             phrase="must not be empty"),
+        # item 8: the stuck entry itself is named, not one waiting behind it
+        case("a resignation that can never apply", 8, "5.7", "short-2p", bases,
+             *rewrite(s, 1, find(s, 1, "resign"), turn=9), phrase="can never apply"),
+        # item 9: incomplete reveals
+        case("a discard without its owner key for the replacement", 9, "5.3, 5.5", "short-2p",
+             bases, *rewrite(s, 1, find(s, 1, "action", 1), body={
+                 **find(s, 1, "action", 1).body,
+                 "deck": find(s, 1, "action", 1).body["deck"][:1]}),
+             phrase="not the ones the game calls for"),
+        case("an answer to a discard with no key shares", 9, "5.3, 5.5", "short-2p", bases,
+             *rewrite(s, 0, find(s, 0, "ack", 1), body={
+                 **find(s, 0, "ack", 1).body, "deck": []}),
+             phrase="not the ones the game calls for"),
+        # item 10: in an action the state hash is checked before the rules
+        case("an illegal action that also reports a wrong hash", 10, "5.5", "short-2p", bases,
+             *rewrite(s, 1, find(s, 1, "action", 1), body={
+                 **find(s, 1, "action", 1).body, "act": ["discard", 59],
+                 "hash": bytes(32)}), phrase="diverged at turn 2"),
+        # item 11: white space is the White_Space property, not a language's isspace
+        case("a chat that is not blank (a zero-width space)", 11, "5.1", "short-2p", bases,
+             added=[append(s, 0, "chat", 4, {"text": "\u200b"})]),
+        case("a chat made only of White_Space characters", 11, "5.1", "short-2p", bases,
+             added=[append(s, 0, "chat", 4, {"text": "\u3000\u2003\u00a0"})],
+             phrase="must not be empty"),
+        # item 12: clue records stay with a card after it leaves the hand
+        case("a hash that forgets the clues of a discarded card", 12, "5.5", "short-2p",
+             bases, *rewrite(s, 1, find(s, 1, "ack", 2), body={
+                 **find(s, 1, "ack", 2).body, "hash": forgetful_hash}),
+             phrase="diverged at turn 3"),
+    ]
+    last = max((e for e in s if e.kind == "seed"), key=lambda e: e.hash)
+    rest = [e for e in s if e is not last]
+    whole = game_file([*rest, last], b"")
+    files = [
+        {"name": "a zero-filled tail after a whole game", "item": 7, "spec": "3.8, 5.7",
+         "file": (whole + bytes(300)).hex(), "verdict": "valid", "torn_tail_bytes": 300},
+        {"name": "the last record torn off mid-way", "item": 7, "spec": "3.8, 5.7",
+         "file": whole[:len(whole) - 40].hex(), "verdict": "unfinished",
+         "torn_tail_bytes": len(last.encoded) + 8 - 40},
+    ]
+    return {
+        "description": (
+            "hanabi-p2p verdict vectors for protocol/SPEC.md 5.4-5.7 (issue 14). A case's "
+            "log is its base's entries minus 'drop' (entry hashes) plus 'add' (entry "
+            "bytes), in any order: every permutation MUST give the same verdict, first bad "
+            "entry (author, seq, kind, and a phrase of the reference's reason) and digest. "
+            "'files' are whole game files (SPEC 3.8) with their verdict and torn tail."
+        ),
+        "table_id": TABLE_ID.hex(),
+        "identities": {f"p{seat}": {"seed": identity_seed(seat).hex(), "fingerprint":
+                                    fingerprint(Identity.from_seed(identity_seed(seat)).peer_id)}
+                       for seat in range(3)}
+        | {"late": {"seed": EXTRA_SEED.hex(),
+                    "fingerprint": fingerprint(Identity.from_seed(EXTRA_SEED).peer_id)}},
+        "bases": {name: [e.encoded.hex() for e in log] for name, log in bases.items()},
+        "cases": cases,
+        "files": files,
+    }
+
+
+def main() -> None:
+    doc = build()
+    VECTOR_PATH.parent.mkdir(parents=True, exist_ok=True)
+    VECTOR_PATH.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
+                           encoding="utf-8")
+    print(f"wrote {VECTOR_PATH}")
+    for c in doc["cases"]:
+        bad = c["first_bad"]
+        print(f"  item {c['item']:>2} {c['verdict']:<10} {c['name']}"
+              + (f"  [{bad['kind']} seq {bad['seq']}: {bad['reason_contains']}]" if bad else ""))
+
+
+if __name__ == "__main__":
+    main()
