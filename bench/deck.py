@@ -10,7 +10,9 @@ Times, for 2-5 players and the 50-card deck:
 * the largest single batch: the longest one DeckPeer call took (what would block an event
   loop if called on it);
 * the N-machine critical path: the same setup replayed as if every peer ran on its own
-  machine with one core and a network of zero latency. Each call's CPU time is measured; a
+  machine with one core and a network of zero latency, with the checks made before a peer's
+  own step, after it (DeckPeer's defer_checks), or after it on a second core (a thread pool
+  on a laptop with two cores or more). Each call's CPU time is measured; a
   message leaves when the call that made it ends and reaches every other peer at once; a
   peer works on what reached it one message at a time, in arrival order. Reported: the time
   at which the last peer has its deck ready (the sequential chain of shuffles, locks and
@@ -34,6 +36,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable
+from enum import Enum
 from typing import Any
 
 from hanabi_p2p.deck import group
@@ -86,36 +89,50 @@ def time_setup(players: int, run: int) -> tuple[float, float]:
     return elapsed * 1000, longest[0] * 1000
 
 
-def critical_path(players: int, run: int) -> tuple[float, list[float]]:
+class Mode(Enum):
+    """How a machine orders its deck work (bench rows)."""
+
+    FIRST = "checks first"  # check a predecessor's proofs, then make our own step
+    DEFERRED = "deferred, 1 core"  # our step first, then the checks, on the same core
+    SECOND_CORE = "deferred, 2 cores"  # our step first; the checks on a second core
+
+
+def critical_path(players: int, run: int, mode: Mode) -> tuple[float, list[float]]:
     """(ms until the last peer's deck is ready, each peer's CPU ms) with one machine per peer
     (see the module docstring). Setup only: commit, shuffle, lock and every check."""
-    table = DeckTable(GameConfig(players), f"bench-path-{players}-{run}")
-    free_at = [0.0] * players  # when each machine is done with what it was given
+    table = DeckTable(GameConfig(players), f"bench-path-{players}-{run}",
+                      defer_checks=mode is not Mode.FIRST)
+    free_at = [0.0] * players  # when each machine's main core is done with its work
+    checks_free_at = [0.0] * players  # the checking core (Mode.SECOND_CORE)
     busy = [0.0] * players
     ready_at = [math.inf] * players
     order = itertools.count()  # ties: arrival order, as a FIFO link delivers
     arrivals: list[tuple[float, int, int, int, DeckMessage]] = []
 
-    def run_call(seat: int, at: float, call: Callable[[], list[DeckMessage]]) -> None:
-        start = max(at, free_at[seat])
+    def run_call(seat: int, at: float, call: Callable[[], list[DeckMessage]],
+                 core: list[float]) -> None:
+        start = max(at, core[seat])
         c0 = clock()
         out = call()
         spent = clock() - c0
-        free_at[seat] = start + spent
+        core[seat] = start + spent
         busy[seat] += spent
         if table.peers[seat].deck_ready:
-            ready_at[seat] = min(ready_at[seat], free_at[seat])
+            ready_at[seat] = min(ready_at[seat], core[seat])
         for message in out:
             for other in range(players):
                 if other != seat:
-                    heapq.heappush(arrivals, (free_at[seat], next(order), other, seat, message))
+                    heapq.heappush(arrivals, (core[seat], next(order), other, seat, message))
 
     for seat, peer in enumerate(table.peers):
-        run_call(seat, 0.0, peer.start)
+        run_call(seat, 0.0, peer.start, free_at)
     while arrivals:
         at, _, seat, sender, message = heapq.heappop(arrivals)
         peer = table.peers[seat]
-        run_call(seat, at, functools.partial(peer.receive, sender, message))
+        run_call(seat, at, functools.partial(peer.receive, sender, message), free_at)
+        if peer.checks_pending:
+            core = checks_free_at if mode is Mode.SECOND_CORE else free_at
+            run_call(seat, free_at[seat], peer.run_checks, core)
     assert all(peer.deck_ready for peer in table.peers)
     return max(ready_at) * 1000, [b * 1000 for b in busy]
 
@@ -178,6 +195,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median)")
     parser.add_argument("--baseline-repeat", type=int, default=3,
                         help="runs of the slow MODP baseline (5 players only)")
+    parser.add_argument("--path-players", type=int, nargs="*", default=[5],
+                        help="player counts for the N-machine critical path (default: 5; "
+                             "each count adds about 10 s)")
     args = parser.parse_args()
 
     rows = []
@@ -187,10 +207,11 @@ def main() -> None:
         phases = [time_phases_ours(players, run) for run in range(args.repeat)]
         rows.append((players, statistics.median(s for s, _ in setups),
                      max(b for _, b in setups), statistics.median(phases)))
-        runs = [critical_path(players, run) for run in range(args.repeat)]
-        paths.append((players, statistics.median(chain for chain, _ in runs),
-                      statistics.median(statistics.median(peers) for _, peers in runs),
-                      statistics.median(max(peers) for _, peers in runs)))
+        for mode in Mode if players in args.path_players else ():
+            runs = [critical_path(players, run, mode) for run in range(args.repeat)]
+            paths.append((players, mode, statistics.median(chain for chain, _ in runs),
+                          statistics.median(statistics.median(peers) for _, peers in runs),
+                          statistics.median(max(peers) for _, peers in runs)))
     baseline = statistics.median(time_phases_modp(5, run)
                                  for run in range(args.baseline_repeat))
 
@@ -198,9 +219,11 @@ def main() -> None:
     for players, setup, batch, phase_ms in rows:
         print(f"{players:>7}  {setup:>28.1f}  {batch:>15.1f}  {phase_ms:>21.1f}")
     print()
-    print("players  N machines: deck ready ms (chain)  CPU ms per peer (median)  (largest)")
-    for players, chain, per_peer, per_peer_max in paths:
-        print(f"{players:>7}  {chain:>32.1f}  {per_peer:>24.1f}  {per_peer_max:>10.1f}")
+    print("players  checks             N machines: deck ready ms  CPU ms per peer (median, max)")
+    for players, mode, chain, per_peer, per_peer_max in paths:
+        print(f"{players:>7}  {mode.value:<17}  {chain:>25.1f}  {per_peer:>20.1f}  "
+              f"{per_peer_max:>6.1f}")
+    last = {mode: chain for players, mode, chain, _, _ in paths if players == 5}
     phases_5p = rows[-1][3]
     print(f"baseline, 5 players: both phases in 2048-bit MODP with pow(): {baseline:.1f} ms "
           f"({baseline / phases_5p:.0f}x slower)")
@@ -210,10 +233,12 @@ def main() -> None:
         "baseline_phases_ms_5p": round(baseline, 1),
         "speedup": round(baseline / phases_5p, 1),
         "max_batch_ms_5p": round(rows[-1][2], 1),
-        "chain_ms_5p": round(paths[-1][1], 1),
-        "cpu_per_peer_ms_5p": round(paths[-1][2], 1),
-        "cpu_per_peer_max_ms_5p": round(paths[-1][3], 1),
-        "chain_ms": {str(p): round(c, 1) for p, c, _, _ in paths},
+        "chain_ms_5p": round(last[Mode.FIRST], 1),
+        "chain_deferred_ms_5p": round(last[Mode.DEFERRED], 1),
+        "chain_deferred_2_cores_ms_5p": round(last[Mode.SECOND_CORE], 1),
+        "cpu_per_peer_ms_5p": round(next(c for p, m, _, c, _ in paths
+                                         if p == 5 and m is Mode.FIRST), 1),
+        "chain_ms": {f"{p}/{m.name.lower()}": round(c, 1) for p, m, c, _, _ in paths},
         "setup_ms": {str(p): round(s, 1) for p, s, _, _ in rows},
         "deck_size": 50,
         "repeat": args.repeat,

@@ -38,42 +38,69 @@ def _verify(sender: Sender, ctx: dleq.ProofContext,
         raise sender.blame(Check.INVALID_POINT, f"{ctx.phase}: {exc}") from None
 
 
-def check_shuffle(sender: Sender, message: Shuffle, size: int, input_sum: Point) -> Point:
-    """Phase 1; returns ΣZ, the next shuffle's ΣX."""
+def shuffle_structure(sender: Sender, message: Shuffle, size: int) -> Point:
+    """Phase 1, the cheap part: n distinct points on the curve; returns ΣZ, the next
+    shuffle's ΣX. What proves them right is `check_shuffle_proof`."""
     if len(message.points) != size:
         raise sender.blame(Check.MALFORMED,
                            f"shuffle of {len(message.points)} points, deck has {size}")
     if len(set(message.points)) != size:
         raise sender.blame(Check.DUPLICATE_POINT, "shuffle repeats a point")
     try:
+        return group.point_sum(message.points)
+    except group.GroupError as exc:
+        raise sender.blame(Check.INVALID_POINT, f"shuffle: {exc}") from None
+
+
+def check_shuffle_proof(sender: Sender, message: Shuffle, input_sum: Point,
+                        output_sum: Point) -> None:
+    """Phase 1, the costly part: S and every point valid, and the sum proof."""
+    try:
         for point in (message.shuffle_point, *message.points):
             group.validate_point(point)
-        output_sum = group.point_sum(message.points)
     except group.GroupError as exc:
         raise sender.blame(Check.INVALID_POINT, f"shuffle: {exc}") from None
     statement = (group.BASE_POINT, message.shuffle_point, input_sum, output_sum)
     if not _verify(sender, sender.context("shuffle", 0), statement, message.sum_proof):
         raise sender.blame(Check.SHUFFLE_PROOF,
                            "sum proof fails: a card was duplicated, dropped or substituted")
+
+
+def check_shuffle(sender: Sender, message: Shuffle, size: int, input_sum: Point) -> Point:
+    """Phase 1, every check; returns ΣZ, the next shuffle's ΣX."""
+    output_sum = shuffle_structure(sender, message, size)
+    check_shuffle_proof(sender, message, input_sum, output_sum)
     return output_sum
 
 
-def check_lock(sender: Sender, message: Lock, shuffle_point: Point,
-               inputs: tuple[Point, ...]) -> None:
-    """Phase 2: one DLEQ(S→K[i], X[i]→Y[i]) per position."""
-    size = len(inputs)
-    if len(message.points) != size:
+def lock_structure(sender: Sender, message: Lock, size: int) -> None:
+    """Phase 2, the cheap part: n points, keys and proofs, no point or key twice."""
+    if len(message.points) != size or len(message.keys) != size or len(message.proofs) != size:
         raise sender.blame(Check.MALFORMED,
                            f"lock of {len(message.points)} points, deck has {size}")
     if len(set(message.points)) != size:
         raise sender.blame(Check.DUPLICATE_POINT, "lock repeats a point")
     if len(set(message.keys)) != size:
         raise sender.blame(Check.DUPLICATE_KEY, "lock repeats a key K")
-    for position, (x, y, key, proof) in enumerate(
-            zip(inputs, message.points, message.keys, message.proofs, strict=True)):
-        statement = (shuffle_point, key, x, y)
-        if not _verify(sender, sender.context("lock", position), statement, proof):
+
+
+def check_lock_proofs(sender: Sender, message: Lock, shuffle_point: Point,
+                      inputs: tuple[Point, ...], positions: range) -> None:
+    """Phase 2, the costly part, for some positions: DLEQ(S→K[i], X[i]→Y[i]) each (the
+    multiplications validate K, Y, S and X)."""
+    for position in positions:
+        statement = (shuffle_point, message.keys[position], inputs[position],
+                     message.points[position])
+        if not _verify(sender, sender.context("lock", position), statement,
+                       message.proofs[position]):
             raise sender.blame(Check.LOCK_PROOF, f"proof for position {position}")
+
+
+def check_lock(sender: Sender, message: Lock, shuffle_point: Point,
+               inputs: tuple[Point, ...]) -> None:
+    """Phase 2, every check: one DLEQ(S→K[i], X[i]→Y[i]) per position."""
+    lock_structure(sender, message, len(inputs))
+    check_lock_proofs(sender, message, shuffle_point, inputs, range(len(inputs)))
 
 
 def check_key(sender: Sender, position: int, key: bytes, published: Point) -> Scalar:

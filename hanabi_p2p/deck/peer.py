@@ -5,11 +5,20 @@ Messages in (`receive`), messages out (return values); the game drives reveals w
 cannot be used yet is held and retried after every step. Everything a peer sends is checked
 before use; the first failed check raises `DeckCheatError` naming the peer (or
 `DeckCorruptError` when only the audit can name it) and the peer stops for good.
+
+With ``defer_checks=True`` the costly checks of a shuffle or lock (point validation and the
+proofs: nearly all of a peer's deck CPU) are not run by `receive`, which only makes the cheap
+structural checks and at once returns this peer's own shuffle or lock when it falls due; the
+caller sends that, then runs `run_checks` (see there; in a worker thread if it likes, and its
+checks in parallel). The deck is READY, and anything can be revealed, only once every
+deferred check has passed (SPEC §2.8), so building on an unchecked predecessor leaks
+nothing: a peer's own step is the same function of its seed whatever its input.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
@@ -42,6 +51,17 @@ from hanabi_p2p.rules.cards import Card, GameConfig
 # A peer may run ahead of us by at most every reveal of every position plus its one-shot
 # messages; anything beyond that is flooding.
 MAX_HELD_PER_SEAT = 3 * MAX_DECK_SIZE + 4
+# Deferred lock proofs are checked this many positions per job, so that a thread pool can
+# spread one lock over several cores (one job of 10 proofs is about 4 ms).
+LOCK_CHECK_CHUNK = 10
+
+ProofCheck = Callable[[], None]  # pure: raises DeckCheatError, or returns; any thread
+
+
+def run_in_order(jobs: Sequence[ProofCheck]) -> None:
+    """The default runner of `run_checks`: one job after another, in this thread."""
+    for job in jobs:
+        job()
 
 
 @dataclass(slots=True)
@@ -56,7 +76,7 @@ class DeckPeer:
     """One peer of the deck protocol for one table."""
 
     def __init__(self, config: GameConfig, table_id: bytes, seats: list[bytes], my_seat: int,
-                 seed: bytes) -> None:
+                 seed: bytes, *, defer_checks: bool = False) -> None:
         if len(table_id) != TABLE_ID_BYTES:
             raise LocalProtocolError(f"table_id must be {TABLE_ID_BYTES} bytes")
         if len(seats) != config.players or any(len(p) != PEER_ID_BYTES for p in seats):
@@ -92,6 +112,8 @@ class DeckPeer:
         self._held: list[tuple[int, DeckMessage]] = []
         self._sent: set[DeckMessage] = set()
         self._transcript: list[tuple[int, DeckMessage]] = []
+        self._defer_checks = defer_checks
+        self._deferred: list[ProofCheck] = []  # costly checks not run yet, in arrival order
 
     # ---- queries -------------------------------------------------------------------------
 
@@ -102,6 +124,11 @@ class DeckPeer:
     @property
     def deck_ready(self) -> bool:
         return self._phase is Phase.READY
+
+    @property
+    def checks_pending(self) -> int:
+        """Deferred proof checks not run yet (always 0 without ``defer_checks``)."""
+        return len(self._deferred)
 
     @property
     def error(self) -> Exception | None:
@@ -184,6 +211,25 @@ class DeckPeer:
         self._reveals.setdefault(position, Reveal()).public = True
         out = PublicKey(position, self._own_key(position))
         return self._run(lambda: self._emit(out))
+
+    def run_checks(self, runner: Callable[[Sequence[ProofCheck]], None] = run_in_order,
+                   ) -> list[DeckMessage]:
+        """Run every deferred check; return what this peer sends as a result (nothing, or
+        what the deck being READY lets through). On a failed check move to ERROR and raise.
+
+        `runner` gets the jobs (pure functions, safe to run in parallel threads: libsodium
+        releases the GIL) and must raise the exception of the first failing job in list
+        order, so that the blame does not depend on timing; e.g. with a thread pool
+        ``lambda jobs: [f.result() for f in [pool.submit(j) for j in jobs]]``. Do not call
+        another method of this peer while it runs."""
+        self._require_usable()
+        jobs, self._deferred = self._deferred, []
+
+        def step() -> list[DeckMessage]:
+            runner(jobs)
+            return self._advance()
+
+        return self._run(step)
 
     def seed_reveal(self) -> list[DeckMessage]:
         """Publish the seed for the audit (game over, or after a cheat). Allowed even in
@@ -302,14 +348,31 @@ class DeckPeer:
         players = len(self.seats)
         done = {"all-commits": lambda: len(self._commits) == players,
                 "all-shuffles": lambda: len(self._shuffles) == players,
-                "all-locks": lambda: len(self._locks) == players}
+                # READY lets cards be revealed: only once every deferred check has passed
+                "all-locks": lambda: len(self._locks) == players and not self._deferred}
         while (step := COMPLETES.get(self._phase)) is not None and done[step]():
             self._phase = TRANSITIONS[(self._phase, step)]
         if self._phase is Phase.SHUFFLE and len(self._shuffles) == self.my_seat:
-            return self._emit(self._make_shuffle())
+            return self._emit(self._own_step(self._make_shuffle))
         if self._phase is Phase.LOCK and len(self._locks) == self.my_seat:
-            return self._emit(self._make_lock())
+            return self._emit(self._own_step(self._make_lock))
         return []
+
+    def _own_step(self, make: Callable[[], DeckMessage]) -> DeckMessage:
+        """Our shuffle or lock. Its input may not be checked yet (deferred checks): a point
+        libsodium refuses to multiply is the fault of the seat that sent the input."""
+        try:
+            return make()
+        except group.GroupError as exc:
+            author = (self.my_seat - 1) % len(self.seats)  # lock 0 builds on the last shuffle
+            raise self._cheat(author, Check.INVALID_POINT, f"input of our step: {exc}") from None
+
+    def _check(self, job: ProofCheck) -> None:
+        """Run a costly check now, or keep it for run_checks."""
+        if self._defer_checks:
+            self._deferred.append(job)
+        else:
+            job()
 
     def _apply(self, seat: int, message: DeckMessage) -> None:
         match message:
@@ -379,7 +442,10 @@ class DeckPeer:
         if seat == self.my_seat:  # our own, made by _make_shuffle: ΣZ = s·ΣX
             output_sum = group.mul(self._secrets.shuffle_scalar, input_sum)
         else:
-            output_sum = checks.check_shuffle(self._sender(seat), message, self.size, input_sum)
+            sender = self._sender(seat)
+            output_sum = checks.shuffle_structure(sender, message, self.size)
+            self._check(functools.partial(checks.check_shuffle_proof, sender, message,
+                                          input_sum, output_sum))
         self._shuffles.append(message)
         self._sums.append(output_sum)
 
@@ -393,8 +459,13 @@ class DeckPeer:
 
     def _on_lock(self, seat: int, message: Lock) -> None:
         if seat != self.my_seat:
-            checks.check_lock(self._sender(seat), message, self._shuffles[seat].shuffle_point,
-                              self._lock_input(seat))
+            sender, inputs = self._sender(seat), self._lock_input(seat)
+            checks.lock_structure(sender, message, self.size)
+            for start in range(0, self.size, LOCK_CHECK_CHUNK):
+                positions = range(start, min(start + LOCK_CHECK_CHUNK, self.size))
+                self._check(functools.partial(
+                    checks.check_lock_proofs, sender, message,
+                    self._shuffles[seat].shuffle_point, inputs, positions))
         self._locks.append(message)
 
     # ---- reveals ---------------------------------------------------------------------------

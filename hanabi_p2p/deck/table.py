@@ -30,13 +30,15 @@ class DeckTable:
     """N peers, a shared FIFO of in-flight messages, and a record of every message sent."""
 
     def __init__(self, config: GameConfig, label: str = "table", *,
-                 table_id: bytes | None = None, tamper: Tamper | None = None) -> None:
+                 table_id: bytes | None = None, tamper: Tamper | None = None,
+                 defer_checks: bool = False) -> None:
         self.config = config
         self.label = label
         self.table_id = table_id or hashlib.sha256(f"{label}/table".encode()).digest()[:16]
         identities = [seat_identity(label, seat) for seat in range(config.players)]
         self.peer_ids = [peer_id for peer_id, _ in identities]
-        self.peers = [DeckPeer(config, self.table_id, self.peer_ids, seat, seed)
+        self.peers = [DeckPeer(config, self.table_id, self.peer_ids, seat, seed,
+                               defer_checks=defer_checks)
                       for seat, (_, seed) in enumerate(identities)]
         self.tamper = tamper
         self.sent: list[tuple[int, DeckMessage]] = []  # the public transcript, in order
@@ -50,12 +52,16 @@ class DeckTable:
                 self.inbox.append((seat, changed))
 
     def deliver(self) -> None:
-        """Deliver until quiet; each message goes to every other seat in seat order."""
+        """Deliver until quiet; each message goes to every other seat in seat order. A peer
+        that defers its checks sends what `receive` gave first, then runs them (as an IO
+        shell would)."""
         while self.inbox:
             sender, message = self.inbox.popleft()
             for seat, peer in enumerate(self.peers):
                 if seat != sender:
                     self.post(seat, peer.receive(sender, message))
+                    if peer.checks_pending:
+                        self.post(seat, peer.run_checks())
 
     def setup(self) -> None:
         """Commit, shuffle and lock: leaves every peer with the deck ready."""

@@ -1,0 +1,125 @@
+"""Deferred checks (issue 13): a peer sends its own shuffle or lock before checking its
+predecessor's proofs, and nothing can be revealed before every check has passed."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from test_deck_cheats import MIXED_ORDER, NON_CANONICAL, replace_item, tampering
+
+from hanabi_p2p.deck import Check, DeckCheatError, Lock, Phase, Shuffle
+from hanabi_p2p.deck.messages import DeckMessage
+from hanabi_p2p.deck.peer import ProofCheck
+from hanabi_p2p.deck.table import DeckTable, Tamper
+from hanabi_p2p.errors import LocalProtocolError
+from hanabi_p2p.rules.cards import GameConfig
+
+
+def test_deferred_checks_give_the_same_deck_byte_for_byte() -> None:
+    plain = DeckTable(GameConfig(3), "same")
+    deferred = DeckTable(GameConfig(3), "same", defer_checks=True)
+    for table in (plain, deferred):
+        table.setup()
+        table.initial_deal()
+    assert deferred.sent == plain.sent
+    assert all(peer.deck_ready and peer.checks_pending == 0 for peer in deferred.peers)
+    for a, b in zip(plain.peers, deferred.peers, strict=True):
+        assert a.pop_decoded() == b.pop_decoded() != []
+
+
+def test_a_peer_sends_its_lock_before_checking_and_is_ready_only_after() -> None:
+    table = DeckTable(GameConfig(2), "early", defer_checks=True)
+    first, second = table.peers
+    [commit0], [commit1] = first.start(), second.start()
+    [shuffle0] = first.receive(1, commit1)
+    assert second.receive(0, commit0) == []
+    # seat 1 answers seat 0's shuffle with its own at once, the sum proof not checked yet
+    [shuffle1] = second.receive(0, shuffle0)
+    assert isinstance(shuffle1, Shuffle) and second.checks_pending == 1
+    assert second.run_checks() == []
+    # seat 0 gets seat 1's shuffle and sends its lock before checking anything of it
+    lock = first.receive(1, shuffle1)
+    assert [type(m) for m in lock] == [Lock] and first.checks_pending == 1
+    reply = second.receive(0, lock[0])
+    assert any(isinstance(m, Lock) for m in reply)  # seat 1 locks before checking seat 0's
+    assert second.checks_pending == 5  # 50 proofs, 10 per job
+    assert second.phase is Phase.LOCK and not second.deck_ready
+    with pytest.raises(LocalProtocolError):
+        second.deal_shares(0, 0)  # nothing is revealed while a check is pending
+    second.run_checks()
+    assert second.deck_ready and second.checks_pending == 0
+
+
+def setup_deferred(tamper: Tamper, runner_threads: int = 0) -> DeckTable:
+    table = DeckTable(GameConfig(3), "cheat", tamper=tamper, defer_checks=True)
+    with ThreadPoolExecutor(max(runner_threads, 1)) as pool:
+
+        def parallel(jobs: Sequence[ProofCheck]) -> None:
+            for future in [pool.submit(job) for job in jobs]:
+                future.result()  # the first failing job in list order raises
+
+        if runner_threads:
+            for peer in table.peers:  # as an IO shell with a thread pool would call it
+                peer.run_checks = functools.partial(  # type: ignore[method-assign]
+                    peer.run_checks, parallel)
+        table.setup()
+    return table
+
+
+def bad_lock_proof(m: DeckMessage) -> DeckMessage:
+    assert isinstance(m, Lock)
+    return dataclasses.replace(m, proofs=replace_item(m.proofs, 33, m.proofs[32]))
+
+
+def bad_sum_proof(m: DeckMessage) -> DeckMessage:
+    assert isinstance(m, Shuffle)
+    return dataclasses.replace(m, sum_proof=m.sum_proof[:32] + m.sum_proof[:32])
+
+
+def shuffle_point_7(bad: bytes) -> Callable[[DeckMessage], DeckMessage]:
+    def change(m: DeckMessage) -> DeckMessage:
+        assert isinstance(m, Shuffle)
+        return dataclasses.replace(m, points=replace_item(m.points, 7, bad))
+    return change
+
+
+def key_twice(m: DeckMessage) -> DeckMessage:
+    assert isinstance(m, Lock)
+    return dataclasses.replace(m, keys=replace_item(m.keys, 1, m.keys[0]))
+
+
+# name -> (tamper, the seat to blame, the check)
+CHEATS: dict[str, tuple[Tamper, int, Check]] = {
+    "lock-proof": (tampering(1, Lock, bad_lock_proof), 1, Check.LOCK_PROOF),
+    "shuffle-proof": (tampering(1, Shuffle, bad_sum_proof), 1, Check.SHUFFLE_PROOF),
+    "mixed-order-point": (tampering(1, Shuffle, shuffle_point_7(MIXED_ORDER)), 1,
+                          Check.INVALID_POINT),
+    "non-canonical-point": (tampering(1, Shuffle, shuffle_point_7(NON_CANONICAL)), 1,
+                            Check.INVALID_POINT),
+    "lock-key-twice": (tampering(2, Lock, key_twice), 2, Check.DUPLICATE_KEY),
+}
+
+
+@pytest.mark.parametrize("threads", [0, 3], ids=["in-order", "thread-pool"])
+@pytest.mark.parametrize("cheat", sorted(CHEATS))
+def test_deferred_checks_blame_the_same_seat_for_the_same_check(cheat: str,
+                                                                threads: int) -> None:
+    tamper, cheater, check = CHEATS[cheat]
+    with pytest.raises(DeckCheatError) as error:
+        setup_deferred(tamper, threads)
+    assert (error.value.seat, error.value.check) == (cheater, check)
+
+
+def test_after_a_failed_deferred_check_the_peer_stops() -> None:
+    tamper, _, _ = CHEATS["lock-proof"]
+    table = DeckTable(GameConfig(3), "cheat", tamper=tamper, defer_checks=True)
+    with pytest.raises(DeckCheatError):
+        table.setup()
+    stopped = [peer for peer in table.peers if peer.phase is Phase.ERROR]
+    assert stopped and not any(peer.deck_ready for peer in stopped)
+    with pytest.raises(LocalProtocolError):
+        stopped[0].run_checks()
