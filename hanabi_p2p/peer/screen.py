@@ -35,6 +35,7 @@ from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view
 from hanabi_p2p.ui.narrate import (
     back_line,
     dropped_line,
+    renamed_line,
     sits_down_line,
     stopped_line,
     warning_line,
@@ -209,9 +210,7 @@ class ScreenFrontend(Frontend):
         asked = join.name if join is not None else session.table.host_name
         given = session.name_of(seat)
         if given != asked:
-            line = _("Another player has your name: you sit as {name} (seat {number})").format(
-                name=safe(given), number=seat + 1
-            )
+            line = renamed_line(given, seat)
             self.log.append(line)
             self.app.notify(line, seconds=None)
 

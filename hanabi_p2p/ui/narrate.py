@@ -189,3 +189,10 @@ def lost_link_line(name: str, reason: str) -> str:
     return _("lost {name} ({reason}); waiting for them to come back").format(
         name=safe(name), reason=safe(reason)
     )
+
+
+def renamed_line(name: str, seat: int) -> str:
+    """Names are unique at a table: ours was taken, so the host seated us as `name`."""
+    return _("Another player has your name: you sit as {name} (seat {number})").format(
+        name=safe(name), number=seat + 1
+    )
