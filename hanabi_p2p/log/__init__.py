@@ -1,6 +1,6 @@
 """The signed, hash-chained action log: entries, replication, storage, verification.
 
-Public API (see protocol/SPEC-log.md for the normative rules):
+Public API (see protocol/SPEC.md section 3 for the normative rules):
 
 * ``entry``: ``Entry``, ``make_entry``, ``decode_entry``, ``BadEntry``, ``KINDS``,
   ``BODY_VALIDATORS``, limits such as ``MAX_ENTRY_BYTES``.

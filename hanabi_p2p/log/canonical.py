@@ -1,6 +1,6 @@
 """Canonical msgpack: one byte string per value, so signatures and hashes are well defined.
 
-The value model is deliberately small (see protocol/SPEC-log.md, "Canonical encoding"):
+The value model is deliberately small (see protocol/SPEC.md 3.2, "Canonical encoding"):
 nil, booleans, integers (msgpack's 64-bit range, smallest encoding), bin (bytes), str (UTF-8),
 arrays, and maps whose keys are distinct str sorted by code point. No floats (their
 encodings and NaNs are not unique), no ext types, no timestamps, nesting depth at most

@@ -1,6 +1,6 @@
 """Log entries: signed, hash-chained, canonically encoded records of everything said at a table.
 
-Wire form (protocol/SPEC-log.md): a canonical msgpack ARRAY, fields in this order::
+Wire form (protocol/SPEC.md 3.3): a canonical msgpack ARRAY, fields in this order::
 
     [version, table_id, author, seq, prev, turn, kind, body, signature]
 
@@ -254,7 +254,7 @@ def make_entry(
 def decode_entry(raw: bytes, max_size: int = MAX_ENTRY_BYTES) -> Entry:
     """Parse and fully validate untrusted bytes; raise BadEntry (and nothing else) if bad.
 
-    Check order (SPEC-log.md): size, canonical msgpack, array of 9, envelope field types and
+    Check order (SPEC.md 3.5): size, canonical msgpack, array of 9, envelope field types and
     ranges, author key validity, signature, body validator of the kind.
     """
     if not isinstance(raw, bytes | bytearray | memoryview):

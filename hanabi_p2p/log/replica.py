@@ -4,7 +4,7 @@ Sans-IO and deterministic. The replica knows nothing about Hanabi: it keeps each
 hash chain, holds entries that cannot apply yet, detects equivocation, and hands entries to
 an ``App`` (the session layer) in chain order when the app says they are ready.
 
-Per entry, ``add`` decides (SPEC-log.md 3.6 has the normative list):
+Per entry, ``add`` decides (protocol/SPEC.md 3.6 has the normative list):
 
 1. remembered as bad before            -> REJECTED (same error again)
 2. wrong table id                       -> REJECTED

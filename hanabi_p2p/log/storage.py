@@ -1,6 +1,6 @@
 """Crash-safe storage: one append-only log file per game, one private 0600 file per game.
 
-Game file (``<data>/games/<table_id_hex>.hlog``, SPEC-log.md "Game file")::
+Game file (``<data>/games/<table_id_hex>.hlog``, protocol/SPEC.md 3.8)::
 
     MAGIC (16 bytes) | header record | entry record | entry record | ...
     record = u32 big-endian length N | N payload bytes | u32 big-endian CRC-32(length || payload)
