@@ -429,3 +429,23 @@ def test_fuzz_bit_flip_in_a_real_handshake(nth: int, where: int, bit: int, code:
     if a.done and b.done:
         assert a.result.send_key == b.result.recv_key
         assert a.result.transcript_hash == b.result.transcript_hash
+
+
+@pytest.mark.parametrize("secret", [None, b"blue moon"])
+def test_mitm_swapping_only_ephemeral_keys_fails_auth(secret: bytes | None) -> None:
+    """Mallory relays Alice's and Bob's HELLOs with her own ephemeral keys put in (so she
+    could read the link): their signatures cover the ephemeral keys they sent, so each side
+    refuses the other's AUTH and no link comes up."""
+    a = make(ALICE, initiator=True, secret=secret)
+    b = make(BOB, initiator=False, secret=secret)
+    hello_a, hello_b = a.start()[0], b.start()[0]
+    assert isinstance(hello_a, Hello) and isinstance(hello_b, Hello)
+    mallory_key = bytes.fromhex("de9edb7d7b7dc1b4d35b61c2ece435373f8343c85b78674dadfc7e146f882b4f")
+    forged_a = Hello(PROTOCOL_VERSION, TABLE, ALICE.peer_id, mallory_key, secret is not None)
+    forged_b = Hello(PROTOCOL_VERSION, TABLE, BOB.peer_id, mallory_key, secret is not None)
+    auth_b = b.receive(forged_a)[0]
+    auth_a = a.receive(forged_b)[0]
+    with pytest.raises(BadSignatureError):
+        b.receive(auth_a)
+    with pytest.raises(BadSignatureError):
+        a.receive(auth_b)
