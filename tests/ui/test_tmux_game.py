@@ -253,3 +253,36 @@ def cards_after(screen: str, name: str) -> list[str]:
             break
         faces.extend(re.findall(FACE, line))
     return faces
+
+
+# 256-colour indexes prompt_toolkit picks for the dark palette's white (#ffffff) and yellow
+# (#ffd700): faint or invisible on a light background.
+DARK_WHITE_AND_YELLOW = ("38;5;231m", "38;5;220m")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_light_theme_draws_no_white_or_yellow_text(short_dir: Path, theme: str) -> None:
+    config = short_dir / "tmux.conf"
+    config.write_text("set -g remain-on-exit on\n")
+    program = [
+        sys.executable, "-m", "hanabi_p2p", "play", "--players", "5", "--name", "Ann",
+        "--theme", theme, "--data-dir", str(short_dir / "data"),
+    ]  # fmt: skip
+    env = "env LANG=C.UTF-8 PROMPT_TOOLKIT_COLOR_DEPTH=DEPTH_8_BIT"
+    pane = Pane(short_dir / "sock", 100, 30)
+    pane.start(f"{env} {shlex.join(program)}; echo {EXIT_MARK} $?", config)
+    try:
+        pane.wait("the dealt hands", lambda s: len(re.findall(FACE, s)) >= 16)
+        coloured = pane.tmux("capture-pane", "-p", "-e", "-t", "game")
+        faces = re.findall(FACE, pane.screen())
+        # four computer players hold 16 cards: white and yellow ones are all but certain
+        assert any(face[0] in "WY" for face in faces)
+        used = [code for code in DARK_WHITE_AND_YELLOW if code in coloured]
+        if theme == "light":
+            assert used == [], coloured
+        else:
+            assert used, coloured  # the check above can see these colours at all
+    finally:
+        subprocess.run(
+            ["tmux", "-S", str(pane.socket), "kill-server"], check=False, capture_output=True
+        )
