@@ -41,6 +41,8 @@ BAD_TOUCH_WEIGHT = 12
 # A clue that touches the chop makes the next card the chop: if that one must be saved
 # too, the clue has a cost.
 EXPOSE_WEIGHT = 4
+# A clue that leaves its receiver no unclued card (a locked hand) has a cost too.
+LOCK_WEIGHT = 4
 # A clue worth less than this is not given while a discard is possible: discarding the chop
 # gains a token and keeps the clue for later.
 MIN_CLUE_VALUE = PLAY_WEIGHT
@@ -829,6 +831,8 @@ class _Decision:
                              if not p.clued[c] and c not in touched), None)
             if new_chop is not None and self._worth_saving(new_chop):
                 value -= EXPOSE_WEIGHT
+            if new_chop is None:
+                value -= LOCK_WEIGHT  # every card clued: it must discard a clued one
         return value, plays
 
     def _bluff(self, pending: Pending, option: Connection) -> int | None:
