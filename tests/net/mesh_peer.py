@@ -2,13 +2,15 @@
 
 Prints one JSON object per line: {"event": "listening", "port": N} first, then "up" / "down"
 / "recv" / "failed" events. Commands on stdin: "dial HOST PORT" (dial whoever is there),
-"send HEX" (broadcast an ENTRY), EOF to close. Timings are short so tests stay fast.
+"send HEX" (broadcast an ENTRY), "stats" (the mesh's counters of hostile traffic), EOF to
+close. `--secret` sets a table password. Timings are short so tests stay fast.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import random
 import sys
@@ -39,9 +41,16 @@ async def report(mesh: Mesh) -> None:
 
 
 async def main(args: argparse.Namespace) -> None:
-    config = MeshConfig(timing=TIMING, backoff_initial=0.1, backoff_max=0.5, rng=random.Random(1))
+    timing = dataclasses.replace(TIMING, handshake_timeout=args.handshake_timeout)
+    config = MeshConfig(timing=timing, backoff_initial=0.1, backoff_max=0.5, rng=random.Random(1))
+    secret = args.secret.encode() if args.secret else None
     mesh = Mesh(
-        TestIdentity(args.seed.encode()), bytes.fromhex(args.table), args.listen, 0, config=config
+        TestIdentity(args.seed.encode()),
+        bytes.fromhex(args.table),
+        args.listen,
+        0,
+        secret,
+        config=config,
     )
     await mesh.start()
     emit(event="listening", port=mesh.port)
@@ -54,6 +63,16 @@ async def main(args: argparse.Namespace) -> None:
             emit(event="dialled", peer=peer.hex())
         elif command == "send":
             emit(event="sent", count=mesh.broadcast(Entry(bytes.fromhex(rest[0]))))
+        elif command == "stats":
+            emit(
+                event="stats",
+                failed_code_attempts=mesh.failed_code_attempts,
+                failed_code_by_source=mesh.failed_code_by_source,
+                refused_during_backoff=mesh.refused_during_backoff,
+                evicted_handshakes=mesh.evicted_handshakes,
+                pending_handshakes=mesh.pending_handshakes,
+                auth_failures=mesh.auth_failures,
+            )
     await mesh.close()
     await reporter
 
@@ -63,4 +82,6 @@ if __name__ == "__main__":
     parser.add_argument("--seed", required=True)
     parser.add_argument("--listen", required=True)
     parser.add_argument("--table", default="54" * 16)
+    parser.add_argument("--secret", default="")
+    parser.add_argument("--handshake-timeout", type=float, default=TIMING.handshake_timeout)
     asyncio.run(main(parser.parse_args()))
