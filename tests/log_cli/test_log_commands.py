@@ -13,7 +13,14 @@ from pathlib import Path
 from game_files import TABLE_ID, TABLE_NAME, join_records, split_records, store_in_data_dir
 from session_harness import Table
 
-from hanabi_p2p.commands.log import LIST_COLUMNS, LIST_ID_CHARS, ListRow, list_lines, verdict_path
+from hanabi_p2p.commands.log import (
+    LIST_COLUMNS,
+    LIST_ID_CHARS,
+    MIN_GAMES_FOR_WORKERS,
+    ListRow,
+    list_lines,
+    verdict_path,
+)
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.session.verify import Verdict
 
@@ -266,3 +273,20 @@ def test_verify_of_a_hanablive_file_points_to_replay(tmp_path: Path, run_cli) ->
     assert len(result.err.splitlines()) == 1
     assert f"hanabi-p2p replay {exported}" in result.err
 
+
+
+def test_many_new_games_are_checked_in_parallel_with_the_same_rows(
+    game_file: Path, data_dir: Path, run_cli
+) -> None:
+    single = run_cli("log", "list", "--data-dir", str(data_dir)).lines
+    for index in range(MIN_GAMES_FOR_WORKERS):
+        copy = game_file.with_name(f"{index:032x}.hlog")
+        copy.write_bytes(game_file.read_bytes())
+    verdict_path(game_file).unlink()
+    many = run_cli("log", "list", "--data-dir", str(data_dir))
+    assert "checking 5 games not listed before" in many.err
+    assert all(verdict_path(p).is_file() for p in DataDir(data_dir).game_files())
+    assert len(many.lines) == 1 + 5 * (len(single) - 1)
+    assert {line[len("2023-11-14 22:13  ") + LIST_ID_CHARS:] for line in many.lines[1:]} == {
+        line[len("2023-11-14 22:13  ") + LIST_ID_CHARS:] for line in single[1:]}
+    assert run_cli("log", "list", "--data-dir", str(data_dir)).lines == many.lines  # cached
