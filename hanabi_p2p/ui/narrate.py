@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.rules.actions import Action, Clue, Move, Play
+from hanabi_p2p.rules.cards import MAX_STRIKES
 from hanabi_p2p.rules.engine import End, GameState, Outcome
 from hanabi_p2p.safe_text import MAX_SHOWN_TEXT, safe, safe_name
 from hanabi_p2p.ui.board import is_last_copy
@@ -65,7 +66,7 @@ def describe(
                     "{count} clue token back", "{count} clue tokens back", outcome.tokens_gained
                 ).format(count=outcome.tokens_gained)
         elif outcome.strike:
-            text += ": " + _("it does not fit, a fuse burns")
+            text += ": " + _strike(action, outcome, before)
         lines.append(text)
     elif outcome.kind == "discard":
         card = str(outcome.face) if outcome.face is not None else "??"
@@ -104,6 +105,23 @@ def describe(
     if outcome.end is not End.IN_PROGRESS:
         lines.append(_("Game over: {reason}").format(reason=end_reason(outcome.end)))
     return lines
+
+
+def _strike(action: Action, outcome: Outcome, before: GameState | None) -> str:
+    """Why a play burnt a fuse, and which fuse it was when the state before is known."""
+    if before is None:
+        return _("it does not fit, a fuse burns")
+    count = before.strikes + 1
+    if (
+        isinstance(action, Play)
+        and action.announce is not None
+        and outcome.face is not None
+        and not before.config.colour_touches(action.announce, outcome.face)
+    ):
+        return _("wrong colour announced: discarded, fuse {count} of {max} burns").format(
+            count=count, max=MAX_STRIKES
+        )
+    return _("it does not fit, fuse {count} of {max} burns").format(count=count, max=MAX_STRIKES)
 
 
 def _lost_last_copy(outcome: Outcome, before: GameState | None) -> str | None:

@@ -43,7 +43,7 @@ def test_text_account_turn_by_turn(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, str(EXAMPLE))
     lines = out.splitlines()
     assert code == 0
-    assert lines[1] == "turn 1   Alice clues Bob green -> slot 4"
+    assert lines[1] == "turn 1   Alice clues Bob: green (slot 4)"
     assert lines[2] == "turn 2   Bob plays G1 from slot 4: placed"
     assert "turn 13  Alice discards B1 from slot 3" in lines
     assert lines[-3:] == [
@@ -75,9 +75,10 @@ def test_json_last_line_of_a_conformance_game(capsys: pytest.CaptureFixture[str]
 def test_misplays_are_narrated_with_the_strike_count(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = _run(capsys, str(DATA / "hanablive" / "3p-games" / "101785.json"))
     assert code == 0
-    strikes = [line for line in out.splitlines() if "misplays" in line]
-    assert len(strikes) == 2 and strikes[0].endswith(": strike 1")
-    assert strikes[1].endswith(": strike 2")
+    strikes = [line for line in out.splitlines() if "does not fit" in line]
+    assert len(strikes) == 2 and strikes[0].endswith(": it does not fit, fuse 1 of 3 burns")
+    assert ": it does not fit, fuse 2 of 3 burns" in strikes[1]
+    assert strikes[1].endswith("★ that was the last W3: it can no longer be played")
 
 
 def test_an_illegal_action_exits_1_with_the_state_before_it(

@@ -336,3 +336,22 @@ def test_every_refusal_the_engine_gives_a_player_is_translated() -> None:
             state.check(action)
         english = str(refused.value)
         assert translate_refusal(english) != english, english
+
+
+def test_a_burnt_fuse_is_counted_and_a_wrong_announcement_is_named() -> None:
+    config = GameConfig(3, choreography=True)
+    state = game(config, HANDS)
+    before = state.copy()
+    action = Play(seat=0, card=state.hands[0][0], announce=Suit.YELLOW)  # R1, said yellow
+    outcome = state.apply(action)
+    lines = describe(action, outcome, NAMES[:3], before.hands, before)
+    assert lines[0] == (
+        "Alice announces yellow and plays R1 from slot 1: "
+        "wrong colour announced: discarded, fuse 1 of 3 burns"
+    )
+    before = state.copy()
+    misplay = Play(seat=1, card=state.hands[1][1])  # Bob's R4 on an empty red firework
+    outcome = state.apply(misplay)
+    assert describe(misplay, outcome, NAMES[:3], before.hands, before)[0] == (
+        "Bob plays R4 from slot 2: it does not fit, fuse 2 of 3 burns"
+    )
