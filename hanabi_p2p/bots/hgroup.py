@@ -78,7 +78,8 @@ class Reason(str, Enum):
     DISCARD_CHOP = "discard_chop"
     STALL = "stall"
     LOCKED = "locked"
-    GAMBLE = "gamble"  # the last turn: a card that may be playable
+    GAMBLE = "gamble"
+    FIX = "fix"  # a clue that corrects a misread one  # the last turn: a card that may be playable
 
 
 @dataclass(frozen=True, slots=True)
@@ -580,6 +581,10 @@ class _Decision:
         answer = self._answer()
         if answer is not None:
             return answer
+        if tokens > 0:
+            fix = self._fix()
+            if fix is not None:
+                return fix
         if tokens > 0 and rep.final_round_turns_left is None:
             # (in the final round nobody draws: a card discarded then could not have
             # been played in time anyway)
@@ -702,6 +707,38 @@ class _Decision:
         return left
 
     # -- cluing
+
+    def _fix(self) -> Advice | None:
+        """Someone reads a clued card as playable and it is not (a clue was misread or
+        broke a convention): tell them, with a clue after which it no longer reads so,
+        before their turn comes. The soonest such player first."""
+        p = self.p
+        players = p.config.players
+        board = p.board
+        for k in range(1, players):
+            target = (p.seat + k) % players
+            wrong = [c for c in self.rep.hands[target]
+                     if p.clued[c] and p.fi[c] >= 0 and not 1 << p.fi[c] & board.playable
+                     and p._is_playable(p.public(c))]
+            if not wrong:
+                continue
+            for clue in self._clues_to(target):
+                touched = clue.touched or frozenset()
+                meaning, _ = p._read_clue(clue, touched)
+                possible = self.rep.possible_mask
+                mask = p._clue_mask(clue)
+                fixed = True
+                for c in wrong:
+                    after = meaning.get(c, p.public(c) & (possible(c) & ~mask))
+                    if p._is_playable(after):
+                        fixed = False
+                if fixed and self._harm(clue)[0] == 0:
+                    card = p.table.cards[p.fi[wrong[0]]]
+                    slot = self.rep.hands[target].index(wrong[0]) + 1
+                    return Advice(clue, Reason.FIX,
+                                  f"clue {self.names[target]} {_clue_word(clue)}: their slot "
+                                  f"{slot} reads as playable but it is {card} — a fix")
+        return None
 
     def _threatened(self) -> bool:
         """Does some other player's chop hold a card that must not be discarded?"""

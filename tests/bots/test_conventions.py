@@ -186,3 +186,14 @@ def test_bluff_the_next_player_blind_plays_another_playable_card() -> None:
     assert s.state.fireworks_total == 1  # B1
     assert s.known(CATHY, 1) == {"R2"}  # one above what red needs: Cathy waits for R1
     assert s.advice(CATHY).action != Play(CATHY, s.slot(CATHY, 1))
+
+
+def test_fix_a_clue_that_reads_as_a_play_and_is_not() -> None:
+    s = Scenario(3, ["G3 Y3 B4 W3 Y4", "G4 B3 W4 Y4 B4", "R3 G4 B3 W4 G3"])
+    s.clue(ALICE, CATHY, "red")  # a wrong clue: Cathy reads her R3 as R1
+    assert s.known(CATHY, 1) == {"R1", "R2"}  # R1, or R2 if Bob holds R1
+    advice = s.advice(BOB)
+    assert advice.reason is Reason.FIX
+    assert advice.text.endswith("it is R3 — a fix")
+    s.take(advice.action)
+    assert s.advice(CATHY).action != Play(CATHY, s.slot(CATHY, 1))
