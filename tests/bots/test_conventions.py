@@ -194,6 +194,6 @@ def test_fix_a_clue_that_reads_as_a_play_and_is_not() -> None:
     assert s.known(CATHY, 1) == {"R1", "R2"}  # R1, or R2 if Bob holds R1
     advice = s.advice(BOB)
     assert advice.reason is Reason.FIX
-    assert advice.text.endswith("it is R3 — a fix")
+    assert advice.text == "clue Cathy 3: their slot 1 reads as playable but it is R3 — a fix"
     s.take(advice.action)
     assert s.advice(CATHY).action != Play(CATHY, s.slot(CATHY, 1))
