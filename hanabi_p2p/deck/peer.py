@@ -13,6 +13,10 @@ caller sends that, then runs `run_checks` (see there; in a worker thread if it l
 checks in parallel). The deck is READY, and anything can be revealed, only once every
 deferred check has passed (SPEC §2.8), so building on an unchecked predecessor leaks
 nothing: a peer's own step is the same function of its seed whatever its input.
+
+A DeckPeer is not thread-safe: call it from one thread at a time (an IO shell can give it a
+single-worker executor to keep its event loop free); only the jobs `run_checks` hands to its
+runner may run in parallel.
 """
 
 from __future__ import annotations
