@@ -292,7 +292,7 @@ def test_fake_advert_is_marked_by_tables_and_refused_by_join(netlab: NetLab,
     common = ["--bot", "--interface", host.address, "--players", "2"]
     # the real table, and the impostor's own listener (a real host with another key)
     real = Proc(host, tmp_path, "alice", sys.executable, "-m", "hanabi_p2p", "host", *common,
-                "--name", "Alice", "--table", "Friday", "--port", "4500",
+                "--name", "Alice", "--table", "Friday", "--port", "4500", "--code", "blue moon",
                 "--data-dir", str(alice))
     real.wait_for(r"table open at")
     Proc(host, tmp_path, "mallory", sys.executable, "-m", "hanabi_p2p", "host", *common,
@@ -316,14 +316,16 @@ def test_fake_advert_is_marked_by_tables_and_refused_by_join(netlab: NetLab,
     rows = {line.split()[-1]: line for line in listed.stdout.splitlines()[1:]
             if not line.startswith(("! ", "? "))}
     real_id = next(k for k in rows if k not in ("fafafafa", "fbfbfbfb"))
-    assert rows[real_id].startswith("Friday ") and f"Alice {alice_key.fingerprint}" in rows[
-        real_id]
+    assert rows[real_id].split()[:6] == ["Friday", "standard", "1/2", "Alice",
+                                         alice_key.fingerprint, "yes"]  # needs --code
+    assert rows["fafafafa"].split()[5] == "no"  # Mallory's listener asks for no code
     assert rows["fafafafa"].startswith("!Friday") and rows["fbfbfbfb"].startswith("!Friday")
     notes = [line for line in listed.stdout.splitlines() if line.startswith("! '")]
     assert any(mallory_key.fingerprint in n and ":4600" in n for n in notes), listed.stdout
     assert any("another table" in n and ":4700" in n for n in notes), listed.stdout
 
-    joiner = ["--bot", "--interface", host.address, "--name", "Bob", "--data-dir", str(bob)]
+    joiner = ["--bot", "--interface", host.address, "--name", "Bob", "--data-dir", str(bob),
+              "--code", "blue moon"]
     for prefix, reason in (("fafafafa", mallory_key.fingerprint), ("fbfbfbfb", "another table")):
         refused = hanabi(host, "join", prefix, *joiner)
         assert refused.returncode == 2, refused.stdout + refused.stderr
