@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hanabi_p2p.datadir import DataDir
+from hanabi_p2p.deck.derive import SEED_BYTES
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
@@ -40,7 +41,6 @@ from hanabi_p2p.session.table import ABORTED, AUDITED, TableSession
 __all__ = ["GameResult", "Peer", "PeerOptions", "host_table", "join_address", "join_known",
            "resume"]
 
-SEED_BYTES = 32
 # A joiner's first connection to the host: tries, and the pause before the second one
 # (doubling after each); TCP itself retransmits within each try's handshake timeout.
 DIAL_TRIES = 3
