@@ -123,24 +123,21 @@ class DataDir:
     def secure(self) -> list[str]:
         """Remove write permission for group and others from the data directory, games/ and
         private/ where they exist and are ours; a warning for each one changed, and for each
-        one that others can write but we cannot change (not ours)."""
+        one that is another user's (that user could change what we write there)."""
         warnings = []
         for path in (self.root, self.games_dir, self.private_dir):
             try:
-                info = path.lstat()
+                info = path.stat()  # through a link: what matters is where files land
             except OSError:
                 continue  # not made yet: `ensure` creates it 0700
-            if stat.S_ISLNK(info.st_mode):
-                try:
-                    info = path.stat()
-                except OSError:
-                    continue
+            if not stat.S_ISDIR(info.st_mode):
+                continue  # `ensure` refuses it by name
             mode = stat.S_IMODE(info.st_mode)
-            if not stat.S_ISDIR(info.st_mode) or not mode & OTHERS_WRITE:
-                continue
             if info.st_uid != os.geteuid():
-                warnings.append(f"{path} can be written by other users and is not yours: "
-                                f"they could plant files in it; use another --data-dir")
+                warnings.append(f"{path} belongs to another user (uid {info.st_uid}), who "
+                                f"could plant or change files in it; use another --data-dir")
+                continue
+            if not mode & OTHERS_WRITE:
                 continue
             try:
                 os.chmod(path, mode & ~OTHERS_WRITE)

@@ -109,8 +109,20 @@ def test_someone_elses_writable_directory_is_reported_not_changed(tmp_path: Path
     os.chown(data.games_dir, NOBODY, NOBODY)
     os.chmod(data.games_dir, 0o777)
     (warning,) = data.secure()
-    assert str(data.games_dir) in warning and "not yours" in warning
+    assert str(data.games_dir) in warning and f"another user (uid {NOBODY})" in warning
     assert mode(data.games_dir) == 0o777
+
+
+def test_a_games_link_to_someone_elses_directory_is_reported(tmp_path: Path) -> None:
+    needs_root()
+    data = DataDir(tmp_path / "data").ensure()
+    planted = tmp_path / "planted"
+    planted.mkdir(mode=0o755)
+    os.chown(planted, NOBODY, NOBODY)
+    data.games_dir.rmdir()
+    data.games_dir.symlink_to(planted)
+    (warning,) = data.secure()
+    assert str(data.games_dir) in warning and "another user" in warning
 
 
 def test_a_peer_command_warns_before_it_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
