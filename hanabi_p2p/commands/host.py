@@ -90,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
     host_name = player_name(args)
     table_name = args.table if args.table is not None else default_table_name(host_name)
     check_table(table_name, host_name, config)
+    frontend = choose_frontend(args)  # no terminal and no --bot: refused before any change
     opts = peer_options(args, port=args.port, advertise=not args.no_mdns)
     # a person hosting strangers decides who plays; a computer table starts by itself
     opts.auto_start = args.auto_start or args.bot or args.bots == config.players - 1
-    frontend = choose_frontend(args)
     return run_game(lambda: host_table(opts, table_name, config, frontend, bots=args.bots),
                     frontend)

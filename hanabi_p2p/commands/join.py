@@ -73,14 +73,13 @@ def check_arguments(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_arguments(args)
+    frontend = choose_frontend(args)  # no terminal and no --bot: refused before any change
     if args.resume:
         # a resumed game listens where it did before (saved with the game), so a network
         # without a default route is no obstacle; an --interface given is checked anyway
         opts = peer_options(args, interface=args.interface or RESUME_PLACEHOLDER_INTERFACE)
-        frontend = choose_frontend(args)
         return run_game(lambda: resume(opts, frontend, args.table), frontend)
     opts = peer_options(args)
-    frontend = choose_frontend(args)
     if args.address:
         host, port = parse_address(args.address)
         return run_game(lambda: join_address(opts, host, port, frontend), frontend)
