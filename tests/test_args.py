@@ -140,3 +140,15 @@ def test_host_with_a_41_character_table_name_exits_2_and_leaves_no_game(tmp_path
     assert result.returncode == 2, result.stdout + result.stderr
     assert "--table" in result.stderr and str(MAX_TABLE_NAME_CHARS) in result.stderr
     assert left_behind(data) == []
+
+
+def test_no_terminal_and_no_bot_is_refused_before_the_data_dir_is_touched(
+    tmp_path: Path, no_games: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    data.mkdir(mode=0o777)
+    data.chmod(0o777)  # would be tightened by a command that went on
+    for command in (["host", "--no-mdns"], ["join", "--address", "127.0.0.1:4000"]):
+        assert cli.main([*command, *LOOPBACK, "--data-dir", str(data)]) == cli.EXIT_USAGE
+        assert "no terminal" in capsys.readouterr().err
+    assert left_behind(data) == [] and data.stat().st_mode & 0o777 == 0o777
