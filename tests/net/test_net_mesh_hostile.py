@@ -268,3 +268,29 @@ def test_guessing_under_a_seated_players_id_is_refused_before_any_code_exchange(
             await host.close()
 
     run(main())
+
+
+def test_the_oldest_unfinished_handshake_of_a_source_is_the_one_dropped() -> None:
+    async def main() -> None:
+        host = await started(TestIdentity(b"oldest-host"), config=config(PATIENT))
+        try:
+            conns = [
+                await asyncio.open_connection("127.0.0.1", host.port, local_addr=("127.0.0.2", 0))
+                for _ in range(MAX_PENDING_PER_SOURCE)
+            ]
+            await until(lambda: host.pending_handshakes == MAX_PENDING_PER_SOURCE)
+            newest = await asyncio.open_connection(
+                "127.0.0.1", host.port, local_addr=("127.0.0.2", 0)
+            )
+            await until(lambda: host.evicted_handshakes == 1)
+            assert host.pending_handshakes == MAX_PENDING_PER_SOURCE
+            oldest_reader = conns[0][0]
+            async with asyncio.timeout(WAIT_S):  # our HELLO, then the end of the stream
+                while await oldest_reader.read(4096):
+                    pass
+            for _, writer in [*conns, newest]:
+                writer.close()
+        finally:
+            await host.close()
+
+    run(main())
