@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from hanabi_p2p import __version__
+from hanabi_p2p.commands import replay_interactive
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.hanablive import export_game
@@ -106,6 +107,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     add_data_dir_argument(p)
 
+    p = sub.add_parser("replay", help=replay_interactive.LOG_REPLAY_HELP,
+                       description=replay_interactive.LOG_REPLAY_HELP)
+    replay_interactive.add_log_replay_arguments(p)
+
 
 def _add_game_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", metavar="FILE|ID",
@@ -118,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         "show": run_show,
         "verify": run_verify,
         "export": run_export,
+        "replay": replay_interactive.run_log_replay,  # the full-screen replay, after the audit
     }
     return commands[args.log_command](args)
 

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from hanabi_p2p.commands import replay_interactive
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError
 from hanabi_p2p.hanablive import ImportedGame, InvalidGameFile, load_game
 from hanabi_p2p.rules.engine import GameState
@@ -33,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="replay the example game bundled with hanabi-p2p")
     parser.add_argument("--json", action="store_true",
                         help="end with one JSON line summarising the result")
+    replay_interactive.add_file_arguments(parser)
 
 
 def _read(args: argparse.Namespace) -> tuple[str, bytes]:
@@ -90,6 +92,8 @@ def summary(game: ImportedGame, state: GameState, illegal: dict[str, Any] | None
 def run(args: argparse.Namespace) -> int:
     label, data = _read(args)
     game = _parse(label, data)
+    if args.interactive:
+        return replay_interactive.run_file_replay(args, game, label)
     names = game.players
     state = GameState(game.config, game.faces)
     if not args.json:
