@@ -29,10 +29,9 @@ from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.rules.faces import RANKS_PER_SUIT, FaceTable, face_table
 
 # Weights of a clue's value (see _rate_clue). A clue that makes a card playable is worth
-# more than any save, a save of a card the next player is about to discard more than any
-# play clue, and touching a card that will never be played is the cost good touch avoids.
+# more than a save that is not urgent (an urgent save is given before anything else, see
+# _urgent_save), and touching a card that will never be played is the cost good touch avoids.
 PLAY_WEIGHT = 10
-URGENT_SAVE_WEIGHT = 30
 SAVE_WEIGHT = 3
 GOOD_TOUCH_WEIGHT = 1
 # A play clue to a player with nothing safe to do saves a discard too.
@@ -49,6 +48,8 @@ MIN_CLUE_VALUE = PLAY_WEIGHT
 # With this many clue tokens or more, any clue that does some good (touches a card that
 # will be played) beats discarding a chop card that may be needed.
 RICH_TOKENS = 5
+# With this many tokens or fewer, while some chop holds a card that must be saved, a clue
+# must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save.
 LOW_TOKENS = 2
 # With this many cards or fewer left in the deck, a player with nothing to play stalls with a
 # clue instead of discarding (a discard draws a card and brings the end closer).
@@ -62,13 +63,14 @@ MAX_CHAIN = 1
 # Bluffs (from 3 players): the next player blind-plays a playable card that is not the one
 # the focus needs; the focus is then known to be one above its firework's next card.
 BLUFFS = True
+# A bluff whose focus then reads as one exact card is worth this much more.
 BLUFF_NAMES_WEIGHT = 3
 # How many choose_action() replicas to keep (one per seat and game being played).
 CACHE_SIZE = 32
 
 
 class Reason(str, Enum):
-    """Why the player took its action; the explanation template of each is in _explain."""
+    """Why the player took its action (``Advice.text`` says it in words)."""
 
     PLAY_KNOWN = "play_known"
     ANSWER = "answer"  # a prompt or a finesse
@@ -78,8 +80,8 @@ class Reason(str, Enum):
     DISCARD_CHOP = "discard_chop"
     STALL = "stall"
     LOCKED = "locked"
-    GAMBLE = "gamble"
-    FIX = "fix"  # a clue that corrects a misread one  # the last turn: a card that may be playable
+    GAMBLE = "gamble"  # the last turn: a card that may be playable
+    FIX = "fix"  # a clue that corrects a misread one
 
 
 @dataclass(frozen=True, slots=True)
@@ -537,10 +539,6 @@ class HGroupPlayer:
             if self._is_playable(m) or self._is_trash(m):
                 return True
         return False
-
-    def describe(self, card: int) -> str:
-        f = self.fi[card]
-        return str(self.table.cards[f]) if f >= 0 else "a card"
 
 
 class _Decision:
