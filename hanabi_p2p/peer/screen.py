@@ -24,7 +24,16 @@ from prompt_toolkit.output import Output
 from hanabi_p2p import i18n
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
-from hanabi_p2p.peer.effects import Act, Command, Leave, LinkProblem, PeerLink, Say, Start
+from hanabi_p2p.peer.effects import (
+    Act,
+    Command,
+    Kick,
+    Leave,
+    LinkProblem,
+    PeerLink,
+    Say,
+    Start,
+)
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.rules.actions import Action, Move
 from hanabi_p2p.safe_text import safe
@@ -310,6 +319,9 @@ class ScreenFrontend(Frontend):
             self.app.notify(_("The host starts the game"))
             return
         self._command(Start())
+
+    def on_kick(self, peer_id: bytes) -> None:
+        self._command(Kick(peer_id))
 
     def on_quit(self) -> None:
         """The App exits right after; ``run`` stops the peer (without resigning)."""

@@ -48,6 +48,7 @@ from hanabi_p2p.ui.commands import (
     CommandError,
     Info,
     Intent,
+    Kick,
     Mode,
     Note,
     Quit,
@@ -55,6 +56,7 @@ from hanabi_p2p.ui.commands import (
     SendAction,
     Show,
     Start,
+    find_player,
     parse_on_board,
     parse_simple,
 )
@@ -92,6 +94,9 @@ class SessionCallbacks(Protocol):
 
     def on_start(self) -> None:
         """The host asks to start the game (only offered when `LobbyView.can_start`)."""
+
+    def on_kick(self, peer_id: bytes) -> None:
+        """The host removes the player `peer_id` from the lobby (before the deal)."""
 
     def on_quit(self) -> None:
         """The player leaves (typed quit, or Ctrl-C/Ctrl-D); the App exits right after."""
@@ -314,6 +319,26 @@ class App:
             return parse_on_board(text, board, view.names, mode=Mode.END)
         return parse_simple(text, mode_of(view))
 
+    def _kick(self, who: str) -> None:
+        view = self._view
+        if not isinstance(view, LobbyView) or not view.i_am_host:
+            self._error(_("only the host can remove a player"))
+            return
+        if view.seated:
+            self._error(_("the game has started: nobody can be removed now"))
+            return
+        names = [seat.name for seat in view.seats]
+        try:
+            index = find_player(who, names)
+        except CommandError as exc:
+            self._error(str(exc))
+            return
+        seat = view.seats[index]
+        if seat.is_me:
+            self._error(_("you cannot remove yourself: quit leaves the table"))
+            return
+        self._callbacks.on_kick(seat.peer_id)
+
     def _game_on(self) -> bool:
         """Leaving now would leave a game (or its shuffle) the others are playing."""
         view = self._view
@@ -370,6 +395,8 @@ class App:
                 self._error(_("not everyone is here yet"))
             else:
                 self._callbacks.on_start()
+        elif isinstance(intent, Kick):
+            self._kick(intent.who)
         elif isinstance(intent, Note):
             self.notes.set(intent.card, intent.text)
             self.notify(_("Note kept (only you see it)") if intent.text else _("Note removed"))

@@ -52,7 +52,7 @@ class Mode(StrEnum):
 
 
 COMMANDS: dict[Mode, tuple[str, ...]] = {
-    Mode.LOBBY: ("start", "say", "rules", "help", "quit"),
+    Mode.LOBBY: ("start", "kick", "say", "rules", "help", "quit"),
     Mode.TABLE: (
         "play", "discard", "clue", "move", "note", "info", "say", "log", "rules", "help", "quit",
     ),
@@ -85,6 +85,14 @@ class Quit:
 
 
 @dataclass(frozen=True, slots=True)
+class Kick:
+    """The host removes a player from the lobby before the deal: `who` as typed (a name or
+    its beginning, or the seat number the lobby shows)."""
+
+    who: str
+
+
+@dataclass(frozen=True, slots=True)
 class Note:
     """Keep a private note on a card (empty text: remove it). Nothing is sent."""
 
@@ -104,7 +112,7 @@ class Start:
     pass
 
 
-Intent = SendAction | Say | Show | Quit | Start | Note | Info
+Intent = SendAction | Say | Show | Quit | Start | Note | Info | Kick
 
 
 T = TypeVar("T")
@@ -188,6 +196,11 @@ def _common(word: str, line: str, mode: Mode) -> Intent:
         return Quit()
     if word == "start":
         return Start()
+    if word == "kick":
+        who = line.strip().split(None, 1)[1].strip() if len(line.split()) > 1 else ""
+        if not who:
+            raise CommandError(_("usage: kick NAME (or the seat number)"))
+        return Kick(who)
     return Show(word)
 
 

@@ -104,6 +104,9 @@ class HotSeat:
     def on_start(self) -> None:
         self._refresh()
 
+    def on_kick(self, peer_id: bytes) -> None:
+        pass  # everybody shares one keyboard: nobody to remove
+
     def on_quit(self) -> None:
         pass
 

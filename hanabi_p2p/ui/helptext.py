@@ -27,6 +27,7 @@ def command_help(mode: Mode, is_host: bool = False) -> list[str]:
     lines = [_("Commands (any unique beginning of a word will do, Tab completes):")]
     if mode is Mode.LOBBY and is_host:
         lines.append(_entry("start", _("start the game (host only, once every seat is taken)")))
+        lines.append(_entry("kick bob", _("remove a player before the deal (or: kick 2)")))
     if mode is Mode.TABLE:
         lines.extend(
             [

@@ -104,6 +104,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
             is_me=peer_id == session.me,
             connected=_lobby_connected(session, peer_id, facts.connected),
             runner=_runner(session, facts, peer_id),
+            peer_id=peer_id,
         )
         for peer_id, name in _members(session)
     )

@@ -22,6 +22,7 @@ class LobbySeat:
     # A computer player: the name of the player whose machine runs it (that machine holds
     # its keys, so it could read the cards of this seat). Empty for a person or unknown.
     runner: str = ""
+    peer_id: bytes = b""  # who this is, for the host's `kick`
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,7 @@ class Recorder:
         self.said: list[str] = []
         self.starts = 0
         self.quits = 0
+        self.kicked: list[bytes] = []
 
     def on_action(self, action: Action) -> None:
         self.actions.append(action)
@@ -44,6 +45,9 @@ class Recorder:
 
     def on_quit(self) -> None:
         self.quits += 1
+
+    def on_kick(self, peer_id: bytes) -> None:
+        self.kicked.append(peer_id)
 
 
 class BellCountingOutput(DummyOutput):
@@ -326,3 +330,26 @@ def test_a_light_theme_draws_white_and_yellow_dark() -> None:
     assert detect_theme({"COLORFGBG": "0;15"}) is Theme.LIGHT
     assert detect_theme({"COLORFGBG": "15;0"}) is Theme.DARK
     assert detect_theme({}) is Theme.DARK
+
+
+def test_the_host_kicks_a_joiner_by_name_or_number_before_the_deal() -> None:
+    session = Recorder()
+    app = App(session, input=None, output=DummyOutput())
+    seats = (
+        LobbySeat("Ann", "a1", is_host=True, is_me=True, peer_id=b"A"),
+        LobbySeat("Bob", "b2", peer_id=b"B"),
+        LobbySeat("Mallory", "m3", peer_id=b"M"),
+    )
+    view = LobbyView("Friday", GameConfig(4), seats, i_am_host=True)
+    app.update(view)
+    app.handle_text("kick mal")
+    app.handle_text("kick 2")
+    assert session.kicked == [b"M", b"B"]
+    app.handle_text("kick ann")
+    assert "you cannot remove yourself" in app.message
+    app.update(dataclasses.replace(view, i_am_host=False))
+    app.handle_text("kick bob")
+    assert "only the host" in app.message and len(session.kicked) == 2
+    app.update(dataclasses.replace(view, seated=True))
+    app.handle_text("kick bob")
+    assert "nobody can be removed now" in app.message and len(session.kicked) == 2
