@@ -552,6 +552,7 @@ class _Decision:
         self.rep = player.replica
         self.known, self.queued, _, _ = player._context()
         self._busy: dict[int, bool] = {}
+        self._clues: list[Clue] | None = None
         self.eventual = player._eventual_mask(self.queued)
         # every face some clued card visible to this seat is (for good touch as a giver)
         self.clued_faces: dict[int, int] = {}
@@ -568,6 +569,12 @@ class _Decision:
                     if m & (m - 1) == 0:
                         f = m.bit_length() - 1
                         self.clued_faces[f] = self.clued_faces.get(f, 0) + 1
+
+    def clues(self) -> list[Clue]:
+        """Every clue this seat may give now (computed once per turn)."""
+        if self._clues is None:
+            self._clues = [a for a in self.rep.legal_actions() if type(a) is Clue]
+        return self._clues
 
     def decide(self) -> Advice:
         p = self.p
@@ -803,7 +810,7 @@ class _Decision:
         return False
 
     def _clues_to(self, target: int) -> list[Clue]:
-        return [a for a in self.rep.legal_actions()
+        return [a for a in self.clues()
                 if type(a) is Clue and a.target == target]
 
     def _rate_clue(self, clue: Clue) -> tuple[int, int] | None:
@@ -940,7 +947,7 @@ class _Decision:
         players = p.config.players
         best: tuple[tuple[int, bool, int], Clue, int] | None = None
         recent = self._recent_clues()
-        for clue in self.rep.legal_actions():
+        for clue in self.clues():
             if type(clue) is not Clue:
                 continue
             rated = self._rate_clue(clue)
@@ -1010,7 +1017,7 @@ class _Decision:
         a strike cannot end the game."""
         p = self.p
         best: tuple[tuple[int, int], Clue] | None = None
-        for clue in self.rep.legal_actions():
+        for clue in self.clues():
             if type(clue) is not Clue:
                 continue
             if self._rate_clue(clue) is not None:
