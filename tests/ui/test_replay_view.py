@@ -10,18 +10,17 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from replay_helpers import store, vector, vector_log
 
 from hanabi_p2p import cli, i18n
 from hanabi_p2p.commands.replay_interactive import game_of_report
 from hanabi_p2p.hanablive import load_game
-from hanabi_p2p.identity import Identity
-from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
-from hanabi_p2p.log.storage import GameFile, parse
+from hanabi_p2p.log.entry import decode_entry
+from hanabi_p2p.log.storage import parse
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.rules.cards import Card, Suit
 from hanabi_p2p.session.verify import verify_file
@@ -43,7 +42,6 @@ from hanabi_p2p.ui.text import plain, width
 
 REPO = Path(__file__).resolve().parents[2]
 FIVE_PLAYERS = REPO / "tests" / "data" / "hanablive" / "5p-no_variant.json"
-VECTOR = REPO / "protocol" / "vectors" / "game" / "game-2p-standard.json"
 SIZES = [(80, 24), (100, 30), (140, 40)]
 
 
@@ -215,37 +213,6 @@ def test_the_app_steps_jumps_and_quits_on_keys(replay: Replay) -> None:
 
 
 # --- a signed log: only after the audit -------------------------------------------------------
-
-
-def vector() -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(VECTOR.read_text())
-    return loaded
-
-
-def store(root: Path, entries: list[Entry], table_id: bytes) -> Path:
-    path = root / "games" / f"{table_id.hex()}.hlog"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with GameFile.create(path, table_id, created=1_700_000_000, name="vector") as game:
-        for entry in entries:
-            game.append(entry)
-    return path
-
-
-def vector_log(root: Path, forge_seed: bool = False) -> Path:
-    """The protocol's whole-game vector as a game of the data directory at `root`; with
-    `forge_seed`, seat 1 re-signs its last entry with a seed that is not the one it
-    committed to (it has its key: the signature is valid, the audit is what fails)."""
-    data = vector()
-    entries = [decode_entry(bytes.fromhex(e["bytes"])) for e in data["entries"]]
-    if forge_seed:
-        seed = next(e for e in entries if e.kind == "seed" and e.author ==
-                    bytes.fromhex(data["seats"][1]["peer_id"]))
-        cheat = Identity.from_seed(bytes.fromhex(data["seats"][1]["identity_seed"]))
-        forged = make_entry(cheat, table_id=seed.table_id, seq=seed.seq, prev=seed.prev,
-                            turn=seed.turn, kind=seed.kind,
-                            body={"deck": [["deck.seed", b"\x07" * 32]]})
-        entries = [forged if e is seed else e for e in entries]
-    return store(root, entries, bytes.fromhex(data["table_id"]))
 
 
 def test_an_audited_log_is_replayed_with_the_audits_faces(tmp_path: Path) -> None:
