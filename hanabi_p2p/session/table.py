@@ -899,6 +899,7 @@ class TableSession:
         if (
             self._audit_at_end
             and self.audit is None
+            and self.deck is not None  # a game stopped in the lobby has no deck to audit
             and len(self.seeds_from) == len(self.seats)
             and self.phase in (Phase.OVER, Phase.ABORTED)
         ):
