@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, GameConfig
 from hanabi_p2p.rules.engine import GameState
@@ -499,7 +500,7 @@ class HGroupPlayer:
     def advise(self, state: GameState, names: Sequence[str] | None = None) -> Advice:
         """The action this seat takes now, and why."""
         if state.over or state.current_seat != self.seat:
-            raise ValueError(f"seat {self.seat} cannot act now")
+            raise IllegalAction(f"seat {self.seat} cannot act now")
         self.sync(state)
         names = names or [f"seat {s + 1}" for s in range(self.config.players)]
         avoid: frozenset[int] = frozenset()
