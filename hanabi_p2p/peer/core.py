@@ -319,8 +319,10 @@ class PeerCore:
             return False
         if session.host_id != self.me or author in session.joins:
             return True
-        known = {e.author for e in self.replica.held()} | set(session.joins)
-        return author in known or len(known - self.kicked) < MAX_LOBBY_JOINERS
+        # a newcomer's first entry must be its request for a seat, and there must be room
+        if entry.seq != 0 or entry.kind != "lobby.join":
+            return False
+        return len(self.lobby()) < MAX_LOBBY_JOINERS
 
     def _handle(self, result: AddResult, source: bytes | None) -> None:
         for entry in result.applied:

@@ -288,3 +288,64 @@ def test_dataclass_effects_are_immutable() -> None:
     except Exception as exc:  # pragma: no cover - replace makes a copy, never mutates
         raise AssertionError(exc) from exc
     assert effect.reason == "bye"
+
+
+def test_seventeen_strangers_cannot_disable_sync_or_timeouts() -> None:
+    """Seventeen stranger keys write entries at an open table (more authors than a HAVE may
+    name): the host keeps a fixed few, every HAVE it sends stays within the frame limits,
+    and the real game that follows still syncs and finishes."""
+    net = SimNet(GameConfig(2), seed=26, extra=17)
+    host = net.peers[0]
+    host.session.open_table("test table", "p0", net.config)
+    host.core.start(net.now)
+    net._effects(host)
+    sent: list[fr.Frame] = []
+
+    def watch(src: int, dst: int, frame: fr.Frame) -> bool:
+        if src == 0:
+            sent.append(frame)
+        return True
+
+    net.on_frame = watch
+    for stranger in net.peers[2:]:
+        for seq in range(3):
+            entry = make_entry(stranger.identity, table_id=host.session.table_id, seq=seq,
+                               prev=bytes(32) if seq == 0 else stranger.stored[-1].hash,
+                               turn=0, kind="chat", body={"text": f"spam {seq}"})
+            stranger.stored.append(entry)
+            host.core.receive(stranger.peer_id, fr.Entry(entry.encoded), net.now)
+            net._effects(host)
+    assert host.core.counters.strangers_refused > 0
+    assert len({e.author for e in host.core.replica.held()}) <= 8
+    net.connect(1, 0)
+    net.run(net.all_finished)
+    assert finished_ok(net) and no_blame(net)
+    haves = [f for f in sent if isinstance(f, fr.Have)]
+    assert haves and all(len(h.next_seq) <= fr.MAX_AUTHORS for h in haves)
+    seated = {s.peer_id for s in host.session.seats}
+    assert all(author in seated for h in haves[-3:] for author in h.next_seq)
+
+
+def test_an_equivocating_joiner_is_never_seated() -> None:
+    """Carol signs two different entries with one number in the lobby: the host never
+    seats her, even when the host starts the game with her still in the lobby list."""
+    net = SimNet(GameConfig(2), seed=27, extra=1, auto_start=False)
+    host, carol, dave = net.peers[0], net.peers[1], net.peers[2]
+    net.open_table()  # Carol (peer 1) connects and asks for a seat
+    net.run(lambda: carol.peer_id in host.session.joins)
+    first = next(e for e in carol.stored if e.author == carol.peer_id)
+    twin = make_entry(carol.identity, table_id=first.table_id, seq=first.seq,
+                      prev=first.prev, turn=first.turn, kind="chat",
+                      body={"text": "me again"})
+    host.core.receive(carol.peer_id, fr.Entry(twin.encoded), net.now)
+    net._effects(host)
+    assert carol.peer_id in host.core.replica.equivocators
+    assert carol.peer_id not in {p for p, _ in host.core.lobby()}
+    reason = safe_command(net, host, fx.Start())
+    assert reason is not None and "waiting for 1 more" in reason
+    net.connect(dave.index, 0)
+    net.run(lambda: dave.peer_id in host.session.joins)
+    assert safe_command(net, host, fx.Start()) is None
+    net.run(lambda: host.session.seats != ())
+    seated = {s.peer_id for s in host.session.seats}
+    assert carol.peer_id not in seated and dave.peer_id in seated
