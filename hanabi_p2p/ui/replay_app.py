@@ -23,6 +23,7 @@ from hanabi_p2p.ui.text import to_formatted
 MIN_COLUMNS = 20
 MIN_ROWS = 3
 DIGITS = "0123456789"
+UNICODE_ENCODINGS = ("utf8", "utf16", "utf32")
 
 
 class ReplayApp:
@@ -65,7 +66,14 @@ class ReplayApp:
         )
 
     def _fragments(self) -> StyleAndTextTuples:
-        return to_formatted(self._lines())
+        encoding = self.application.output.encoding()
+        lines = self._lines()
+        if encoding.lower().replace("-", "") not in UNICODE_ENCODINGS:
+            # a terminal that cannot show the arrows or a name gets '?' instead (the glyphs
+            # are already ASCII there), as the live table does
+            lines = [[(style, text.encode(encoding, "replace").decode(encoding, "replace"))
+                      for style, text in line] for line in lines]
+        return to_formatted(lines)
 
     def _typing(self) -> bool:
         return self.cursor.mode is CursorMode.TYPING_TURN

@@ -17,6 +17,7 @@ from prompt_toolkit.output import DummyOutput
 from replay_helpers import store, vector, vector_log
 
 from hanabi_p2p import cli, i18n
+from hanabi_p2p.commands import replay_interactive
 from hanabi_p2p.commands.replay_interactive import game_of_report
 from hanabi_p2p.hanablive import load_game
 from hanabi_p2p.log.entry import decode_entry
@@ -251,3 +252,32 @@ def test_a_log_never_audited_is_refused(tmp_path: Path,
     assert cli.main(["log", "replay", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("hanabi-p2p: cannot replay this game: unfinished: deck not audited")
+
+
+# --- a hanab.live file ------------------------------------------------------------------------
+
+
+def test_replay_file_interactive_opens_that_files_game(
+    monkeypatch: pytest.MonkeyPatch, replay: Replay
+) -> None:
+    shown: list[ReplayGame] = []
+    monkeypatch.setattr(replay_interactive, "show", lambda game, theme: shown.append(game))
+    assert cli.main(["replay", str(FIVE_PLAYERS), "--interactive"]) == 0
+    assert [(g.names, g.faces, g.actions) for g in shown] == [
+        (replay.game.names, replay.game.faces, replay.game.actions)]
+
+
+def test_interactive_and_json_are_refused_together(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["replay", str(FIVE_PLAYERS), "--interactive", "--json"]) == cli.EXIT_USAGE
+    assert "--interactive and --json cannot be combined" in capsys.readouterr().err
+
+
+def test_a_file_replay_stops_before_an_illegal_action_and_says_why(tmp_path: Path) -> None:
+    data = json.loads(FIVE_PLAYERS.read_text())
+    data["actions"][20] = {"type": 0, "target": 49, "value": 0}  # the deck's last card
+    game = load_game(data)
+    replay = replay_steps(
+        ReplayGame(game.config, game.players, tuple(game.faces), tuple(game.actions)))
+    assert replay.last == 20  # the twenty actions before it
+    lines = screen(replay, replay.last)
+    assert any(line.startswith("▸ action 21 is illegal: ") for line in lines)
