@@ -16,7 +16,7 @@ from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica
 from hanabi_p2p.log.storage import GameFile
-from hanabi_p2p.net.errors import LinkClosedError
+from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError
 from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
 from hanabi_p2p.peer import effects as fx
@@ -125,6 +125,10 @@ class Node:
             elif isinstance(event, PeerUp):
                 core.peer_up(event.peer_id, now)
             elif isinstance(event, PeerDown):
+                if isinstance(event.error, LinkAuthError):
+                    # altered, injected or replayed bytes on the path: shown and counted,
+                    # never held against the peer the link was for
+                    core.link_failed(event.reason, peer_id=event.peer_id, now=now)
                 core.peer_down(event.peer_id, event.reason, now)
             elif isinstance(event, LinkFailed) and not _probe_hung_up(event):
                 core.link_failed(str(event.error), address=event.address,
