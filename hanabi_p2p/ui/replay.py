@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError
-from hanabi_p2p.i18n import _
+from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.rules.actions import Action, Clue
 from hanabi_p2p.rules.cards import RANKS, Card, GameConfig
 from hanabi_p2p.rules.engine import GameState, Outcome
@@ -131,6 +131,9 @@ class ReplayCursor:
     mode: CursorMode = CursorMode.BROWSING
     typed: str = ""
 
+    def __post_init__(self) -> None:
+        self.move(0)  # a step past either end is the end
+
     def move(self, delta: int) -> None:
         self.step = max(0, min(self.step + delta, self.replay.last))
 
@@ -185,6 +188,13 @@ def _title(replay: Replay, step: Step, glyphs: Glyphs, columns: int) -> Line:
     total = replay.steps[-1].state.turn
     right: Line = [("class:label", _("turn {number} of {total}").format(
         number=step.state.turn, total=total))]
+    turns_left = step.state.final_round_turns_left
+    if turns_left is not None and not step.state.over:
+        # the live table's marker, in its words
+        marker = ngettext(
+            "FINAL ROUND: {count} turn left", "FINAL ROUND: {count} turns left", turns_left
+        ).format(count=turns_left)
+        right = [("class:final-round", marker), ("class:dim", glyphs.dot), *right]
     return _spread(left, right, columns)
 
 
@@ -193,12 +203,13 @@ def hand_lines(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int) 
     terminal puts fewer cards on each pair of rows, never hides one."""
     players = len(board.hands)
     labels_w = [width(_name_label(board, labels, seat, glyphs)) for seat in range(players)]
-    name_w = min(max(labels_w), MAX_NAME_COLUMNS) + 1  # as the live table lays names out
+    # as the live table lays names out, with the gap kept after a name cut short
+    name_w = min(max(labels_w), MAX_NAME_COLUMNS)
     suits = len(board.config.suits)
     lines: list[Line] = []
     for seat in range(players):
         hand = board.hands[seat]
-        name_cell = _name_cell(board, labels, seat, glyphs, name_w)
+        name_cell = [*_name_cell(board, labels, seat, glyphs, name_w), ("", " ")]
         indent: Line = [("", " " * width(name_cell))]
         faces = [_face_cell(cell, glyphs, noted=False) for cell in hand]
         knowledge: list[Line] = []

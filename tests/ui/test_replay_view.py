@@ -281,3 +281,8 @@ def test_a_file_replay_stops_before_an_illegal_action_and_says_why(tmp_path: Pat
     assert replay.last == 20  # the twenty actions before it
     lines = screen(replay, replay.last)
     assert any(line.startswith("▸ action 21 is illegal: ") for line in lines)
+
+
+def test_the_final_round_is_announced_as_at_the_table(replay: Replay) -> None:
+    step = next(s for s in replay.steps if s.state.final_round_turns_left == 3)
+    assert "FINAL ROUND: 3 turns left" in screen(replay, step.index)[0]
