@@ -25,7 +25,8 @@ from hanabi_p2p.safe_text import safe, safe_name
 
 HELP = "list the tables hosted on the local network"
 DEFAULT_TIMEOUT_S = 3.0
-_COLUMNS = ("NAME", "VARIANT", "SEATS", "HOST", "CODE", "ADDRESS", "TABLE")
+# PASSWORD: whether the host asks for a table password (--code), from its HELLO
+_COLUMNS = ("NAME", "VARIANT", "SEATS", "HOST", "PASSWORD", "ADDRESS", "TABLE")
 # Marks before a table's name: its advert does not match its host, or its host did not answer.
 MARK_FAKE = "!"
 MARK_UNCHECKED = "?"

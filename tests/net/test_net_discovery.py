@@ -130,7 +130,7 @@ def test_format_tables_aligns_columns() -> None:
     listed = [CheckedTable(FoundTable(AD, "10.0.0.1", 4000), None, silent),
               CheckedTable(other, None, silent)]
     lines = format_tables(listed).splitlines()
-    assert lines[0].split() == ["NAME", "VARIANT", "SEATS", "HOST", "CODE", "ADDRESS", "TABLE"]
+    assert lines[0].split() == ["NAME", "VARIANT", "SEATS", "HOST", "PASSWORD", "ADDRESS", "TABLE"]
     assert "Friday night" in lines[1] and "rainbow +empty_clues" in lines[1]
     assert lines[1].index("2/4") == lines[2].index("1/2") == lines[0].index("SEATS")
     assert lines[2].rstrip().endswith("ffffffff")
