@@ -47,6 +47,8 @@ NO_SEAT = -1
 PAGE_STEPS = 10
 # The digits `g` accepts: a game has at most a few hundred turns.
 MAX_TURN_DIGITS = 4
+# How the cards this step's clue touched stand out (a style attribute added to theirs).
+TOUCHED_STYLE = "reverse"
 # Rows kept for what happened (this step and the ones before it) before any other detail.
 MIN_STORY_ROWS = 2
 
@@ -198,9 +200,16 @@ def _title(replay: Replay, step: Step, glyphs: Glyphs, columns: int) -> Line:
     return _spread(left, right, columns)
 
 
-def hand_lines(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int) -> list[Line]:
+def hand_lines(
+    board: Board,
+    labels: TableLabels,
+    glyphs: Glyphs,
+    columns: int,
+    touched: frozenset[int] = frozenset(),
+) -> list[Line]:
     """Every hand face up, each with the live table's knowledge row under it; a narrow
-    terminal puts fewer cards on each pair of rows, never hides one."""
+    terminal puts fewer cards on each pair of rows, never hides one. The `touched` cards
+    (by identity: those this step's clue touched) are drawn in reverse video."""
     players = len(board.hands)
     labels_w = [width(_name_label(board, labels, seat, glyphs)) for seat in range(players)]
     # as the live table lays names out, with the gap kept after a name cut short
@@ -212,6 +221,11 @@ def hand_lines(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int) 
         name_cell = [*_name_cell(board, labels, seat, glyphs, name_w), ("", " ")]
         indent: Line = [("", " " * width(name_cell))]
         faces = [_face_cell(cell, glyphs, noted=False) for cell in hand]
+        faces = [
+            [(f"{style} {TOUCHED_STYLE}", text) for style, text in face]
+            if cell.card in touched else face
+            for cell, face in zip(hand, faces, strict=True)
+        ]
         knowledge: list[Line] = []
         for cell in hand:
             colours, ranks = _possibilities(cell, board, glyphs)
@@ -288,7 +302,8 @@ def render_replay(
     header = [_title(replay, step, glyphs, columns), *_header_section(board, labels, glyphs,
                                                                       columns)[1:]]
     rule: Line = [("class:rule", glyphs.rule * columns)]
-    hands = hand_lines(board, labels, glyphs, columns)
+    touched = step.outcome.touched if step.outcome is not None else frozenset()
+    hands = hand_lines(board, labels, glyphs, columns, touched)
     body = [*header, rule, *hands, rule]
     room = rows - len(body) - 1
     if room < MIN_STORY_ROWS:

@@ -29,6 +29,7 @@ from hanabi_p2p.ui.board import board_from_state
 from hanabi_p2p.ui.narrate import describe
 from hanabi_p2p.ui.replay import (
     PAGE_STEPS,
+    TOUCHED_STYLE,
     CursorMode,
     Replay,
     ReplayCursor,
@@ -135,6 +136,11 @@ def test_a_clue_marks_the_cards_it_touched(replay: Replay) -> None:
     cards, row = hand_row(screen(replay, 16), cathy)
     assert [c for c in cards if "(1)" in c] == ["W1(1)"]
     assert "1····" in row
+    # this step's clue stands out: the card it touched, and no other, in reverse video
+    lines = render_replay(ReplayCursor(replay, 16), 80, 24)
+    reversed_text = "".join(text for line in lines for style, text in line
+                            if TOUCHED_STYLE in style.split())
+    assert reversed_text == "W1(1)"
 
 
 @pytest.mark.parametrize("lang", ["it", "ro", "nb"])
