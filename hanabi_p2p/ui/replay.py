@@ -286,7 +286,8 @@ def keys_line(cursor: ReplayCursor, glyphs: Glyphs, columns: int) -> Line:
             last=cursor.replay.steps[-1].state.turn)
         return fit([("class:your-turn", prompt), ("class:your-turn", cursor.typed + "_")],
                    columns)
-    text = _("←/→ step  PgUp/PgDn 10 steps  Home/End  g N Enter: turn N  q quit")
+    text = _("←/→ step  PgUp/PgDn {count} steps  Home/End  g N Enter: turn N  q quit").format(
+        count=PAGE_STEPS)
     return fit([("class:dim", text)], columns)
 
 
