@@ -21,10 +21,14 @@ What it decides:
 
 from __future__ import annotations
 
+import itertools
+import unicodedata
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError
+from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
 from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
 from hanabi_p2p.log.replica import AddResult, Replica, Status
 from hanabi_p2p.net import frames as fr
@@ -141,6 +145,7 @@ class PeerCore:
         self._buckets: dict[bytes, _Bucket] = {}
         self._chat_times: deque[float] = deque()
         self._linger_until: float | None = None
+        self._seat_requested = False
         self._loading = False
         self._now = now
 
@@ -178,7 +183,9 @@ class PeerCore:
     def peer_down(self, peer_id: bytes, reason: str, now: float) -> None:
         self._now = now
         self.connected.discard(peer_id)
-        self._down_since.setdefault(peer_id, now)
+        self._buckets.pop(peer_id, None)
+        if self.session.seat_of(peer_id) is not None:  # strangers' comings and goings: no
+            self._down_since.setdefault(peer_id, now)
         self._event(fx.PeerLink(peer_id, up=False, reason=reason))
         self._flush_events()
 
@@ -391,8 +398,11 @@ class PeerCore:
         return wants
 
     def _on_have(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
-        members = self.members()
-        theirs = {a: n for a, n in theirs.items() if a in members}
+        session = self.session
+        if session.seats or session.host_id == self.me or peer_id != session.host_id:
+            # (a joiner in the lobby takes the host's word for who is there)
+            members = self.members()
+            theirs = {a: n for a, n in theirs.items() if a in members}
         self.sync.on_have(peer_id, theirs, self._now)
         self._answer(peer_id, theirs)
         ours = self._have()
@@ -433,13 +443,39 @@ class PeerCore:
                 raise IllegalAction("the game has started already")
             return
         players = session.table.config.players
-        waiting = [p for p, _ in self.lobby()]
+        # two joiners who raced for one name: the first keeps it, the other is not seated
+        names = {fold_name(session.table.host_name)}
+        waiting = []
+        for peer_id, name in self.lobby():
+            if fold_name(name) not in names:
+                names.add(fold_name(name))
+                waiting.append(peer_id)
         if 1 + len(waiting) < players:
             if by_command:
                 missing = players - 1 - len(waiting)
                 raise IllegalAction(f"waiting for {missing} more player(s) to sit down")
             return
         session.seat_players(self.address, joiners=waiting[: players - 1])
+
+    def _maybe_request_seat(self) -> None:
+        """Joiner: ask for a seat once we hold everything the host has told us of (the table
+        and the joins before ours), under a name nobody at the table has yet: "Dave 2" if
+        Dave is taken. Names are unique at a table, so players can name each other."""
+        session = self.session
+        if (session.host_id in (None, self.me) or session.table is None or session.seats
+                or self._seat_requested):
+            return
+        assert session.host_id is not None
+        told = self.sync.peers.get(session.host_id)
+        if told is None:
+            return
+        ours = self.replica.have()
+        if any(ours.get(author, 0) < n for author, n in told.seqs.items()):
+            return  # still catching up with the lobby
+        self._seat_requested = True
+        taken = [session.table.host_name, *(j.name for p, j in session.joins.items()
+                                           if p != self.me)]
+        session.request_seat(unique_name(self.player_name, taken), self.address)
 
     def _kick(self, peer_id: bytes) -> None:
         session = self.session
@@ -455,12 +491,8 @@ class PeerCore:
         self._event(fx.LobbyChanged(len(self.lobby())))
 
     def _on_session_events(self, events: list[ev.Event]) -> None:
-        session = self.session
         for event in events:
-            if isinstance(event, ev.TableOpened) and session.host_id != self.me:
-                if not session.seats:
-                    session.request_seat(self.player_name, self.address)
-            elif isinstance(event, ev.PlayerJoined):
+            if isinstance(event, ev.PlayerJoined):
                 if event.peer_id in self._excluded():
                     continue
                 self._event(fx.LobbyChanged(len(self.lobby())))
@@ -529,6 +561,7 @@ class PeerCore:
             events = self.session.take_events()
             self._events.extend(events)  # first: what they cause is reported after them
             self._on_session_events(events)
+            self._maybe_request_seat()
             if not self.session.has_outbox:
                 break
         else:
@@ -584,3 +617,23 @@ class PeerCore:
         if self._events or always:
             self._effects.append(fx.Notify(tuple(self._events)))
             self._events = []
+
+
+def fold_name(name: str) -> str:
+    """Names as people read them: case, accents and spacing do not make two names differ."""
+    decomposed = unicodedata.normalize("NFKD", " ".join(name.casefold().split()))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def unique_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, or "name 2", "name 3"... if a player at the table has it already (kept
+    within the player-name limit)."""
+    folded = {fold_name(t) for t in taken}
+    if fold_name(name) not in folded:
+        return name
+    for n in itertools.count(2):
+        suffix = f" {n}"
+        candidate = name[: MAX_PLAYER_NAME_CHARS - len(suffix)].rstrip() + suffix
+        if fold_name(candidate) not in folded:
+            return candidate
+    raise AssertionError("unreachable: itertools.count never ends")

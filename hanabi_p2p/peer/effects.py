@@ -46,13 +46,6 @@ class LobbyChanged(ev.Event):
     waiting: int
 
 
-@dataclass(frozen=True, slots=True)
-class Refused(ev.Event):
-    """A stranger's entry or connection was refused (admission control); for counters."""
-
-    reason: str
-
-
 # -- commands (from the player, the computer player or the launcher) --------------------------
 
 

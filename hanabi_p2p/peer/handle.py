@@ -26,6 +26,11 @@ class PeerHandle(Protocol):
     def table_id(self) -> bytes: ...
 
     @property
+    def player_name(self) -> str:
+        """The name this player asked to sit under (the table may have made it unique)."""
+        ...
+
+    @property
     def address(self) -> str:
         """Where this peer listens, ``host:port``."""
         ...

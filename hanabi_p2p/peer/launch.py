@@ -106,6 +106,10 @@ class Peer:
         return self._address
 
     @property
+    def player_name(self) -> str:
+        return self.opts.name
+
+    @property
     def connected(self) -> frozenset[bytes]:
         return self.node.connected if self.node is not None else frozenset()
 

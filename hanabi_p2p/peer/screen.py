@@ -208,15 +208,14 @@ class ScreenFrontend(Frontend):
             app.notify(stopped_line(event.reason) if event.fatal else warning_line(event.reason))
 
     def _tell_renamed(self) -> None:
-        """Names are unique at a table: if ours was taken, the host seated us under another
-        one ("Dave 2"); say so, since that is the name the others will use."""
+        """Names are unique at a table: if ours was taken, we sit under another one
+        ("Dave 2"); say so, since that is the name the others will use."""
         assert self.app is not None and self.peer is not None
         session = self.peer.session
         seat = session.my_seat
         if seat is None or session.table is None:
             return
-        join = session.joins.get(session.me)
-        asked = join.name if join is not None else session.table.host_name
+        asked = self.peer.player_name
         given = session.name_of(seat)
         if given != asked:
             line = renamed_line(given, seat)

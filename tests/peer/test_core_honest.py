@@ -6,6 +6,7 @@ import pytest
 from core_harness import SimNet, no_blame
 
 from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer.core import MAX_PLAYER_NAME_CHARS, unique_name
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import AUDITED
 
@@ -33,3 +34,30 @@ def test_events_reach_the_front_end_in_the_order_they_happened() -> None:
     seated, ready = kinds.index("Seated"), kinds.index("DeckReady")
     assert joined < changed < seated < ready
     assert kinds.index("GameOver") < kinds.index("Audited")
+
+
+def test_a_second_player_with_a_taken_name_sits_as_name_2() -> None:
+    """Two joiners called Dave (and a host called dave): names stay unique at the table,
+    so everyone can name everyone."""
+    net = SimNet(GameConfig(3), seed=8)
+    net.peers[1].core.player_name = "Dave"
+    net.peers[2].core.player_name = "DAVE"
+    net.peers[0].session.open_table("test table", "dave", net.config)
+    net.peers[0].core.start(net.now)
+    net._effects(net.peers[0])
+    net.connect(1, 0)
+    net.run(lambda: len(net.peers[0].session.joins) == 1)
+    net.connect(2, 0)
+    net.run(net.all_finished)
+    names = net.peers[0].session.names
+    assert names == ["dave", "Dave 2", "DAVE 3"]
+    assert len({n.casefold() for n in names}) == 3
+
+
+def test_unique_name_keeps_within_the_limit_and_ignores_case_and_accents() -> None:
+    assert unique_name("Ann", ["Bob"]) == "Ann"
+    assert unique_name("Zoë", ["zoe"]) == "Zoë 2"
+    assert unique_name("Ann", ["ann", "Ann 2"]) == "Ann 3"
+    long = "x" * MAX_PLAYER_NAME_CHARS
+    renamed = unique_name(long, [long])
+    assert len(renamed) == MAX_PLAYER_NAME_CHARS and renamed.endswith(" 2")
