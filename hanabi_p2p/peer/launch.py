@@ -243,7 +243,7 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     node = await peer.open(table_name)
     peer.save_private(role="host", host_id=identity.peer_id,
                       host_address=list(peer.listen_address().to_wire()), bots=bots,
-                      auto_start=opts.auto_start)
+                      auto_start=opts.auto_start, advertise=opts.advertise)
     peer.session.open_table(table_name, opts.name, config)
     node.flush()
     if opts.advertise:
@@ -380,6 +380,8 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
     opts.name = str(secret.get("name", opts.name))
     host_id = bytes(secret["host_id"])
     opts.auto_start = bool(secret.get("auto_start", opts.auto_start))
+    # a table opened with --no-mdns stays unadvertised when its host comes back
+    opts.advertise = opts.advertise and bool(secret.get("advertise", True))
     peer = Peer(opts, identity, table_id, bytes(secret["seed"]), host_id, frontend)
     await peer.open()
     session = peer.session

@@ -87,3 +87,23 @@ def test_a_peer_gone_for_good_ends_the_game_after_the_wait_timeout_naming_it(
     assert reason.startswith("game not finished: waited ") and "Bob (" in reason
     assert "unreachable" in reason  # gone is not guilty: nobody is blamed
     verify_log(host.log_path, finished=False)
+
+
+def test_a_resumed_host_brings_back_the_computer_players_it_ran(procs: Procs) -> None:
+    """`host --bots 1`, a person joins, the host dies mid-game and comes back with
+    `join --resume`: its computer seat comes back with it and the game finishes."""
+    host = procs.hanabi("host", "host", "--players", "3", "--bots", "1", "--no-mdns",
+                        *bot_args(interface="127.0.0.1", name="Ann", extra=SLOW))
+    address, port = host.table_address()
+    guest = procs.hanabi("guest", "join", "--address", f"{address}:{port}",
+                         *bot_args(interface="127.0.0.1", name="Bob", extra=SLOW))
+    host.wait_for(r"turn 6:")
+    host.kill()
+    back = procs.hanabi("host-resumed", "join", "--resume", "--bot", *SLOW,
+                        "--interface", "127.0.0.1", data_dir=host.data_dir)
+    finished = expect_success([guest, back])
+    assert "resumed from the saved log" in back.stdout
+    assert finished.digest
+    bot_logs = list((host.data_dir / "bots" / "bot1").rglob("*.hlog"))
+    assert len(bot_logs) == 1
+    verify_log(bot_logs[0], finished=True)
