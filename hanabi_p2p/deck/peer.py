@@ -368,6 +368,10 @@ class DeckPeer:
         try:
             return make()
         except group.GroupError as exc:
+            # An earlier deferred check may fail too: it comes first, as it would have
+            # without deferring, so that the blame does not depend on the mode.
+            jobs, self._deferred = self._deferred, []
+            run_in_order(jobs)
             author = (self.my_seat - 1) % len(self.seats)  # lock 0 builds on the last shuffle
             raise self._cheat(author, Check.INVALID_POINT, f"input of our step: {exc}") from None
 

@@ -123,3 +123,25 @@ def test_after_a_failed_deferred_check_the_peer_stops() -> None:
     assert stopped and not any(peer.deck_ready for peer in stopped)
     with pytest.raises(LocalProtocolError):
         stopped[0].run_checks()
+
+
+
+def test_an_earlier_cheat_is_blamed_first_even_when_our_own_step_fails() -> None:
+    """Seat 0 forges its sum proof (caught only by a check seat 2 has deferred) and seat 1
+    sends a point outside the subgroup (caught when seat 2 multiplies it for its own
+    shuffle): seat 2 blames seat 0, as it would have when checking first."""
+    for defer in (False, True):
+        table = DeckTable(GameConfig(3), "cheat", defer_checks=defer)
+        zero, one, two = table.peers
+        [c0], [c1], [c2] = (peer.start() for peer in table.peers)
+        assert zero.receive(1, c1) == []
+        [shuffle0] = zero.receive(2, c2)  # seat 0 shuffles once it has every commit
+        one.receive(0, c0)
+        one.receive(2, c2)
+        [shuffle1] = one.receive(0, shuffle0)
+        two.receive(0, c0)
+        two.receive(1, c1)
+        with pytest.raises(DeckCheatError) as error:
+            two.receive(0, bad_sum_proof(shuffle0))
+            two.receive(1, shuffle_point_7(MIXED_ORDER)(shuffle1))
+        assert (error.value.seat, error.value.check) == (0, Check.SHUFFLE_PROOF)
