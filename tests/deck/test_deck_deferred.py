@@ -125,7 +125,6 @@ def test_after_a_failed_deferred_check_the_peer_stops() -> None:
         stopped[0].run_checks()
 
 
-
 def test_an_earlier_cheat_is_blamed_first_even_when_our_own_step_fails() -> None:
     """Seat 0 forges its sum proof (caught only by a check seat 2 has deferred) and seat 1
     sends a point outside the subgroup (caught when seat 2 multiplies it for its own
