@@ -83,3 +83,25 @@ def test_peers_that_each_saw_a_part_converge_by_relaying(
                         dst.add(entry)
     states = {p.app.state_bytes() for p in peers if isinstance(p.app, ToyApp)}
     assert states == {reference_state(players, turns, ())}
+
+
+@settings(max_examples=40, deadline=None)
+@given(scenarios, st.data())
+def test_a_batch_applies_the_same_whatever_its_order(
+    params: tuple[int, int, tuple[tuple[int, int], ...]], data: st.DataObject
+) -> None:
+    """``add_batch`` (the verifier's mode) stores the set first and applies in the app's
+    order alone: any listing of the entries, with repeats, gives the same applied sequence,
+    not only the same final state."""
+    players, turns, chats = params
+    chats = tuple((min(t, turns), p) for t, p in chats)
+    log = list(scenario(players, turns, chats))
+    listing = data.draw(st.permutations(log)) + data.draw(st.lists(st.sampled_from(log),
+                                                                     max_size=5))
+    reference = Replica(TABLE, ToyApp())
+    reference.add_batch(log)
+    replica = Replica(TABLE, ToyApp())
+    results = replica.add_batch(listing)
+    assert [e.hash for e in replica.applied] == [e.hash for e in reference.applied]
+    assert len(replica.applied) == len(log) and replica.held() == []
+    assert sum(r.status is Status.DUPLICATE for r in results) == len(listing) - len(log)

@@ -28,6 +28,21 @@ from hanabi_p2p.session.bodies import Address
 from hanabi_p2p.session.table import TableSession
 from hanabi_p2p.session.verify import GameReport, Verdict, verify_game
 
+# Entries a seated player could add at the end of its chain, at any turn: harmless, late,
+# malformed or cheating (the verdict may be anything, but the same for every order).
+INJECTED: list[tuple[str, object]] = [
+    ("chat", {"text": "psst"}),
+    ("chat", {"text": " "}),
+    ("move", {"card": 3, "to": 0}),
+    ("resign", {"reason": ""}),
+    ("ack", {"hash": bytes(32), "deck": []}),
+    ("action", {"act": ["clue", 0, "rank", 1, []], "hash": bytes(32), "deck": []}),
+    ("action", {"act": ["discard", 2], "hash": bytes(32), "deck": []}),
+    ("deck", {"deck": []}),
+    ("seed", {"deck": []}),
+    ("lobby.join", {"name": "again", "addr": ["192.0.2.1", 1]}),
+]
+
 Log = tuple[Entry, ...]
 
 
@@ -172,6 +187,37 @@ def test_the_wrong_reveal_is_named_as_the_first_bad_entry() -> None:
     first = report.problems[0]
     assert (first.author, first.seq, first.kind) == (log[-1].author, log[-1].seq, "deck")
     assert "a deck entry holds its author's deck steps" in first.reason
+
+
+def inject(log: list[Entry], picks: list[tuple[int, int, int]]) -> list[Entry]:
+    """Append entries (kind and body from INJECTED, envelope turn) to seated authors' chains."""
+    seated = sorted({e.author for e in log if e.kind == "deck"})
+    out = list(log)
+    for who, what, turn in picks:
+        author = seated[who % len(seated)]
+        seed = next(bytes([i + 1]) * 32 for i in range(5)
+                    if Identity.from_seed(bytes([i + 1]) * 32).peer_id == author)
+        last = max((e for e in out if e.author == author), key=lambda e: e.seq)
+        kind, body = INJECTED[what % len(INJECTED)]
+        out.append(make_entry(Identity.from_seed(seed), table_id=last.table_id,
+                              seq=last.seq + 1, prev=last.hash, turn=turn, kind=kind,
+                              body=body))
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=st.sampled_from(sorted(SCENARIOS)),
+       picks=st.lists(st.tuples(st.integers(0, 4), st.integers(0, 99), st.integers(0, 70)),
+                      min_size=1, max_size=3),
+       data=st.data())
+def test_entries_injected_at_random_turns_give_one_verdict_in_any_order(
+    name: str, picks: list[tuple[int, int, int]], data: st.DataObject
+) -> None:
+    log = inject(list(SCENARIOS[name]()), picks)
+    expected = outcome(verify_game(log))
+    permuted = data.draw(st.permutations(log))
+    assert outcome(verify_game(permuted)) == expected
+    assert outcome(verify_game(permuted, arrival_order=True)) == expected
 
 
 @settings(max_examples=30, deadline=None)
