@@ -267,10 +267,21 @@ class DeckPeer:
             out: list[DeckMessage] = step()
             out.extend(self._drain_held())
         except (DeckCheatError, DeckCorruptError) as exc:
+            error: DeckCheatError | DeckCorruptError = exc
+            # Deferred checks belong to messages that came before the one that failed: a
+            # failure among them comes first, as it would have without deferring, so that
+            # the blame does not depend on the mode.
+            jobs, self._deferred = self._deferred, []
+            try:
+                run_in_order(jobs)
+            except DeckCheatError as earlier:
+                error = earlier
             if self._error is None:
-                self._error = exc
+                self._error = error
             self._phase = Phase.ERROR
-            raise
+            if error is exc:
+                raise
+            raise error from None
         return out
 
     def _emit(self, message: DeckMessage) -> list[DeckMessage]:
@@ -368,10 +379,7 @@ class DeckPeer:
         try:
             return make()
         except group.GroupError as exc:
-            # An earlier deferred check may fail too: it comes first, as it would have
-            # without deferring, so that the blame does not depend on the mode.
-            jobs, self._deferred = self._deferred, []
-            run_in_order(jobs)
+            # (_run runs the deferred checks first: an earlier cheat is blamed before this)
             author = (self.my_seat - 1) % len(self.seats)  # lock 0 builds on the last shuffle
             raise self._cheat(author, Check.INVALID_POINT, f"input of our step: {exc}") from None
 

@@ -125,10 +125,18 @@ def test_after_a_failed_deferred_check_the_peer_stops() -> None:
         stopped[0].run_checks()
 
 
-def test_an_earlier_cheat_is_blamed_first_even_when_our_own_step_fails() -> None:
-    """Seat 0 forges its sum proof (caught only by a check seat 2 has deferred) and seat 1
-    sends a point outside the subgroup (caught when seat 2 multiplies it for its own
-    shuffle): seat 2 blames seat 0, as it would have when checking first."""
+def repeat_point(m: DeckMessage) -> DeckMessage:
+    assert isinstance(m, Shuffle)
+    return dataclasses.replace(m, points=replace_item(m.points, 7, m.points[6]))
+
+
+@pytest.mark.parametrize("later", [shuffle_point_7(MIXED_ORDER), repeat_point],
+                         ids=["own-step-refuses-a-point", "structure"])
+def test_an_earlier_cheat_is_blamed_first(later: Callable[[DeckMessage], DeckMessage]) -> None:
+    """Seat 0 forges its sum proof (caught only by a check seat 2 has deferred), then seat 1
+    cheats in a way seat 2 sees at once (a point outside the subgroup, which seat 2's own
+    shuffle refuses to multiply; a repeated point): seat 2 blames seat 0, as it would have
+    when checking first."""
     for defer in (False, True):
         table = DeckTable(GameConfig(3), "cheat", defer_checks=defer)
         zero, one, two = table.peers
@@ -142,5 +150,5 @@ def test_an_earlier_cheat_is_blamed_first_even_when_our_own_step_fails() -> None
         two.receive(1, c1)
         with pytest.raises(DeckCheatError) as error:
             two.receive(0, bad_sum_proof(shuffle0))
-            two.receive(1, shuffle_point_7(MIXED_ORDER)(shuffle1))
+            two.receive(1, later(shuffle1))
         assert (error.value.seat, error.value.check) == (0, Check.SHUFFLE_PROOF)
