@@ -9,7 +9,9 @@ import pytest
 from session_harness import Table, bot_action
 
 from hanabi_p2p.rules.cards import GameConfig
-from hanabi_p2p.session.table import AUDITED, TableSession
+from hanabi_p2p.session.bodies import Address
+from hanabi_p2p.session.table import ABORTED, AUDITED, TableSession
+from hanabi_p2p.session.verify import verify_game
 
 
 def random_choice(rng: random.Random):
@@ -145,3 +147,51 @@ def test_a_peer_that_aborts_still_collects_every_seed_and_audits() -> None:
     for p in table.peers:
         assert len(p.session.seeds_from) == 3
         assert p.session.audit is not None and p.session.audit.ok
+
+
+@pytest.mark.parametrize("delivery_seed", range(6))
+def test_a_resignation_the_moment_the_deck_is_dealt_ends_the_game_the_same_for_everyone(
+    delivery_seed: int,
+) -> None:
+    """Issue 14, item 1: the host resigns at turn 1 as soon as its own deal is done, while
+    the others are still shuffling, locking or dealing. A resignation applies only once
+    dealt, at its author's turn: every peer ends terminated at turn 1, audited, and the
+    verifier finds the game valid, whatever the keys and the delivery order."""
+    table = Table(GameConfig(3), seed=100 + delivery_seed)
+    table.seat_everyone()  # the host resigns during the deck exchange that follows
+    host = table.peers[0]
+    while host.session.state is None:
+        assert table.deliver_one()
+    host.session.resign("changed my mind")
+    table.flush(host)
+    table.pump()
+    for p in table.peers:
+        assert p.rejected == []
+        assert p.session.state is not None and p.session.state.end.value == "terminated"
+        assert p.session.state.turn == 0
+        assert p.session.phase == AUDITED and p.session.audit is not None and p.session.audit.ok
+    entries = {e.hash: e for p in table.peers for e in p.replica.applied}.values()
+    assert verify_game(entries).ok
+
+
+def test_leaving_before_the_deal_reveals_the_seed_and_stops_everyone() -> None:
+    """There is no turn to resign at before the deal: leaving then is a seed with a reason
+    (SPEC 5.3), and every peer stops; nobody is blamed."""
+    table = Table(GameConfig(2), seed=7)
+    host = table.peers[0]
+    host.session.open_table("t", "p0", table.config)
+    table.pump()
+    table.peers[1].session.request_seat("p1", Address("127.0.0.1", 40001))
+    table.pump()
+    host.session.seat_players(Address("127.0.0.1", 40000))
+    table.flush(host)
+    while table.peers[1].session.my_seat is None:  # seated, the deck not yet done
+        assert table.deliver_one()
+    assert table.peers[1].session.state is None
+    table.peers[1].session.resign("")
+    assert table.peers[1].session.phase == ABORTED
+    table.flush(table.peers[1])
+    table.pump()
+    for p in table.peers:
+        assert p.session.phase == ABORTED and p.session.blamed is None
+        assert p.session.state is None
