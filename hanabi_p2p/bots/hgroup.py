@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, Terminate, TurnAction
@@ -155,6 +156,7 @@ class HGroupPlayer:
         self.used = [0] * len(table.cards)  # face index -> copies played
         self.suit_of = [i // RANKS_PER_SUIT for i in range(len(table.cards))]
         self.rank_of = [i % RANKS_PER_SUIT + 1 for i in range(len(table.cards))]
+        self._suit_masks = [(0, 0, 0)] * len(table.suits)
         self.board = self._make_board()
         self.pending: Pending | None = None
         self._ctx: tuple[int, list[int], int, int] | None = None
@@ -239,7 +241,7 @@ class HGroupPlayer:
                 self.gone[fi] += 1
             if outcome.drew is not None and action.seat != self.seat:
                 self._see(outcome.drew, state)
-            self.board = self._make_board()
+            self.board = self._make_board(self.suit_of[fi])
 
     def _resolve(self, pending: Pending, action: Play | Discard | Clue | None,
                  state: GameState) -> None:
@@ -277,26 +279,40 @@ class HGroupPlayer:
 
     # ------------------------------------------------------------------ public facts
 
-    def _make_board(self) -> Board:
-        copies = self.table.copies
+    def _make_board(self, changed: int | None = None) -> Board:
+        """The board from the fireworks and the discard pile; only suit ``changed`` is
+        recomputed when given (a play or a discard touches one suit)."""
+        suits = range(len(self.fw)) if changed is None else (changed,)
+        for s in suits:
+            self._suit_masks[s] = self._suit_board(s)
         playable = trash = critical = 0
-        for s, top in enumerate(self.fw):
-            base = s * RANKS_PER_SUIT
-            dead = False
-            for r in range(1, RANKS_PER_SUIT + 1):
-                fi = base + r - 1
-                if r <= top or dead:
-                    trash |= 1 << fi
-                    continue
-                if r == top + 1:
-                    playable |= 1 << fi
-                left = copies[fi] - self.gone[fi]
-                if left <= 0:
-                    dead = True
-                    trash |= 1 << fi
-                elif left == 1:
-                    critical |= 1 << fi
+        for p_mask, t_mask, c_mask in self._suit_masks:
+            playable |= p_mask
+            trash |= t_mask
+            critical |= c_mask
         return Board(playable, trash, critical)
+
+    def _suit_board(self, s: int) -> tuple[int, int, int]:
+        """(playable, trash, critical) face masks of suit ``s``."""
+        copies = self.table.copies
+        top = self.fw[s]
+        playable = trash = critical = 0
+        base = s * RANKS_PER_SUIT
+        dead = False
+        for r in range(1, RANKS_PER_SUIT + 1):
+            fi = base + r - 1
+            if r <= top or dead:
+                trash |= 1 << fi
+                continue
+            if r == top + 1:
+                playable |= 1 << fi
+            left = copies[fi] - self.gone[fi]
+            if left <= 0:
+                dead = True
+                trash |= 1 << fi
+            elif left == 1:
+                critical |= 1 << fi
+        return playable, trash, critical
 
     def _clue_mask(self, clue: Clue) -> int:
         if clue.colour is not None:
@@ -382,9 +398,7 @@ class HGroupPlayer:
     def _chain(self, clue: Clue) -> tuple[int, ...]:
         """The players asked to answer a prompt or finesse: the first ``MAX_CHAIN`` who act
         after the giver and before the receiver, in order."""
-        players = self.config.players
-        between = min(MAX_CHAIN, (clue.target - clue.seat) % players - 1)
-        return tuple((clue.seat + k) % players for k in range(1, between + 1))
+        return _chain_of(self.config.players, clue.seat, clue.target)
 
     def _connecting_card(self, seat: int, missing: int) -> int | None:
         for c in self.replica.hands[seat]:
@@ -1040,6 +1054,12 @@ class _Decision:
         return Advice(Play(p.seat, c), Reason.LOCKED,
                       f"play slot {slot}, my likeliest playable card: every clue would "
                       "mislead and discarding is not allowed with 8 clue tokens")
+
+
+@cache
+def _chain_of(players: int, giver: int, target: int) -> tuple[int, ...]:
+    between = min(MAX_CHAIN, (target - giver) % players - 1)
+    return tuple((giver + k) % players for k in range(1, between + 1))
 
 
 def _bits(m: int) -> list[int]:
