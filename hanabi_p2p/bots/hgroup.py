@@ -325,14 +325,18 @@ class HGroupPlayer:
         m = self.inf[card] & poss
         return m or poss
 
-    def _known_faces(self, skip: frozenset[int] = frozenset()) -> int:
+    def _known_faces(self) -> int:
         """Faces of clued cards whose face everyone knows (good touch: no other card
         will be clued as one of them)."""
         known = 0
+        clued = self.clued
+        inf = self.inf
+        possible = self.replica.possible_mask
         for hand in self.replica.hands:
             for c in hand:
-                if self.clued[c] and c not in skip:
-                    m = self.public(c)
+                if clued[c]:
+                    poss = possible(c)
+                    m = inf[c] & poss or poss
                     if m & (m - 1) == 0:
                         known |= m
         return known
@@ -549,9 +553,14 @@ class HGroupPlayer:
 
     def has_known_safe_action(self, seat: int) -> bool:
         """Does ``seat`` publicly know of a card to play or to discard safely?"""
+        inf = self.inf
+        possible = self.replica.possible_mask
+        not_playable = ~self.board.playable
+        not_trash = ~self.board.trash
         for c in self.replica.hands[seat]:
-            m = self.public(c)
-            if self._is_playable(m) or self._is_trash(m):
+            poss = possible(c)
+            m = inf[c] & poss or poss
+            if m and (m & not_playable == 0 or m & not_trash == 0):
                 return True
         return False
 
