@@ -45,7 +45,9 @@ from hanabi_p2p.session.table import ABORTED, AUDITED, LOBBY, TableSession
 SYNC_INTERVAL_S = 1.0
 # Entries sent in answer to one HAVE/WANT; the rest follow on the next round.
 MAX_ENTRIES_PER_ANSWER = 256
-# After the game, how long we stay for peers that still lack some of our entries.
+# After the game, how long (at least) we stay for peers that still lack some of our entries;
+# at most as long as the wait timeout, when that is longer (a peer cut off during the audit
+# waits that long for what it lacks).
 LINGER_S = 20.0
 # A connected peer that sent no HAVE for this long is not answering (a live one sends one
 # every sync interval, even while its player thinks).
@@ -569,7 +571,10 @@ class PeerCore:
         self._flush_events(always=True)
         if self.finished is None and self.session.phase in (AUDITED, ABORTED):
             if self._linger_until is None:
-                self._linger_until = self._now + self.timing.linger
+                # a peer cut off during the audit may need our entries until it would give
+                # up on us itself: stay as long as either bound
+                bound = max(self.timing.linger, self.timing.wait_timeout or 0.0)
+                self._linger_until = self._now + bound
                 # tell everyone at once that we hold it all: peers that are done too can
                 # stop as soon as they hear it, not a sync interval later
                 self._effects.append(fx.Broadcast(fr.Have(self._have())))

@@ -7,7 +7,7 @@ import dataclasses
 
 from core_harness import SimNet, no_blame, safe_command
 
-from hanabi_p2p.log.entry import make_entry
+from hanabi_p2p.log.entry import decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import MAX_LOBBY_JOINERS, Timing
@@ -349,3 +349,28 @@ def test_an_equivocating_joiner_is_never_seated() -> None:
     net.run(lambda: host.session.seats != ())
     seated = {s.peer_id for s in host.session.seats}
     assert carol.peer_id not in seated and dave.peer_id in seated
+
+
+def test_the_only_other_player_cut_off_during_the_audit_still_gets_the_last_seed() -> None:
+    """Two players; Bob's cable goes out just as Ann's seed is on its way to him, for longer
+    than the 20 s linger, so only Ann can give it to him: she stays until he has it
+    (bounded by the wait timeout), and both finish audited."""
+    net = SimNet(GameConfig(2), seed=28, timing=Timing(wait_timeout=60.0, linger=20.0))
+    cut_at: list[float] = []
+
+    def cut_before_the_seed(src: int, dst: int, frame: fr.Frame) -> bool:
+        if (src, dst) == (0, 1) and not cut_at and isinstance(frame, fr.Entry):
+            if decode_entry(frame.data).kind == "seed":
+                cut_at.append(net.now)
+                net.cut(1)
+                return False
+        return True
+
+    net.on_frame = cut_before_the_seed
+    net.open_table()
+    net.run(lambda: bool(cut_at))
+    net.run_for(30.0)
+    assert net.peers[0].finished is None  # Ann is still there for Bob
+    net.cut(1, on=False)
+    net.run(net.all_finished)
+    assert finished_ok(net) and no_blame(net)
