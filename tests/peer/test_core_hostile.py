@@ -108,7 +108,7 @@ def test_a_player_thinking_longer_than_the_wait_timeout_is_never_timed_out() -> 
     net = SimNet(GameConfig(2), seed=15, timing=Timing(wait_timeout=30.0, linger=5.0))
     net.peers[1].bot = False
     net.open_table()
-    net.run(lambda: net.peers[1].session.can_act())
+    net.run(net.peers[1].session.can_act)
     net.run_for(200.0)  # he thinks for over three minutes
     assert all(p.finished is None for p in net.peers)
     assert all(p.session.phase == PLAY for p in net.peers)
@@ -359,11 +359,11 @@ def test_the_only_other_player_cut_off_during_the_audit_still_gets_the_last_seed
     cut_at: list[float] = []
 
     def cut_before_the_seed(src: int, dst: int, frame: fr.Frame) -> bool:
-        if (src, dst) == (0, 1) and not cut_at and isinstance(frame, fr.Entry):
-            if decode_entry(frame.data).kind == "seed":
-                cut_at.append(net.now)
-                net.cut(1)
-                return False
+        seed = isinstance(frame, fr.Entry) and decode_entry(frame.data).kind == "seed"
+        if (src, dst) == (0, 1) and not cut_at and seed:
+            cut_at.append(net.now)
+            net.cut(1)
+            return False
         return True
 
     net.on_frame = cut_before_the_seed
