@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from core_harness import SimNet, no_blame
 
-from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
+from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import unique_name
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import AUDITED
