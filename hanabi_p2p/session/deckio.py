@@ -14,6 +14,7 @@ from typing import Any
 from hanabi_p2p.deck import (
     AuditResult,
     Commit,
+    DeckCheatError,
     DeckMessage,
     DeckPeer,
     Lock,
@@ -108,15 +109,24 @@ class DeckAdapter:
         return self.receive_decoded(seat, self.decode(seat, wire_msgs))
 
     def receive_decoded(self, seat: int, decoded: Iterable[DeckMessage]) -> list[Any]:
-        """Apply one peer's decoded deck messages; return our answers (wire form)."""
+        """Apply one peer's decoded deck messages; return our answers (wire form).
+
+        The messages enter the transcript only once the entry is taken: a failed check of
+        the sender refuses its entry and leaves no trace (the audit, like a verifier's,
+        covers the entries taken); a failure of ANOTHER seat's held message is not this
+        entry's fault, so its messages are recorded before the error goes up."""
+        messages = list(decoded)
         out: list[Any] = []
-        for message in decoded:
-            self._record(seat, message)
-            if self.peer is None:
-                continue
-            if seat == self.my_seat:
-                continue  # our own messages: the DeckPeer made them itself
-            out.extend(self._out(self.peer.receive(seat, message)))
+        try:
+            for message in messages:
+                if self.peer is not None and seat != self.my_seat:
+                    # (our own messages come back through the log: the DeckPeer made them)
+                    out.extend(self._out(self.peer.receive(seat, message)))
+        except DeckCheatError as exc:
+            if exc.seat != seat:
+                self.record(seat, messages)
+            raise
+        self.record(seat, messages)
         return out
 
     @property

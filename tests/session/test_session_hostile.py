@@ -698,6 +698,10 @@ def test_a_play_carrying_a_wrong_key_share_is_refused_blaming_the_player() -> No
         assert entry not in victim.replica.applied
         error = victim.session.deck.peer.error  # type: ignore[union-attr]
         assert isinstance(error, DeckCheatError) and error.seat == 0
+        # refused: its messages never reach the transcript the audit runs over
+        sent = victim.session.deck.decode(0, entry.body["deck"])  # type: ignore[union-attr]
+        transcript = victim.session.deck.transcript  # type: ignore[union-attr]
+        assert not any((0, m) in transcript for m in sent)
 
 
 def test_a_refused_play_leaves_no_pending_turn_and_no_answer() -> None:
