@@ -843,6 +843,15 @@ class _Decision:
         touched = clue.touched or frozenset()
         if not self._informs(clue, touched):
             return None  # a repeat: tells nobody anything
+        # Cheap early exit, same verdict as below: good touch would rule out the true face
+        # of a newly touched useless card (unless every face it may be is useless).
+        excluded = p.board.trash | self.known
+        mask = p._clue_mask(clue)
+        possible = self.rep.possible_mask
+        for c in touched:
+            if (not p.clued[c] and p.fi[c] >= 0 and 1 << p.fi[c] & excluded
+                    and possible(c) & mask & ~excluded):
+                return None
         meaning, pending = p._read_clue(clue, touched)
         chop = p.chop(clue.target)
         plays = bad = good = save = 0
