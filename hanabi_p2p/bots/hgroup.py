@@ -1022,6 +1022,18 @@ class _Decision:
             return trash
         chop = p.chop(p.seat)
         if chop is not None:
+            critical = p.board.critical
+            known = dict(mine)
+            if known[chop] & ~critical == 0:
+                # what I know of my chop says it is a last copy: the next unclued card
+                # that may not be goes instead
+                other = next((c for c, m in reversed(mine)
+                              if not p.clued[c] and m & ~critical), None)
+                if other is not None:
+                    slot = hand.index(other) + 1
+                    return Advice(Discard(p.seat, other), Reason.DISCARD_CHOP,
+                                  f"discard slot {slot}: my chop must be a last copy, so "
+                                  "the next unclued card goes instead")
             slot = hand.index(chop) + 1
             return Advice(Discard(p.seat, chop), Reason.DISCARD_CHOP,
                           f"discard slot {slot}: it is the chop, the oldest unclued card")
