@@ -3,8 +3,10 @@
 Two entry points, both blind to the acting seat's own faces:
 
 * ``choose_action(state, seat)`` in each bot module: stateless, what the peer frontends call;
-* ``make_player(name, config, seat)``: a per-seat object whose ``act(state)`` returns the
-  next action, for self-play benchmarks (``bench/bots.py``).
+* ``make_player(kind, config, seat)``: a per-seat object whose ``act(state)`` returns the
+  next action, for self-play benchmarks (``bench/bots.py``);
+* ``hgroup.explain(state, seat, names)``: the convention player's action for ``seat`` and
+  why, in English words (for a ``hint`` command).
 
 ``hgroup`` is the convention player (docs/conventions.md); ``simple`` the first, weaker one.
 """
