@@ -198,6 +198,7 @@ class TableSession:
         self.dealt_by: set[int] = set()  # seats whose deal entry is applied
         self.seeds_from: set[int] = set()
         self.audit: deckio.AuditResult | None = None
+        self._audited_messages = 0  # transcript length the audit covered
         self.abort_reason: str | None = None
         self.blamed: bytes | None = None
         self.chat_log: list[tuple[int, str]] = []  # (seat or -1, text), in place order
@@ -529,6 +530,14 @@ class TableSession:
             self._record_after_abort(entry)
         else:
             handler(entry)
+        if (
+            self.audit is not None
+            and self.deck is not None
+            and len(self.deck.transcript) > self._audited_messages
+        ):
+            # a deck message that came after the audit (a late answer to the last turn, or
+            # one a cheater appended): audited like every other (SPEC 5.3 step 5)
+            self._run_audit()
 
     def _record_after_abort(self, entry: Entry) -> None:
         """We stopped the game: take the entry without playing it, but keep its deck
@@ -906,11 +915,16 @@ class TableSession:
             self._run_audit()
 
     def _run_audit(self) -> None:
-        result = self._require_deck().audit()
+        deck = self._require_deck()
+        result = deck.audit()
+        self._audited_messages = len(deck.transcript)
+        changed = self.audit is None or (result.ok, result.reason) != (
+            self.audit.ok, self.audit.reason)
         self.audit = result
         if self.phase == Phase.OVER:
             self.phase = Phase.AUDITED
-        self._events.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
+        if changed:
+            self._events.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
 
     # ------------------------------------------------------------ faults
 

@@ -31,7 +31,8 @@ from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import bodies as b
-from hanabi_p2p.session.table import AUDITED, DECK, PLAY, TableSession
+from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, PLAY, TableSession
 
 # ------------------------------------------------------------------ a harness for cheaters
 
@@ -719,3 +720,33 @@ def test_a_refused_play_leaves_no_pending_turn_and_no_answer() -> None:
     assert victim.replica.add(entry).status is Status.REJECTED
     assert victim.session.take_outbox() == []  # no ack for a refused action
     assert snapshot(victim.session) == before
+
+
+def test_a_deck_message_taken_after_the_audit_is_audited_too() -> None:
+    """Issue 14, item 3, at a live peer: the game was stopped and audited; then a cheater's
+    entry arrives whose share (to a third seat, so nobody here can decrypt it) is forged.
+    A stopped session keeps such messages in its transcript: the audit runs again and
+    names the cheater."""
+    table = started(seed=3)
+    actor = table.at(0)
+    state = actor.session.state
+    assert state is not None
+    actor.session.take_action(Play(0, state.hands[0][0]))
+    table.pump()
+    table.at(2).session.abort(None, "gone")
+    table.flush(table.at(2))
+    table.pump()
+    watcher = table.at(0).session
+    assert watcher.phase == ABORTED and watcher.audit is not None and watcher.audit.ok
+    honest = next(e for e in table.at(0).replica.applied
+                  if e.kind == "ack" and e.turn == 0 and e.author == peer_id(table, 1))
+    body = copy.deepcopy(honest.body)
+    shares = next(m for m in body["deck"] if m[0] == "deck.shared-keys")
+    recipient, ciphertext = shares[3][0]  # seat 1's share for seat 2 (seat 0 owns the card)
+    assert recipient == 2
+    shares[3][0] = [recipient, ciphertext[:-1] + bytes([ciphertext[-1] ^ 0x01])]
+    late = forge(table, author=1, victim=0, kind="ack", body=body, turn=0)
+    table.at(0).session.take_events()
+    assert table.at(0).replica.add(late).status is Status.ACCEPTED
+    assert not watcher.audit.ok and watcher.audit.blamed_seat == 1
+    assert any(isinstance(e, ev.Audited) and not e.ok for e in watcher.take_events())
