@@ -107,7 +107,7 @@ class Run:
     case: Case
     seconds: float = 0.0
     outcome: Outcome | None = None
-    failure: str | None = None  # the first broken expectation, with the processes' tails
+    failure: str | None = None  # the first broken expectation (None: all held)
     tails: str = ""  # every process's last lines (picklable: a bench runs games in processes)
 
     @property
@@ -241,10 +241,10 @@ def play(case: Case, workdir: Path, rng: random.Random) -> Run:
     with contextlib.ExitStack() as stack:
         lab = stack.enter_context(NetLab(NAMESPACE_PREFIX))
         game = Game(case, lab, workdir)
-        stack.callback(game.procs.kill_all)
         if case.fault is Fault.DISK_FULL:
             for seat in case.victims:
                 stack.enter_context(tmpfs(game.procs.data_dir(PEER_NAMES[seat])))
+        stack.callback(game.procs.kill_all)  # first thing on the way out, before any umount
         try:
             _drive(game, rng, run)
         except AssertionError as exc:
@@ -267,12 +267,12 @@ def _drive(game: Game, rng: random.Random, run: Run) -> None:
     if case.phase is Phase.LOBBY:
         for seat in range(1, last):
             game.peers[0].wait_for(rf"{PEER_NAMES[seat]} \(\S+\) sits down", START_BOUND_S)
-        _strike(game, rng, run)
+        _strike(game, rng)
         game.join(last)
     else:
         game.join(last)
         _wait_for_phase(game, rng)
-        _strike(game, rng, run)
+        _strike(game, rng)
     bound = case.wait_timeout * 2 + case.seconds + GAME_BOUND_S
     outcome = settle(game.peers, timeout=bound)  # killed processes were replaced in peers
     run.outcome = outcome
@@ -289,7 +289,7 @@ def _wait_for_phase(game: Game, rng: random.Random) -> None:
         watcher.wait_for(r"Game over", GAME_BOUND_S)
 
 
-def _strike(game: Game, rng: random.Random, run: Run) -> None:
+def _strike(game: Game, rng: random.Random) -> None:
     case = game.case
     if case.fault is Fault.CUT:
         for seat in case.victims:
