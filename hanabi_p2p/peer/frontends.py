@@ -16,7 +16,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
-from hanabi_p2p.bots.simple import choose_action
+from hanabi_p2p.bots.hgroup import choose_action
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.identity import display_name, fingerprint
 from hanabi_p2p.peer.effects import Act, LinkProblem, PeerLink, Resign

@@ -322,6 +322,27 @@ class ScreenFrontend(Frontend):
     def on_kick(self, peer_id: bytes) -> None:
         self._command(Kick(peer_id))
 
+    def on_hint(self) -> str:
+        """Our computer player's advice for our seat, in practice games: at a table of people
+        a coach only one player has would be unfair, so it is off there."""
+        peer = self.peer
+        session = peer.session if peer is not None else None
+        state = session.state if session is not None else None
+        seat = session.my_seat if session is not None else None
+        if session is None or state is None or seat is None:
+            return _("No game to give a hint for yet")
+        if len(self._bots) < len(session.seats) - 1:
+            return _("Hints are on in practice games only (every other seat a computer player)")
+        if state.over or state.current_seat != seat:
+            return _("Hints are for your own turn")
+        from hanabi_p2p.bots.hgroup import explain  # the bot loads only when asked
+
+        try:
+            advice = explain(state, seat, session.names)
+        except HanabiError as exc:
+            return str(exc)
+        return _("Hint: {advice}").format(advice=advice.text)
+
     def on_quit(self) -> None:
         """The App exits right after; ``run`` stops the peer (without resigning)."""
 

@@ -46,6 +46,7 @@ from hanabi_p2p.safe_text import safe
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.commands import (
     CommandError,
+    Hint,
     Info,
     Intent,
     Kick,
@@ -97,6 +98,11 @@ class SessionCallbacks(Protocol):
 
     def on_kick(self, peer_id: bytes) -> None:
         """The host removes the player `peer_id` from the lobby (before the deal)."""
+
+    def on_hint(self) -> str:
+        """What our computer player would do in the player's seat now, and why (one line,
+        or the reason there is none); nothing is sent."""
+        return _("Hints are not available here")
 
     def on_quit(self) -> None:
         """The player leaves (typed quit, or Ctrl-C/Ctrl-D); the App exits right after."""
@@ -400,6 +406,8 @@ class App:
         elif isinstance(intent, Note):
             self.notes.set(intent.card, intent.text)
             self.notify(_("Note kept (only you see it)") if intent.text else _("Note removed"))
+        elif isinstance(intent, Hint):
+            self.notify(self._callbacks.on_hint(), seconds=None)
         elif isinstance(intent, Info):
             self._info = self._story(intent.card)
             self._panel = "info"

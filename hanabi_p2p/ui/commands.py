@@ -54,7 +54,8 @@ class Mode(StrEnum):
 COMMANDS: dict[Mode, tuple[str, ...]] = {
     Mode.LOBBY: ("start", "kick", "say", "rules", "help", "quit"),
     Mode.TABLE: (
-        "play", "discard", "clue", "move", "note", "info", "say", "log", "rules", "help", "quit",
+        "play", "discard", "clue", "move", "note", "info", "hint", "say", "log", "rules",
+        "help", "quit",
     ),
     Mode.END: ("info", "log", "say", "rules", "help", "quit"),
 }
@@ -112,7 +113,12 @@ class Start:
     pass
 
 
-Intent = SendAction | Say | Show | Quit | Start | Note | Info | Kick
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What our computer player would do in your seat now, and why. Nothing is sent."""
+
+
+Intent = SendAction | Say | Show | Quit | Start | Note | Info | Kick | Hint
 
 
 T = TypeVar("T")
@@ -161,7 +167,14 @@ def colour_labels(suits: Iterable[Suit]) -> list[tuple[str, Suit]]:
     return labels
 
 
+# One-letter shortcuts people type from habit, where the letter starts several commands.
+SHORTCUTS = {"h": "help"}
+
+
 def command_word(typed: str, mode: Mode) -> str:
+    shortcut = SHORTCUTS.get(typed.casefold())
+    if shortcut in COMMANDS[mode]:
+        return shortcut
     found = match_prefix(typed, ((word, word) for word in COMMANDS[mode]))
     if len(found) == 1:
         return found[0]
@@ -233,6 +246,10 @@ def parse_on_board(
     args = words[1:]
     if word in ("say", "log", "rules", "help", "quit", "start"):
         return _common(word, line, mode)
+    if word == "hint":
+        if args:
+            raise CommandError(_("usage: hint"))
+        return Hint()
     if word == "info":
         card, rest = _card_ref(args, board, names, _("usage: info [PLAYER] SLOT"))
         if rest:

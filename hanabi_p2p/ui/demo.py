@@ -107,6 +107,16 @@ class HotSeat:
     def on_kick(self, peer_id: bytes) -> None:
         pass  # everybody shares one keyboard: nobody to remove
 
+    def on_hint(self) -> str:
+        from hanabi_p2p.bots.hgroup import explain  # the bot loads only when asked
+
+        if self.state.over:
+            return _("the game is over")
+        # the hot seat sees every hand, but the advice uses only what this seat may know
+        return _("Hint: {advice}").format(
+            advice=explain(self.state, self.state.current_seat, self.names).text
+        )
+
     def on_quit(self) -> None:
         pass
 

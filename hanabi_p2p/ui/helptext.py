@@ -41,6 +41,8 @@ def command_help(mode: Mode, is_host: bool = False) -> list[str]:
                 _entry("note 3 TEXT", _("your private note on your card in slot 3")),
                 _entry("note bob 2 TEXT", _("a note on Bob's card (note 3 alone clears one)")),
                 _entry("info 3", _("every clue your card in slot 3 received: who, what, when")),
+                _entry("hint", _("what a computer player would do in your seat, and why "
+                                 "(practice games)")),
             ]
         )
     if mode is Mode.END:

@@ -49,6 +49,10 @@ class Recorder:
     def on_kick(self, peer_id: bytes) -> None:
         self.kicked.append(peer_id)
 
+    def on_hint(self) -> str:
+        self.hints = getattr(self, "hints", 0) + 1
+        return "Hint: clue Bob red"
+
 
 class BellCountingOutput(DummyOutput):
     def __init__(self) -> None:
@@ -353,3 +357,23 @@ def test_the_host_kicks_a_joiner_by_name_or_number_before_the_deal() -> None:
     app.update(dataclasses.replace(view, seated=True))
     app.handle_text("kick bob")
     assert "nobody can be removed now" in app.message and len(session.kicked) == 2
+
+
+def test_hint_shows_the_advice_and_sends_nothing(pipe: PipeInput) -> None:
+    session = Recorder()
+    app = App(session, input=pipe, output=DummyOutput())
+    app.update(table())
+    drive(app, pipe, "hint\r", lambda: bool(app.message))
+    assert app.message == "Hint: clue Bob red"
+    assert session.actions == [] and getattr(session, "hints", 0) == 1
+
+
+def test_the_practice_coach_advises_a_legal_move_in_words() -> None:
+    """The hot-seat coach runs the convention player for the seat to move: its advice names
+    an action the rules allow, in words."""
+    from hanabi_p2p.ui.demo import HotSeat
+
+    seat = HotSeat(GameConfig(3), seed=4, names=["Ann", "Bob", "Cid"])
+    text = seat.on_hint()
+    assert text.startswith("Hint: ")
+    assert any(word in text for word in ("play", "discard", "clue"))
