@@ -268,11 +268,27 @@ class ScreenFrontend(Frontend):
             connected=peer.connected,
             address=self._address,
             log=tuple(self.log),
-            # the launcher's lines (address, resume) matter until the deal
-            status=self._status if peer.session.state is None else "",
+            # the launcher's lines (address, resume) matter until the deal; what strangers
+            # tried stays in view all game
+            status=" · ".join(x for x in (
+                self._status if peer.session.state is None else "", self._alerts()) if x),
             log_path=str(peer.log_path) if peer.log_path is not None else None,
             bots=frozenset(bot.peer.session.me for bot in self._bots if bot.peer is not None),
         )
+
+    def _alerts(self) -> str:
+        """Counts of what someone on the network tried against this peer, if anything."""
+        peer = self.peer
+        if peer is None:
+            return ""
+        parts = []
+        if peer.failed_code_attempts:
+            parts.append(_("⚠ wrong table passwords tried: {count}").format(
+                count=peer.failed_code_attempts))
+        problems = peer.counters.link_problems
+        if problems:
+            parts.append(_("⚠ connection problems: {count}").format(count=problems))
+        return " · ".join(parts)
 
     def for_bot(self) -> Frontend:
         """A computer player this machine runs: it pauses, since a person is watching."""
