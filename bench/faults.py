@@ -13,7 +13,7 @@ the processes' last lines; all output stays in the work directory (--keep).
 Needs root (network namespaces, iptables, tmpfs); the wall-clock class needs `faketime`
 (skipped without it). Usage:
 
-    .venv/bin/python bench/faults.py [--runs N] [--only SUBSTRING] [--jobs J] [--seed S]
+    .venv/bin/python bench/faults.py [--runs N] [--only SUBSTRING ...] [--jobs J] [--seed S]
 
 Prints the table, then (last line) one JSON object with the figures.
 """
@@ -73,8 +73,8 @@ MATRIX: tuple[tuple[Case, tuple[Phase, ...]], ...] = (
 )
 
 
-def classes(only: str | None) -> list[tuple[Case, tuple[Phase, ...]]]:
-    chosen = [(c, p) for c, p in MATRIX if only is None or only in c.name]
+def classes(only: list[str]) -> list[tuple[Case, tuple[Phase, ...]]]:
+    chosen = [(c, p) for c, p in MATRIX if not only or any(o in c.name for o in only)]
     if shutil.which("faketime") is None:
         print("faketime not installed: skipping the wall-clock class", file=sys.stderr)
         chosen = [(c, p) for c, p in chosen if c.fault is not Fault.CLOCK]
@@ -88,7 +88,8 @@ def run_one(case: Case, workdir: Path, seed: int) -> Run:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="games per class (default 3)")
-    parser.add_argument("--only", help="classes whose name contains this")
+    parser.add_argument("--only", action="append", default=[],
+                        help="classes whose name contains this (repeat for several)")
     parser.add_argument("--jobs", type=int, default=2, help="games at once (default 2)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
