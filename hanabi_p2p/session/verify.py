@@ -531,20 +531,28 @@ def _replay(
 
 
 def _why_stopped(observer: TableSession, applied: Sequence[Entry]) -> str | None:
-    """A game not over whose log holds a seed was stopped by that seed's author (it left,
-    or stopped the game over a fault it saw): the earliest such seed, by place, says why."""
+    """A game not over whose log holds a seed was stopped by a seed's author (it left, or
+    stopped the game over a fault it saw). Deterministic: a seed that blames someone (the
+    first to see a fault) before one that only followed another's, then by place."""
     state = observer.state
     if state is not None and state.over:
         return None
-    for entry in canonical_order(e for e in applied if e.kind == "seed"):
-        who = observer.describe(entry.author)
+    seeds: list[tuple[bool, tuple[int, int, bytes, int], Entry, b.SeedBody | None]] = []
+    for entry in applied:
+        if entry.kind != "seed":
+            continue
         try:
-            reason = b.SeedBody.from_wire(entry.body).reason
+            body: b.SeedBody | None = b.SeedBody.from_wire(entry.body)
         except HanabiError:
-            reason = None
-        return f"{who} stopped the game: {reason}" if reason else (
-            f"{who} revealed its deck seed and left the game")
-    return None
+            body = None
+        seeds.append((body is None or body.blame is None, place(entry), entry, body))
+    if not seeds:
+        return None
+    _, _, entry, body = min(seeds, key=lambda s: (s[0], s[1]))
+    who = observer.describe(entry.author)
+    if body is not None and body.reason:
+        return f"{who} stopped the game: {body.reason}"
+    return f"{who} revealed its deck seed and left the game"
 
 
 def _learn_names(observer: TableSession, report: GameReport) -> None:
