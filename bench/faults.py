@@ -70,6 +70,9 @@ MATRIX: tuple[tuple[Case, tuple[Phase, ...]], ...] = (
     (Case("disk full", Fault.DISK_FULL, expect=Expect.DISK_FULL), (M,)),
     (Case("kill -9 in write bursts x5", Fault.KILL_BURST, phase=D, kills=5), (D,)),
     (Case("wall clock hours off", Fault.CLOCK, victims=(1, 2)), (M,)),
+    (Case("stdout closed (| head)", Fault.STDOUT_CLOSED), (M,)),
+    (Case("lobby never fills", Fault.LOBBY_ABANDONED, phase=L, expect=Expect.LOBBY_ENDED),
+     (L,)),
 )
 
 

@@ -17,6 +17,7 @@ import contextlib
 import os
 import random
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -26,7 +27,16 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from e2e_helpers import TABLE_OPEN, Outcome, Proc, Procs, bot_args, settle
+from e2e_helpers import (
+    EXIT_UNFINISHED,
+    TABLE_OPEN,
+    Outcome,
+    Proc,
+    Procs,
+    bot_args,
+    saved_log_verdict,
+    settle,
+)
 from netlab import NetLab
 
 from hanabi_p2p.log.storage import load
@@ -55,6 +65,9 @@ DISK_FULL_REASON = re.compile(r"disk full", re.I)
 BURST_KILL_DELAY_S = (0.0, 0.6)
 CLOCK_OFFSETS = ("+5h", "-7h")  # faketime offsets of the peers whose wall clock is off
 PEER_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
+# `join --bot ... | head -n STDOUT_LINES` (issue 16): the output closes early in the deal
+STDOUT_LINES = 12
+LOBBY_TIMEOUT_S = 5.0
 TAIL_LINES = 4
 # A reported bug (hanabi_p2p/net/mesh.py): an inbound connection's task, cancelled as the mesh
 # shuts down while its new link replaces an older one (`_adopt` awaiting `old.close`), lets
@@ -76,6 +89,8 @@ class Fault(Enum):
     DISK_FULL = "disk-full"
     KILL_BURST = "kill-burst"
     CLOCK = "clock"
+    STDOUT_CLOSED = "stdout-closed"  # the victim's output goes into `head`, which stops reading
+    LOBBY_ABANDONED = "lobby-abandoned"  # the last seat never comes: --lobby-timeout ends it
 
 
 class Phase(Enum):
@@ -95,6 +110,7 @@ class Expect(Enum):
     VICTIM_NAMED = "the others end 'waited ... unreachable' naming the victim"
     DISK_FULL = "the victim stops with 'disk full', resumes once space is freed, all finish"
     ANY = "only the invariants every case holds"
+    LOBBY_ENDED = "every peer ends 'the table did not fill' after --lobby-timeout"
 
 
 @dataclass(frozen=True)
@@ -154,14 +170,22 @@ class Game:
         self.address = ""
 
     def flags(self) -> list[str]:
-        return ["--wait-timeout", f"{self.case.wait_timeout:g}"]
+        flags = ["--wait-timeout", f"{self.case.wait_timeout:g}"]
+        if self.case.fault is Fault.LOBBY_ABANDONED:
+            flags += ["--lobby-timeout", f"{LOBBY_TIMEOUT_S:g}"]
+        return flags
 
     def command(self, seat: int, *args: str) -> list[str]:
         clock: list[str] = []
         if self.case.fault is Fault.CLOCK and seat in self.case.victims:
             clock = ["faketime", "-f", CLOCK_OFFSETS[seat % len(CLOCK_OFFSETS)]]
         data = self.procs.data_dir(PEER_NAMES[seat])
-        return [*clock, sys.executable, "-m", "hanabi_p2p", *args, "--data-dir", str(data)]
+        command = [*clock, sys.executable, "-m", "hanabi_p2p", *args, "--data-dir", str(data)]
+        if self.case.fault is Fault.STDOUT_CLOSED and seat in self.case.victims:
+            # pipefail: the status is the peer's, not head's
+            piped = f"{shlex.join(command)} | head -n {STDOUT_LINES}"
+            return ["bash", "-o", "pipefail", "-c", piped]
+        return command
 
     def launch(self, seat: int, label: str, *args: str) -> Proc:
         host = self.hosts[seat]
@@ -197,8 +221,11 @@ class Game:
         return [self.peers[seat] for seat in self.case.victims]
 
     def watcher(self) -> Proc:
-        """Whose output tells the moment: the first victim (it must live to see it)."""
-        return self.peers[self.case.victims[0]] if self.case.victims else self.peers[0]
+        """Whose output tells the moment: the first victim (it must live to see it), or the
+        host when the victim's output is cut short."""
+        if self.case.victims and self.case.fault is not Fault.STDOUT_CLOSED:
+            return self.peers[self.case.victims[0]]
+        return self.peers[0]
 
 
 def fill(directory: Path) -> Path:
@@ -275,7 +302,9 @@ def _drive(game: Game, rng: random.Random, run: Run) -> None:
     last = case.players - 1
     for seat in range(1, last):
         game.join(seat)
-    if case.phase is Phase.LOBBY:
+    if case.fault is Fault.LOBBY_ABANDONED:
+        pass  # the last seat never comes
+    elif case.phase is Phase.LOBBY:
         for seat in range(1, last):
             game.peers[0].wait_for(rf"{PEER_NAMES[seat]} \(\S+\) sits down", START_BOUND_S)
         _strike(game, rng)
@@ -285,8 +314,12 @@ def _drive(game: Game, rng: random.Random, run: Run) -> None:
         _wait_for_phase(game, rng)
         _strike(game, rng)
     bound = case.wait_timeout * 2 + case.seconds + GAME_BOUND_S
-    # killed processes were replaced in peers
-    outcome = settle(game.peers, timeout=bound, known_crash=KNOWN_CRASH)
+    # killed processes were replaced in peers; a peer writing into `head` names no log
+    closed = [game.peers[s] for s in case.victims] if case.fault is Fault.STDOUT_CLOSED else []
+    outcome = settle([p for p in game.peers if p not in closed], timeout=bound,
+                     known_crash=KNOWN_CRASH)
+    for proc in closed:
+        _check_closed_output(game, proc, outcome, bound)
     run.outcome = outcome
     _check_expectation(game, outcome)
     if outcome.known_crashes:
@@ -350,12 +383,29 @@ def _strike(game: Game, rng: random.Random) -> None:
         game.resume(seat, f"{PEER_NAMES[seat]}-resumed")
 
 
+def _check_closed_output(game: Game, proc: Proc, outcome: Outcome, bound: float) -> None:
+    """A peer whose output closed exits by itself, with a log that verifies and, once the
+    game finished, holds the others' digest."""
+    status = proc.finish(bound)
+    assert status in (0, EXIT_UNFINISHED), f"{proc.name} exited {status}"
+    assert "Traceback" not in proc.stderr, f"{proc.name} crashed"
+    assert proc.data_dir is not None
+    for path in (proc.data_dir / "games").glob("*.hlog"):
+        digest, finished = saved_log_verdict(path)
+        assert not finished or outcome.digest in (None, digest), (
+            f"{proc.name}'s log differs from the others'")
+        assert finished or status != 0, f"{proc.name} exited 0 with an unfinished game"
+
+
 def _check_expectation(game: Game, outcome: Outcome) -> None:
     case = game.case
     if case.expect in (Expect.FINISH, Expect.DISK_FULL):
         unfinished = {n: outcome.reason[n] for n, s in outcome.status.items() if s != 0}
         assert not unfinished and not outcome.unfinished, (
             f"not every peer finished: {unfinished or outcome.unfinished}")
+    elif case.expect is Expect.LOBBY_ENDED:
+        for name, reason in outcome.reason.items():
+            assert "did not fill" in reason, f"{name} did not end 'did not fill': {reason!r}"
     elif case.expect is Expect.FINISH_OR_UNREACHABLE:
         for name, status in outcome.status.items():
             reason = outcome.reason[name]
