@@ -365,7 +365,14 @@ class Mesh:
         if self._secret is not None:
             self._code_streak.pop(source, None)  # it knows the code: no more waiting
             self._code_refused_until.pop(source, None)
-        await self._adopt(link, address)
+        try:
+            await self._adopt(link, address)
+        except asyncio.CancelledError:
+            # The mesh is closing (it cancels what it tracks): this task is a server
+            # callback nobody awaits, so a cancellation escaping it would only be printed
+            # as a traceback by the event loop. The links are closed by close() itself.
+            if not self._closing:
+                raise
 
     def _refusal_hello(self) -> bytes:
         if self._refusal_hello_bytes is None:

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError
-from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
+from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, PEER_ID_BYTES
 from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
 from hanabi_p2p.log.replica import AddResult, Replica, Status
 from hanabi_p2p.net import frames as fr
@@ -69,6 +69,9 @@ CHAT_BURST = 5
 CHAT_WINDOW_S = 10.0
 # Answers to a peer's HAVE with our own HAVE, at most this often (no ping-pong).
 HAVE_ECHO_S = 0.2
+
+# MSG topic after the game: the peer ids (32 bytes each) the sender knows hold every entry.
+COMPLETE_TOPIC = "complete"
 
 TABLE_FILLED = "the table is full: the host seated other players before our request came"
 
@@ -148,6 +151,10 @@ class PeerCore:
         self._chat_times: deque[float] = deque()
         self._linger_until: float | None = None
         self._seat_requested = False
+        self._caught: set[bytes] = set()  # players blamed on their own signed entries
+        # after the game: who holds all of it, as we told others and as others told us
+        self._told_complete: frozenset[bytes] = frozenset()
+        self._known_complete: set[bytes] = set()
         self._loading = False
         self._now = now
 
@@ -179,6 +186,8 @@ class PeerCore:
         self.connected.add(peer_id)
         self._down_since.pop(peer_id, None)
         self._effects.append(fx.Send(peer_id, fr.Have(self._have())))
+        if self._told_complete:
+            self._effects.append(fx.Send(peer_id, self._complete_frame()))
         self._event(fx.PeerLink(peer_id, up=True))
         self._flush_events()
 
@@ -207,6 +216,8 @@ class PeerCore:
             self._on_have(peer_id, dict(frame.next_seq))
         elif isinstance(frame, fr.Want):
             self._answer(peer_id, dict(frame.from_seq))
+        elif isinstance(frame, fr.Message) and frame.topic == COMPLETE_TOPIC:
+            self._on_complete(peer_id, frame.body)
         self._settle()
 
     def command(self, command: fx.Command, now: float) -> None:
@@ -308,7 +319,7 @@ class PeerCore:
             return
         result = self.replica.add(entry)
         self._handle(result, source=peer_id)
-        if result.status is Status.HELD and self.replica.gaps():
+        if result.status is Status.HELD and self.replica.has_gaps():
             wants = self._wants()
             if wants:
                 self._effects.append(fx.Send(peer_id, fr.Want(wants)))
@@ -373,6 +384,7 @@ class PeerCore:
         seated = {s.peer_id for s in self.session.seats}
         member = author in seated if seated else author == self.session.host_id
         if author is not None and member and self.session.phase not in (ABORTED, AUDITED):
+            self._caught.add(author)
             self.session.abort(author, f"{self.describe(author)}: {reason}")
         else:
             self._warn(author, reason)
@@ -394,9 +406,9 @@ class PeerCore:
     def _wants(self) -> dict[bytes, int]:
         members = self.members()
         wants = {a: self.replica.next_seq(a) for a in self._have()}
-        for gap in self.replica.gaps():
-            if gap.author in members:
-                wants[gap.author] = min(wants.get(gap.author, gap.start), gap.start)
+        for author, start in self.replica.gap_starts().items():
+            if author in members:
+                wants[author] = min(wants.get(author, start), start)
         return wants
 
     def _on_have(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
@@ -572,7 +584,8 @@ class PeerCore:
         if self.finished is None and self.session.phase in (AUDITED, ABORTED):
             if self._linger_until is None:
                 # a peer cut off during the audit may need our entries until it would give
-                # up on us itself: stay as long as either bound
+                # up on us itself, and one we gave up on may come back and must learn why
+                # the game ended: stay as long as either bound
                 bound = max(self.timing.linger, self.timing.wait_timeout or 0.0)
                 self._linger_until = self._now + bound
                 # tell everyone at once that we hold it all: peers that are done too can
@@ -580,12 +593,44 @@ class PeerCore:
                 self._effects.append(fx.Broadcast(fr.Have(self._have())))
             self._check_linger(self._now)
 
+    def _on_complete(self, peer_id: bytes, body: bytes) -> None:
+        """A seated peer that holds the whole game tells us who else does (as their HAVEs
+        show it): we need not stay for them, even if our own link to them is down."""
+        seated = {s.peer_id for s in self.session.seats}
+        if peer_id not in seated or len(body) % PEER_ID_BYTES or len(body) > len(seated) * (
+            PEER_ID_BYTES
+        ):
+            return  # not a word from a player, or not a list of players: nothing to learn
+        ids = {body[i : i + PEER_ID_BYTES] for i in range(0, len(body), PEER_ID_BYTES)}
+        self._known_complete |= (ids & seated) | {peer_id}
+        self._check_linger(self._now)
+
+    def _complete_set(self) -> frozenset[bytes]:
+        ours = self._have()
+        return frozenset(
+            s.peer_id for s in self.session.seats
+            if s.peer_id == self.me or not self.sync.lacks(s.peer_id, ours)
+        )
+
+    def _complete_frame(self) -> fr.Message:
+        return fr.Message(COMPLETE_TOPIC, b"".join(sorted(self._told_complete)))
+
+    def _tell_complete(self) -> None:
+        """While we linger, tell every peer who holds the whole game, as far as we know."""
+        complete = self._complete_set()
+        if complete != self._told_complete:
+            self._told_complete = complete
+            self._effects.append(fx.Broadcast(self._complete_frame()))
+
     def _check_linger(self, now: float) -> None:
         """After the game: finish once every seated peer holds every entry we hold (our seed
         above all, so nobody is left unable to audit), or when the linger time is up."""
         if self.finished is not None or self._linger_until is None:
             return
-        others = [s.peer_id for s in self.session.seats if s.peer_id != self.me]
+        # never wait for a player caught cheating: it has nothing to learn from us
+        others = [s.peer_id for s in self.session.seats
+                  if s.peer_id not in (self.me, *self._caught, *self._known_complete)]
+        self._tell_complete()
         if now < self._linger_until and self.sync.behind(others, self._have()):
             return
         session = self.session

@@ -16,7 +16,7 @@ from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica
 from hanabi_p2p.log.storage import GameFile
-from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError
+from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, LinkTimeoutError
 from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
 from hanabi_p2p.peer import effects as fx
@@ -130,7 +130,7 @@ class Node:
                     # never held against the peer the link was for
                     core.link_failed(event.reason, peer_id=event.peer_id, now=now)
                 core.peer_down(event.peer_id, event.reason, now)
-            elif isinstance(event, LinkFailed) and not _probe_hung_up(event):
+            elif isinstance(event, LinkFailed) and _worth_reporting(event):
                 core.link_failed(str(event.error), address=event.address,
                                  peer_id=event.peer_id, now=now)
             self._execute()
@@ -203,6 +203,10 @@ class Node:
             raise StorageFailed(failure) from None
 
 
-def _probe_hung_up(event: LinkFailed) -> bool:
-    """A stranger hanging up before the handshake is a `join` probe: no news."""
-    return event.peer_id is None and isinstance(event.error, LinkClosedError)
+def _worth_reporting(event: LinkFailed) -> bool:
+    """A connection that failed for a reason someone should see. Not: a stranger hanging up
+    before the handshake (a `join` probe), nor a redial of a known player that cannot get
+    through yet (its link being down is shown already; the mesh keeps trying)."""
+    if isinstance(event.error, LinkClosedError):
+        return False
+    return not (event.peer_id is not None and isinstance(event.error, LinkTimeoutError))

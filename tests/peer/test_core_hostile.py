@@ -374,3 +374,16 @@ def test_the_only_other_player_cut_off_during_the_audit_still_gets_the_last_seed
     net.cut(1, on=False)
     net.run(net.all_finished)
     assert finished_ok(net) and no_blame(net)
+
+
+def test_peers_cut_off_from_each_other_leave_promptly_once_someone_saw_all_complete() -> None:
+    """Bob -> Carol is swallowed for good: Carol cannot hear Bob say he holds everything,
+    but Alice can and tells her, so nobody lingers out the long bound after the game."""
+    net = SimNet(GameConfig(3), seed=29, timing=Timing(wait_timeout=300.0, linger=300.0))
+    net.open_table()
+    net.run(lambda: net.peers[0].session.seats != ())
+    net.blackhole(1, 2)
+    net.run(lambda: any(p.session.phase == AUDITED for p in net.peers))
+    took = net.run(net.all_finished)
+    assert finished_ok(net) and no_blame(net)
+    assert took < 30.0, took
