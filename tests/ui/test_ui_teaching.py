@@ -287,8 +287,8 @@ def test_a_hostile_name_never_reaches_the_message_line_or_the_menu() -> None:
 
 
 def test_a_player_seated_under_another_name_is_told_so() -> None:
-    """The lobby (the host's side) makes names unique ("Ann 2"); the screen tells the player
-    who was renamed, and keeps it in the log."""
+    """Names are unique at a table ("Ann 2"); the screen tells the player who sits under
+    another name than the one asked for, and keeps it in the log."""
     from types import SimpleNamespace
 
     from prompt_toolkit.output import DummyOutput
@@ -302,18 +302,17 @@ def test_a_player_seated_under_another_name_is_told_so() -> None:
     pair = Pair()
     pair.ann.open_table("Ann's table", "Ann", GameConfig(2))
     pair.deliver()
-    pair.bob.request_seat("Ann", Address("127.0.0.1", 40001))
+    # the joiner asked to sit as "Ann"; the name was taken, so it sits as "Ann 2"
+    pair.bob.request_seat("Ann 2", Address("127.0.0.1", 40001))
     pair.deliver()
     pair.ann.seat_players(Address("127.0.0.1", 40000))
     pair.deliver()
     bob = pair.bob
-    seat = bob.my_seat
-    assert seat is not None
-    renamed = dataclasses.replace(bob.seats[seat], name="Ann 2")
-    bob.seats = tuple(renamed if i == seat else s for i, s in enumerate(bob.seats))
     front = ScreenFrontend("en", output=DummyOutput())
     front.app = App(front, output=DummyOutput())
-    front.peer = SimpleNamespace(session=bob, table_id=bytes(16))  # type: ignore[assignment]
+    front.peer = SimpleNamespace(  # type: ignore[assignment]
+        session=bob, table_id=bytes(16), player_name="Ann"
+    )
     front._tell(ev.Seated())
     assert front.app.message == "Another player has your name: you sit as Ann 2 (seat 2)"
     assert front.log[-1] == front.app.message

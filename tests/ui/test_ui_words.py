@@ -35,6 +35,7 @@ def test_completion_of_command_words_by_screen() -> None:
         "move",
         "note",
         "info",
+        "hint",
         "say",
         "log",
         "rules",
