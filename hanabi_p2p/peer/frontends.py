@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
@@ -23,6 +24,7 @@ from hanabi_p2p.peer.effects import Act, LinkProblem, PeerLink, Resign
 from hanabi_p2p.rules.engine import End
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import DECK, PLAY
+from hanabi_p2p.ui.throttle import ChatThrottle
 
 if TYPE_CHECKING:
     from hanabi_p2p.peer.handle import PeerHandle
@@ -67,6 +69,7 @@ class Headless(Frontend):
 
     def __init__(self, out: TextIO | None = sys.stdout, prefix: str = "") -> None:
         super().__init__()
+        self.chat = ChatThrottle()
         self.out = out
         self.prefix = prefix
 
@@ -89,9 +92,21 @@ class Headless(Frontend):
         if self.peer is None:
             return
         for event in events:
+            if isinstance(event, ev.Chat) and not self._admit_chat(event):
+                continue
             line = self._line(event)
             if line:
                 self._print(line)
+
+    def _admit_chat(self, event: ev.Chat) -> bool:
+        """A flood of one player's table talk is summed up rather than printed."""
+        assert self.peer is not None
+        shown, hidden = self.chat.admit(event.seat, time.monotonic())
+        if hidden and 0 <= event.seat < len(self.peer.session.seats):
+            from hanabi_p2p.ui.narrate import chat_hidden_line
+
+            self._print(chat_hidden_line(self.peer.session.name_of(event.seat), hidden))
+        return shown
 
     def _line(self, event: ev.Event) -> str | None:
         assert self.peer is not None

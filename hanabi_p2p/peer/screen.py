@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -43,6 +44,7 @@ from hanabi_p2p.ui.app import ERROR_SECONDS, App
 from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view
 from hanabi_p2p.ui.narrate import (
     back_line,
+    chat_hidden_line,
     dropped_line,
     renamed_line,
     sits_down_line,
@@ -52,6 +54,7 @@ from hanabi_p2p.ui.narrate import (
 from hanabi_p2p.ui.notes import NoteBook
 from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.symbols import Theme
+from hanabi_p2p.ui.throttle import ChatThrottle
 
 if TYPE_CHECKING:
     from hanabi_p2p.peer.handle import PeerHandle
@@ -98,6 +101,7 @@ class ScreenFrontend(Frontend):
         self._early: list[ev.Event] = []
         self._dropped: set[bytes] = set()
         self._refresh_pending = False
+        self._chat = ChatThrottle()
         self.left_game = False  # the player quit while the game was on
         self.peer_done = False  # our peer has stopped: its log file and sockets are closed
 
@@ -186,6 +190,12 @@ class ScreenFrontend(Frontend):
             self._early.extend(events)
             return
         for event in events:
+            if isinstance(event, ev.Chat):
+                shown, hidden = self._chat.admit(event.seat, time.monotonic())
+                if hidden and 0 <= event.seat < len(peer.session.seats):
+                    self.log.append(chat_hidden_line(peer.session.name_of(event.seat), hidden))
+                if not shown:
+                    continue  # a flood of one player's table talk is summed up, not shown
             self.log.extend(event_lines(event, peer.session, peer.table_id))
             self._tell(event)
         self._schedule_refresh()

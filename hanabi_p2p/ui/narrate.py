@@ -167,6 +167,13 @@ def chat_line(name: str, text: str) -> str:
     return _("{name} says: {text}").format(name=safe_name(name), text=safe(text))
 
 
+def chat_hidden_line(name: str, count: int) -> str:
+    """Said before the next message of a player whose flood of table talk was cut short."""
+    return _("({count} more messages from {name} were not shown: too many at once)").format(
+        count=count, name=safe_name(name)
+    )
+
+
 def left_line(name: str, reason: str) -> str:
     return _("{name} left the game: {reason}").format(
         name=safe_name(name), reason=safe(reason, MAX_SHOWN_TEXT)
