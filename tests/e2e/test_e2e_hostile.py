@@ -79,8 +79,10 @@ def test_the_host_names_the_stranger_who_sent_a_forged_entry(procs: Procs) -> No
     guest = join(procs, "Bob", address)
     expect_success([host, guest])
     # named by the key its own link proved: the entry's claimed author is never blamed
+    warnings = [line for line in host.stdout.splitlines()
+                if line.lower().startswith("warning:")]
     assert any(forger["fingerprint"] in line and "does not verify" in line
-               for line in host.stdout.splitlines() if line.lower().startswith("warning:")), host.stdout
+               for line in warnings), host.stdout
 
 
 def test_the_host_shows_why_it_dropped_a_connection_that_sent_junk(procs: Procs) -> None:
