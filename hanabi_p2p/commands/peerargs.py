@@ -133,6 +133,9 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
         advertise=advertise,
         timing=Timing(wait_timeout=args.wait_timeout,
                       lobby_timeout=getattr(args, "lobby_timeout", None)),
+        # `--bot`: a computer player on this machine, which (as far as the table knows)
+        # holds no other player's keys
+        runner=b"" if args.bot else None,
     )
 
 

@@ -125,6 +125,7 @@ class PeerCore:
         timing: Timing | None = None,
         auto_start: bool = True,
         player_name: str = "",
+        runner: bytes | None = None,
     ) -> None:
         self.identity = identity
         self.me = identity.peer_id
@@ -133,6 +134,7 @@ class PeerCore:
         self.timing = timing or Timing()
         self.auto_start = auto_start
         self.player_name = player_name
+        self.runner = runner  # a computer player: whose machine runs it (LobbyJoin.runner)
         self.replica = Replica(session.table_id, session)
         self.sync = SyncTracker()
         self.waits = WaitClock(self.timing.wait_timeout)
@@ -489,7 +491,7 @@ class PeerCore:
         self._seat_requested = True
         taken = [session.table.host_name, *(j.name for p, j in session.joins.items()
                                            if p != self.me)]
-        session.request_seat(unique_name(self.player_name, taken), self.address)
+        session.request_seat(unique_name(self.player_name, taken), self.address, self.runner)
 
     def _kick(self, peer_id: bytes) -> None:
         session = self.session

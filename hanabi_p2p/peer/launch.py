@@ -67,6 +67,8 @@ class PeerOptions:
     rng: Rng = os.urandom
     # host: seat the table by itself once it is full (otherwise the host says `start`)
     auto_start: bool = True
+    # a computer player: on whose machine it runs (LobbyJoin.runner); None: a person
+    runner: bytes | None = None
 
 
 def _secret(opts: PeerOptions) -> bytes | None:
@@ -154,7 +156,8 @@ class Peer:
         )
         self.core = PeerCore(self.identity, self._session, address=self.listen_address(),
                              now=time.monotonic(), timing=self.opts.timing,
-                             auto_start=self.opts.auto_start, player_name=self.opts.name)
+                             auto_start=self.opts.auto_start, player_name=self.opts.name,
+                             runner=self.opts.runner)
         self.node = Node(self.core, self.mesh, self.game_file, on_events=self._on_events)
         # attach first: a resumed game's replayed events reach the front end too
         self.frontend.attach(self)
@@ -225,9 +228,11 @@ class Peer:
 # ---------------------------------------------------------------- host
 
 
-def _bot_options(opts: PeerOptions, index: int) -> PeerOptions:
-    """A computer seat this host runs: its own identity under the host's data directory."""
+def _bot_options(opts: PeerOptions, index: int, host_id: bytes) -> PeerOptions:
+    """A computer seat this host runs: its own identity under the host's data directory,
+    declared as run on the host's machine."""
     return PeerOptions(
+        runner=host_id,
         name=f"bot{index + 1}",
         data_dir=DataDir(opts.data_dir.root / "bots" / f"bot{index + 1}"),
         interface=opts.interface,
@@ -257,7 +262,8 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
 
     def start_bot(index: int) -> Awaitable[GameResult]:
         front = bot_frontend(index) if bot_frontend else frontend.for_bot()
-        return join_known(_bot_options(opts, index), opts.interface, peer.mesh.port,
+        return join_known(_bot_options(opts, index, identity.peer_id), opts.interface,
+                          peer.mesh.port,
                           table_id, identity.peer_id, front)
 
     return await _run_with_bots(peer, opts, [start_bot(i) for i in range(bots)])
@@ -418,6 +424,6 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
         await peer.advertiser.start()
     frontend.status("resumed from the saved log")
     # the computer seats this host ran come back with it, each from its own saved log
-    bots = [resume(_bot_options(opts, i), frontend.for_bot(), table_id.hex())
+    bots = [resume(_bot_options(opts, i, host_id), frontend.for_bot(), table_id.hex())
             for i in range(int(secret.get("bots", 0)))]
     return await _run_with_bots(peer, opts, bots)

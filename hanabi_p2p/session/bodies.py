@@ -197,15 +197,27 @@ class Address:
 class LobbyJoin:
     name: str
     address: Address
+    # A computer player says so, and on whose machine it runs: the peer id of that player
+    # (whose machine then holds its keys too), or b"" for a machine of its own. None: a
+    # person. Informational: everyone at the table sees it.
+    runner: bytes | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        return {"name": self.name, "addr": self.address.to_wire()}
+        out: dict[str, Any] = {"name": self.name, "addr": self.address.to_wire()}
+        if self.runner is not None:
+            out["bot"] = self.runner
+        return out
 
     @classmethod
     def from_wire(cls, body: Any) -> LobbyJoin:
-        m = _map(body, "lobby.join", {"name", "addr"})
+        m = _map(body, "lobby.join", {"name", "addr"}, optional={"bot"})
+        runner = m.get("bot")
+        if runner is not None and not (
+            isinstance(runner, bytes) and len(runner) in (0, PEER_ID_BYTES)
+        ):
+            raise BadBody(f"bot must be empty or a {PEER_ID_BYTES}-byte peer id")
         return cls(_str(m["name"], "player name", MAX_PLAYER_NAME_CHARS),
-                   Address.from_wire(m["addr"]))
+                   Address.from_wire(m["addr"]), runner)
 
 
 @dataclass(frozen=True, slots=True)

@@ -332,8 +332,9 @@ class TableSession:
         b.local_value(lambda: b.TableOpen.from_wire(body))
         self._post("open", "table.open", body)
 
-    def request_seat(self, name: str, address: b.Address) -> None:
-        body = b.LobbyJoin(name, address).to_wire()
+    def request_seat(self, name: str, address: b.Address, runner: bytes | None = None) -> None:
+        """Ask for a seat; a computer player gives ``runner`` (see ``LobbyJoin``)."""
+        body = b.LobbyJoin(name, address, runner).to_wire()
         b.local_value(lambda: b.LobbyJoin.from_wire(body))
         self._post("join", "lobby.join", body)
 

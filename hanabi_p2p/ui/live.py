@@ -27,7 +27,7 @@ from hanabi_p2p.ui.narrate import (
     seated_line,
     stopped_line,
 )
-from hanabi_p2p.ui.view import EndView, LobbySeat, LobbyView, ScreenView, TableView
+from hanabi_p2p.ui.view import OWN_MACHINE, EndView, LobbySeat, LobbyView, ScreenView, TableView
 
 # What a turn's wait is called in `TableSession.waiting_for`: the status line already names
 # the player to move, so only other waits (key shares, shuffle steps) are listed.
@@ -88,10 +88,18 @@ def _lobby_connected(session: TableSession, peer_id: bytes, connected: frozenset
 
 
 def _runner(session: TableSession, facts: ShellFacts, peer_id: bytes) -> str:
-    """Our own name for a computer player this machine runs, else ""."""
-    if peer_id not in facts.bots:
+    """For a computer player, the name of the player whose machine runs it (as its request
+    for a seat declares, or as we know for our own), OWN_MACHINE for one on a machine of its
+    own; "" for a person."""
+    if peer_id in facts.bots:
+        return next((name for member, name in _members(session) if member == session.me), "")
+    join = session.joins.get(peer_id)
+    if join is None or join.runner is None:
         return ""
-    return next((name for member, name in _members(session) if member == session.me), "")
+    if not join.runner:
+        return OWN_MACHINE
+    return next((name for member, name in _members(session) if member == join.runner),
+                OWN_MACHINE)
 
 
 def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:

@@ -7,7 +7,7 @@ from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs
 from hanabi_p2p.ui.terms import variant_summary
 from hanabi_p2p.ui.text import Line, fit, wrap_text
-from hanabi_p2p.ui.view import LobbyView
+from hanabi_p2p.ui.view import OWN_MACHINE, LobbyView
 
 
 def lobby_prompt(view: LobbyView) -> str:
@@ -91,7 +91,9 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
             tags.append(_("host"))
         if seat.is_me:
             tags.append(_("you"))
-        if seat.runner:
+        if seat.runner == OWN_MACHINE:
+            tags.append(_("computer player on a machine of its own"))
+        elif seat.runner:
             tags.append(
                 _("computer player run by {name}'s machine").format(name=safe_name(seat.runner))
             )

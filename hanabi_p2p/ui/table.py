@@ -17,7 +17,7 @@ from hanabi_p2p.ui.board import Board, CardCell, board_from_state
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_letter, suit_style
 from hanabi_p2p.ui.terms import end_reason, variant_summary
 from hanabi_p2p.ui.text import Line, fit, flow, join_cells, pad, width, wrap_text
-from hanabi_p2p.ui.view import TableView
+from hanabi_p2p.ui.view import OWN_MACHINE, TableView
 
 # A name, its computer-player mark (⚙ and whose machine runs it) and the seat number.
 MAX_NAME_COLUMNS = 18
@@ -299,7 +299,9 @@ def _name_label(board: Board, labels: TableLabels, seat: int, glyphs: Glyphs) ->
     style = "class:you" if seat == board.my_seat else ""
     label: Line = [("class:dim", f"{seat + 1} "), (style, name)]
     runner = labels.runners[seat] if seat < len(labels.runners) else ""
-    if runner:
+    if runner == OWN_MACHINE:
+        label.append(("class:bot", glyphs.computer))
+    elif runner:
         label.append(("class:bot", f"{glyphs.computer}{runner}"))
     return label
 

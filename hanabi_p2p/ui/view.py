@@ -21,7 +21,8 @@ class LobbySeat:
     connected: bool = True
     # A computer player: the name of the player whose machine runs it (that machine holds
     # its keys, so it could read the cards of this seat). Empty for a person or unknown.
-    runner: str = ""
+    runner: str = ""  # a computer player: the name of the player whose machine runs it,
+    # or OWN_MACHINE for one on a machine of its own; "" for a person
     peer_id: bytes = b""  # who this is, for the host's `kick`
 
 
@@ -94,3 +95,7 @@ class EndView:
 
 
 ScreenView = LobbyView | TableView | EndView
+
+
+# `LobbySeat.runner` of a computer player that runs on a machine of its own (no one's name)
+OWN_MACHINE = "\u2699"

@@ -62,3 +62,19 @@ def test_unique_name_keeps_within_the_limit_and_ignores_case_and_accents() -> No
     long = "x" * MAX_PLAYER_NAME_CHARS
     renamed = unique_name(long, [long])
     assert len(renamed) == MAX_PLAYER_NAME_CHARS and renamed.endswith(" 2")
+
+
+def test_every_screen_marks_a_computer_player_with_the_machine_that_runs_it() -> None:
+    """Ann's machine runs p2 (a computer player); p3 is a computer player on a machine of its
+    own. Bob's screen - not only Ann's - shows both, from their own requests for a seat."""
+    from hanabi_p2p.ui.live import ShellFacts, lobby_view
+    from hanabi_p2p.ui.view import OWN_MACHINE
+
+    net = SimNet(GameConfig(4), seed=9)
+    net.peers[2].core.runner = net.peers[0].peer_id
+    net.peers[3].core.runner = b""
+    net.open_table()
+    net.run(lambda: len(net.peers[1].session.joins) == 3)
+    view = lobby_view(net.peers[1].session, ShellFacts(table_id=bytes(16)))
+    runners = {seat.name: seat.runner for seat in view.seats}
+    assert runners == {"p0": "", "p1": "", "p2": "p0", "p3": OWN_MACHINE}
