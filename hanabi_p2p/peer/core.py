@@ -197,8 +197,11 @@ class PeerCore:
         self._now = now
         self.connected.discard(peer_id)
         self._buckets.pop(peer_id, None)
-        if self.session.seat_of(peer_id) is not None:  # strangers' comings and goings: no
+        if self.session.seat_of(peer_id) is not None:
             self._down_since.setdefault(peer_id, now)
+        else:  # a stranger (or a joiner before seating) leaves nothing behind
+            self._have_echo_at.pop(peer_id, None)
+            self.sync.forget(peer_id)
         self._event(fx.PeerLink(peer_id, up=False, reason=reason))
         self._flush_events()
 
