@@ -13,6 +13,7 @@ from hanabi_p2p.commands.peerargs import (
     run_game,
 )
 from hanabi_p2p.errors import UserError
+from hanabi_p2p.i18n import _
 from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
 from hanabi_p2p.net.discovery import (
     MAX_BROWSE_S,
@@ -152,14 +153,15 @@ async def find_table(interface: str, wanted: str | None, seconds: float) -> Chec
 
 async def _find_and_join(opts: PeerOptions, args: argparse.Namespace,
                          frontend: Frontend) -> GameResult:
-    frontend.status(f"looking for tables on {opts.interface} ...")
+    frontend.status(_("looking for tables on {interface} ...").format(interface=opts.interface))
     checked = await find_table(opts.interface, args.table, args.browse_seconds)
     table, probe = checked.table, checked.probe
     assert probe is not None  # a genuine table answered
     name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
     if table.ad.seats_taken >= table.ad.seats_total:
         raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken)")
-    frontend.status(f"joining {name!r} at {table.address}:{table.port}")
+    frontend.status(_("joining {name} at {address}").format(
+        name=repr(name), address=f"{table.address}:{table.port}"))
     # the handshake proves the host holds the key the advert names (dialled as expected)
     return await join_known(opts, table.address, table.port, probe.table_id, probe.host_id,
                             frontend)

@@ -21,6 +21,7 @@ from pathlib import Path
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.deck.derive import SEED_BYTES
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
+from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
 from hanabi_p2p.log.storage import GameFile, PrivateFile, open_game
@@ -258,7 +259,7 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     if opts.advertise:
         peer.advertiser = TableAdvertiser(opts.interface, peer.mesh.port, _advert(peer, config))
         await peer.advertiser.start()
-    frontend.status(f"table open at {peer.address}")
+    frontend.status(_("table open at {address}").format(address=peer.address))
 
     def start_bot(index: int) -> Awaitable[GameResult]:
         front = bot_frontend(index) if bot_frontend else frontend.for_bot()
@@ -398,7 +399,7 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
         candidates.append((path.stat().st_mtime, table_id, secret))
     if not candidates:
         raise UserError("no unfinished game to resume in " + str(opts.data_dir.root))
-    _, table_id, secret = max(candidates)
+    _mtime, table_id, secret = max(candidates)
     opts.port = int(secret.get("port", 0))
     opts.interface = str(secret.get("interface", opts.interface))
     opts.name = str(secret.get("name", opts.name))
@@ -415,14 +416,14 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
             # never did; a request already made is never repeated)
             host, port = secret["host_address"]
             peer.mesh.connect(host_id, str(host), int(port))
-        frontend.status("resumed from the saved log")
+        frontend.status(_("resumed from the saved log"))
         return await peer.run()
     config = session.config
     if opts.advertise and config is not None and not session.seats:
         # a host back in its lobby advertises its table again, so joiners find it
         peer.advertiser = TableAdvertiser(opts.interface, peer.mesh.port, _advert(peer, config))
         await peer.advertiser.start()
-    frontend.status("resumed from the saved log")
+    frontend.status(_("resumed from the saved log"))
     # the computer seats this host ran come back with it, each from its own saved log
     bots = [resume(_bot_options(opts, i, host_id), frontend.for_bot(), table_id.hex())
             for i in range(int(secret.get("bots", 0)))]
