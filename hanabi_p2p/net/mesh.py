@@ -354,6 +354,8 @@ class Mesh:
             self._report(LinkFailed(address, exc))
             return
         except asyncio.CancelledError:
+            if self._closing:
+                return  # a server callback nobody awaits: see the end of this method
             if not pending.evicted:
                 raise
             # open_link closed the socket; the connection is told nothing (it was idle).
