@@ -363,7 +363,8 @@ def _strike(game: Game, rng: random.Random) -> None:
             if round_:  # a resumed peer catches up in a burst of appends once it is back
                 game.peers[seat].wait_for(r"resumed from the saved log", START_BOUND_S)
             time.sleep(rng.uniform(*BURST_KILL_DELAY_S))
-            if game.peers[seat].popen.poll() is not None:
+            victim = game.peers[seat]
+            if victim.popen.poll() is not None or "\nlog: " in "\n" + victim.stdout:
                 break  # it finished its game first: nothing left to kill or resume
             game.peers[seat].kill()
             damage = whole_entries_verify(game.procs.data_dir(PEER_NAMES[seat]))
