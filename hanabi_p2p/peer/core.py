@@ -251,7 +251,9 @@ class PeerCore:
         elif isinstance(command, fx.Kick):
             self._kick(command.peer_id)
         elif isinstance(command, fx.Leave):
-            self._finish(fx.EndKind.LEFT, command.reason)
+            # a lobby left for good leaves nothing to resume or list; a game always does
+            forget = command.forget and not session.seats
+            self._finish(fx.EndKind.LEFT, command.reason, forget=forget)
             return
         self._settle()
 
@@ -647,10 +649,10 @@ class PeerCore:
         else:
             self._finish(fx.EndKind.ABORTED, session.abort_reason or "the game was aborted")
 
-    def _finish(self, kind: fx.EndKind, failure: str | None) -> None:
+    def _finish(self, kind: fx.EndKind, failure: str | None, *, forget: bool = False) -> None:
         if self.finished is not None:
             return
-        self.finished = fx.Finished(kind, failure)
+        self.finished = fx.Finished(kind, failure, forget)
         self._flush_events()
         self._effects.append(self.finished)
 

@@ -80,9 +80,11 @@ class Kick:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    """Stop this peer (the game waits for us to come back, unless it is over)."""
+    """Stop this peer (the game waits for us to come back, unless it is over).
+    ``forget``: the player quit a lobby for good; nothing of it is worth keeping."""
 
     reason: str
+    forget: bool = False
 
 
 Command = Act | Say | Resign | Start | Kick | Leave
@@ -154,6 +156,7 @@ class Finished:
 
     kind: EndKind
     failure: str | None = None
+    forget: bool = False  # see Leave.forget
 
 
 Effect = StoreEntry | Send | Broadcast | Connect | AdmitOnly | Disconnect | Notify | Finished

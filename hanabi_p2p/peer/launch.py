@@ -195,6 +195,12 @@ class Peer:
             self.game_file.close()
         result = self.result()
         session = self._session
+        if self.core is not None and self.core.finished is not None and (
+                self.core.finished.forget):
+            # the player quit a lobby: no game to list or resume, nothing to keep
+            self.game_file.path.unlink(missing_ok=True)
+            self.private.path.unlink(missing_ok=True)
+            return result
         over = session.phase in (AUDITED, ABORTED)
         if over or result.failure == TABLE_FILLED or (not session.seats and self._left()):
             # nothing to come back to: a finished game, or a lobby we left

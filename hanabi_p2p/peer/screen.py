@@ -164,7 +164,7 @@ class ScreenFrontend(Frontend):
         elif session.phase == OVER:
             peer.command(Leave(_("you left before the deck audit")))
         else:
-            peer.command(Leave(_("you left the table")))
+            peer.command(Leave(_("you left the table"), forget=True))
         return True
 
     # ------------------------------------------------------------ from the peer
