@@ -91,10 +91,10 @@ class HesitantJoiner(BotPlayer):
     def attach(self, peer: Peer) -> None:
         super().attach(peer)
         request_seat = peer.session.request_seat
-        held: list[tuple[str, Address]] = []
+        held: list[tuple[str, Address, bytes | None]] = []
 
-        def hold(name: str, address: Address) -> None:
-            held.append((name, address))
+        def hold(name: str, address: Address, runner: bytes | None = None) -> None:
+            held.append((name, address, runner))
             self._print("connected; holding back my request for a seat")
             asyncio.get_running_loop().call_soon(poll)
 
