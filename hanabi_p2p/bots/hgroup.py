@@ -1107,17 +1107,22 @@ def _clue_word(clue: Clue) -> str:
 
 # ---------------------------------------------------------------------- stateless entry
 
-_players: dict[tuple[int, int], HGroupPlayer] = {}
+# (id of the game state, seat) -> (that very state, its player). The state is kept with its
+# player so that its id cannot be reused by another game's state while the entry lives: a
+# fresh game would otherwise "follow" a stale replica of another deal at turn 0.
+_players: dict[tuple[int, int], tuple[GameState, HGroupPlayer]] = {}
 
 
 def _player_for(state: GameState, seat: int) -> HGroupPlayer:
     key = (id(state), seat)
-    player = _players.get(key)
+    cached = _players.get(key)
+    player = cached[1] if cached is not None and cached[0] is state else None
     if player is None or not player.follows(state):
         player = HGroupPlayer(state.config, seat)
+        _players.pop(key, None)
         if len(_players) >= CACHE_SIZE:
             del _players[next(iter(_players))]
-        _players[key] = player
+        _players[key] = (state, player)
     return player
 
 

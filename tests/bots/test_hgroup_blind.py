@@ -45,3 +45,15 @@ def test_a_player_started_mid_game_catches_up_with_one_that_followed_it() -> Non
             assert HGroupPlayer(config, seat).act(table.views[seat]) == action
         table.apply(action)
     assert table.full.score > 0
+
+
+def test_a_new_game_never_reuses_the_replica_of_an_old_one() -> None:
+    """The stateless entry point keeps one replica per game state; a game state freed and a
+    new one made at the same address must still get a fresh replica (a stale one from
+    another deal once 'followed' any new game at turn 0)."""
+    config = GameConfig(3)
+    for seed in range(40):
+        state = BlindTable(config, shuffled(config, seed)).full
+        fresh = HGroupPlayer(config, 0).advise(state, None).action
+        assert choose_action(state, 0) == fresh, seed
+        del state
