@@ -49,3 +49,10 @@ def safe(text: str, limit: int = MAX_SHOWN_TEXT) -> str:
 def safe_name(name: str) -> str:
     """A peer's name or a table's name, as every output shows it."""
     return safe(name, MAX_SHOWN_NAME)
+
+
+def fold_marks(text: str) -> str:
+    """Case-folded, with accents and other combining marks dropped (Unicode NFKD): the one
+    base of every "same name for a person" comparison (the UI's matching, unique names)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

@@ -22,8 +22,6 @@ What it decides:
 from __future__ import annotations
 
 import itertools
-import unicodedata
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -36,7 +34,9 @@ from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.sync import SyncTracker
 from hanabi_p2p.peer.waits import WaitClock
+from hanabi_p2p.ratelimit import SlidingWindow, TokenBucket
 from hanabi_p2p.rules.actions import Move, TurnAction
+from hanabi_p2p.safe_text import fold_marks
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address, validate_body
 from hanabi_p2p.session.table import ABORTED, AUDITED, LOBBY, TableSession
@@ -98,20 +98,6 @@ class Counters:
     applied_at: dict[bytes, float] = field(default_factory=dict)
 
 
-@dataclass
-class _Bucket:
-    tokens: float
-    at: float
-
-    def take(self, now: float, rate: float, burst: float) -> bool:
-        self.tokens = min(burst, self.tokens + (now - self.at) * rate)
-        self.at = now
-        if self.tokens < 1.0:
-            return False
-        self.tokens -= 1.0
-        return True
-
-
 class PeerCore:
     """One peer's decisions. See the module docstring."""
 
@@ -149,8 +135,8 @@ class PeerCore:
         self._last_have_sent = now
         self._have_echo_at: dict[bytes, float] = {}
         self._down_since: dict[bytes, float] = {}
-        self._buckets: dict[bytes, _Bucket] = {}
-        self._chat_times: deque[float] = deque()
+        self._buckets: dict[bytes, TokenBucket] = {}
+        self._chat = SlidingWindow(CHAT_BURST, CHAT_WINDOW_S)
         self._linger_until: float | None = None
         self._seat_requested = False
         self._caught: set[bytes] = set()  # players blamed on their own signed entries
@@ -241,9 +227,11 @@ class PeerCore:
                 assert isinstance(action, TurnAction)
                 session.take_action(action)
         elif isinstance(command, fx.Say):
-            self._check_chat_rate(now)
-            session.say(command.text)
-            self._chat_times.append(now)
+            if not self._chat.allows(now):
+                raise IllegalAction(
+                    f"slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW_S:g} s")
+            session.say(command.text)  # (a refused text is not counted)
+            self._chat.record(now)
         elif isinstance(command, fx.Resign):
             session.resign(command.reason)
         elif isinstance(command, fx.Start):
@@ -304,13 +292,17 @@ class PeerCore:
 
     def lobby(self) -> list[tuple[bytes, str]]:
         """Joiners waiting for a seat, in join order (host's view), kicked ones left out."""
-        return [(p, j.name) for p, j in self.session.joins.items() if p not in self._excluded()]
+        excluded = self._excluded()
+        return [(p, j.name) for p, j in self.session.joins.items() if p not in excluded]
 
     # ================================================================ entries
 
     def _on_entry_frame(self, peer_id: bytes, frame: fr.Entry) -> None:
-        bucket = self._buckets.setdefault(peer_id, _Bucket(ENTRY_BURST, self._now))
-        if not bucket.take(self._now, ENTRY_RATE_PER_S, ENTRY_BURST):
+        bucket = self._buckets.get(peer_id)
+        if bucket is None:
+            bucket = self._buckets[peer_id] = TokenBucket.full(
+                ENTRY_RATE_PER_S, ENTRY_BURST, self._now)
+        if not bucket.take(self._now):
             self.counters.rate_dropped += 1  # fetched again by HAVE/WANT when it calms down
             return
         try:
@@ -612,8 +604,7 @@ class PeerCore:
         self._known_complete |= (ids & seated) | {peer_id}
         self._check_linger(self._now)
 
-    def _complete_set(self) -> frozenset[bytes]:
-        ours = self._have()
+    def _complete_set(self, ours: dict[bytes, int]) -> frozenset[bytes]:
         return frozenset(
             s.peer_id for s in self.session.seats
             if s.peer_id == self.me or not self.sync.lacks(s.peer_id, ours)
@@ -622,9 +613,9 @@ class PeerCore:
     def _complete_frame(self) -> fr.Message:
         return fr.Message(COMPLETE_TOPIC, b"".join(sorted(self._told_complete)))
 
-    def _tell_complete(self) -> None:
+    def _tell_complete(self, ours: dict[bytes, int]) -> None:
         """While we linger, tell every peer who holds the whole game, as far as we know."""
-        complete = self._complete_set()
+        complete = self._complete_set(ours)
         if complete != self._told_complete:
             self._told_complete = complete
             self._effects.append(fx.Broadcast(self._complete_frame()))
@@ -637,8 +628,9 @@ class PeerCore:
         # never wait for a player caught cheating: it has nothing to learn from us
         others = [s.peer_id for s in self.session.seats
                   if s.peer_id not in (self.me, *self._caught, *self._known_complete)]
-        self._tell_complete()
-        if now < self._linger_until and self.sync.behind(others, self._have()):
+        ours = self._have()
+        self._tell_complete(ours)
+        if now < self._linger_until and self.sync.behind(others, ours):
             return
         session = self.session
         if session.phase == AUDITED:
@@ -658,14 +650,6 @@ class PeerCore:
 
     # ================================================================ helpers
 
-    def _check_chat_rate(self, now: float) -> None:
-        while self._chat_times and now - self._chat_times[0] > CHAT_WINDOW_S:
-            self._chat_times.popleft()
-        if len(self._chat_times) >= CHAT_BURST:
-            raise IllegalAction(
-                f"slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW_S:g} s"
-            )
-
     def _event(self, event: ev.Event) -> None:
         self._events.append(event)
 
@@ -678,8 +662,7 @@ class PeerCore:
 
 def fold_name(name: str) -> str:
     """Names as people read them: case, accents and spacing do not make two names differ."""
-    decomposed = unicodedata.normalize("NFKD", " ".join(name.casefold().split()))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return fold_marks(" ".join(name.split()))
 
 
 def unique_name(name: str, taken: Iterable[str]) -> str:

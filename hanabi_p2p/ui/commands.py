@@ -18,7 +18,6 @@ slot number could follow), so two players with the same name can still be told a
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -29,6 +28,7 @@ from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, RANKS, Suit
 from hanabi_p2p.rules.engine import GameState
+from hanabi_p2p.safe_text import fold_marks
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.notes import MAX_NOTE_CHARS
 from hanabi_p2p.ui.refusals import translate_refusal
@@ -130,8 +130,7 @@ _FOLD = str.maketrans({"ø": "o", "æ": "ae", "ß": "ss", "ı": "i"})
 
 def fold(text: str) -> str:
     """Case- and accent-insensitive form, so "rosu" finds "roșu" and "rod" finds "rød"."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold().translate(_FOLD))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return fold_marks(text.casefold().translate(_FOLD))
 
 
 def match_prefix(typed: str, candidates: Iterable[tuple[str, T]]) -> list[T]:

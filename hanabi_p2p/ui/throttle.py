@@ -9,8 +9,9 @@ line saying how many were not shown. Pure: the caller passes the time.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
+
+from hanabi_p2p.ratelimit import SlidingWindow
 
 CHAT_SHOWN_PER_WINDOW = 8
 CHAT_SHOWN_WINDOW_S = 10.0
@@ -18,17 +19,15 @@ CHAT_SHOWN_WINDOW_S = 10.0
 
 @dataclass
 class ChatThrottle:
-    _shown: dict[int, deque[float]] = field(default_factory=dict)
+    _shown: dict[int, SlidingWindow] = field(default_factory=dict)
     _hidden: dict[int, int] = field(default_factory=dict)
 
     def admit(self, seat: int, now: float) -> tuple[bool, int]:
         """(show this message?, how many of this seat's messages were not shown since the
         last one shown: worth a line before it)."""
-        shown = self._shown.setdefault(seat, deque())
-        while shown and now - shown[0] > CHAT_SHOWN_WINDOW_S:
-            shown.popleft()
-        if len(shown) >= CHAT_SHOWN_PER_WINDOW:
+        window = self._shown.setdefault(
+            seat, SlidingWindow(CHAT_SHOWN_PER_WINDOW, CHAT_SHOWN_WINDOW_S))
+        if not window.admit(now):
             self._hidden[seat] = self._hidden.get(seat, 0) + 1
             return False, 0
-        shown.append(now)
         return True, self._hidden.pop(seat, 0)

@@ -1,0 +1,56 @@
+"""Two small rate limiters, pure (the caller passes the time): one definition each.
+
+* ``TokenBucket``: a burst, then a steady rate (the peer core's limit on what one link
+  may feed it);
+* ``SlidingWindow``: at most N events in any window of W seconds (our own table talk, and
+  how much of one player's table talk a screen shows).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+
+@dataclass
+class TokenBucket:
+    rate: float  # tokens per second
+    burst: float
+    tokens: float
+    at: float
+
+    @classmethod
+    def full(cls, rate: float, burst: float, now: float) -> TokenBucket:
+        return cls(rate, burst, burst, now)
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
+
+
+@dataclass
+class SlidingWindow:
+    limit: int
+    window: float
+    _times: deque[float] = field(default_factory=deque)
+
+    def allows(self, now: float) -> bool:
+        """Whether one more event fits now (nothing is recorded)."""
+        while self._times and now - self._times[0] > self.window:
+            self._times.popleft()
+        return len(self._times) < self.limit
+
+    def record(self, now: float) -> None:
+        self._times.append(now)
+
+    def admit(self, now: float) -> bool:
+        """Record one event if it fits; whether it did."""
+        if not self.allows(now):
+            return False
+        self.record(now)
+        return True
