@@ -527,6 +527,7 @@ async def browse_tables(interface: str, timeout: float,
     found: dict[str, FoundTable] = {}
     malformed: set[str] = set()
     resolving: set[asyncio.Task[None]] = set()
+    failures: list[BaseException] = []
     loop = asyncio.get_running_loop()
     changed = asyncio.Event()
 
@@ -544,7 +545,15 @@ async def browse_tables(interface: str, timeout: float,
             return
         task = loop.create_task(resolve(name))
         resolving.add(task)
-        task.add_done_callback(resolving.discard)
+        task.add_done_callback(finished)
+
+    def finished(task: asyncio.Task[None]) -> None:
+        # owned here: a resolve that failed (a bug; bad adverts are caught inside) is
+        # raised at the end of the browse, never lost with its task
+        resolving.discard(task)
+        error = None if task.cancelled() else task.exception()
+        if error is not None:
+            failures.append(error)
 
     def removed(name: str) -> None:
         if found.pop(name, None) is not None:
@@ -578,4 +587,6 @@ async def browse_tables(interface: str, timeout: float,
         await asyncio.gather(*resolving, return_exceptions=True)
         await browser.async_cancel()
         await aiozc.async_close()
+    if failures:
+        raise failures[0]
     return BrowseResult(_sorted(found), ignored=len(malformed))

@@ -181,8 +181,14 @@ class Peer:
         advertiser, config = self.advertiser, self._session.config
         if advertiser is None or config is None:
             return
-        ad = _advert(self, config)
-        asyncio.get_running_loop().create_task(advertiser.update(ad))
+        if self.node is not None:
+            self.node.spawn(self._readvertise(advertiser, _advert(self, config)), "advert")
+
+    async def _readvertise(self, advertiser: TableAdvertiser, ad: TableAd) -> None:
+        try:
+            await advertiser.update(ad)
+        except OSError as exc:  # the network, not the game: say so and play on
+            self.frontend.status(f"could not update the table's advert: {exc}")
 
     async def run(self) -> GameResult:
         assert self.node is not None and self.game_file is not None

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
@@ -94,6 +95,14 @@ class Node:
         """Let the core post what the session queued (a test that drives the session)."""
         self.core.start(self.clock())
         self._execute()
+
+    def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run ``work`` as a task of this node's group, so that an error in it ends the peer
+        visibly; work asked for when the node is not running is not started."""
+        if self._group is None:
+            work.close()
+            return
+        self._group.create_task(work, name=name)
 
     def finish(self, failure: str | None = None) -> None:
         self.command(fx.Leave(failure or "left"))
@@ -180,8 +189,7 @@ class Node:
             mesh.accepting_new = False
             mesh.seat(effect.peer_ids)
         elif isinstance(effect, fx.Disconnect):
-            if self._group is not None:
-                self._group.create_task(mesh.disconnect(effect.peer_id, effect.reason))
+            self.spawn(mesh.disconnect(effect.peer_id, effect.reason), "disconnect")
         elif isinstance(effect, fx.Notify):
             self.on_events(list(effect.events))
         elif isinstance(effect, fx.Finished):
