@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 
+from blind_table import BlindTable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, TurnAction
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, Card, GameConfig, Variant
-from hanabi_p2p.rules.engine import End, GameState, Outcome
+from hanabi_p2p.rules.engine import End, GameState
 
 configs = st.builds(
     GameConfig,
@@ -100,48 +101,12 @@ def test_random_games_keep_the_invariants(config: GameConfig, seed: int,
         assert state.end in {End.PERFECT, End.STRIKEOUT, End.NORMAL}
 
 
-class Table:
-    """One full-knowledge game plus one blind replica per seat, fed as a networked peer would
-    be: a seat sees every other hand, learns a card's face when it is played or discarded,
-    and receives clues with the touched set the giver declared."""
-
-    def __init__(self, config: GameConfig, faces: list[Card]) -> None:
-        self.full = GameState(config, faces)
-        self.views = [GameState(config, [None] * len(faces)) for _ in range(config.players)]
-        for seat, view in enumerate(self.views):
-            for other, hand in enumerate(self.full.hands):
-                if other != seat:
-                    for c in hand:
-                        view.reveal(c, self._face(c))
-
-    def _face(self, c: int) -> Card:
-        face = self.full.faces[c]
-        assert face is not None
-        return face
-
-    def apply(self, action: Action) -> Outcome:
-        if isinstance(action, Play | Discard):
-            for view in self.views:
-                view.reveal(action.card, self._face(action.card))
-        outcome = self.full.apply(action)
-        if isinstance(action, Clue):
-            action = Clue(action.seat, action.target, action.colour, action.rank,
-                          outcome.touched)
-        for view in self.views:
-            assert view.apply(action) == outcome
-        if outcome.drew is not None:
-            for seat, view in enumerate(self.views):
-                if seat != action.seat:
-                    view.reveal(outcome.drew, self._face(outcome.drew))
-        return outcome
-
-
 @settings(max_examples=60, deadline=None)
 @given(config=configs, seed=st.integers(0, 2**32 - 1))
 def test_partial_knowledge_replicas_agree_with_the_full_game(config: GameConfig,
                                                              seed: int) -> None:
     rng = random.Random(seed)
-    table = Table(config, _shuffled(config, rng))
+    table = BlindTable(config, _shuffled(config, rng))
     full = table.full
     while not full.over:
         seat = full.current_seat
