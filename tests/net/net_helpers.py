@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import json
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from netlab import Host
+
+from hanabi_p2p.net.mesh import Mesh, MeshEvent
 
 
 class TestIdentity:
@@ -39,3 +50,54 @@ class CountingRandom:
 def identities_sorted(*seeds: bytes) -> list[TestIdentity]:
     """Identities ordered by peer_id (tests about who dials need a known order)."""
     return sorted((TestIdentity(s) for s in seeds), key=lambda i: i.peer_id)
+
+
+class JsonLinesProcess:
+    """A Python helper process in a namespace that reports one JSON object per line and
+    takes commands on stdin; `expect()` waits (at most `wait_s`) for a matching line."""
+
+    def __init__(self, host: Host, *argv: str, wait_s: float = 20.0) -> None:
+        self.wait_s = wait_s
+        self.process = host.popen(
+            sys.executable, *argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        self._lines: queue.Queue[dict[str, Any]] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self._lines.put(json.loads(line))
+
+    def expect(self, match: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            try:
+                event = self._lines.get(timeout=self.wait_s)
+            except queue.Empty:
+                raise AssertionError("expected event did not come") from None
+            if match(event):
+                return event
+
+    def command(self, line: str) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def close_stdin(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+
+
+async def next_matching(
+    mesh: Mesh, match: Callable[[MeshEvent], bool], seen: list[MeshEvent] | None,
+    wait_s: float,
+) -> MeshEvent:
+    """Consume `mesh` events until one matches (all consumed events go to `seen`)."""
+    async with asyncio.timeout(wait_s):
+        while True:
+            event = await mesh.next_event()
+            assert event is not None, "mesh closed while waiting"
+            if seen is not None:
+                seen.append(event)
+            if match(event):
+                return event

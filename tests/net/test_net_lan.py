@@ -2,60 +2,25 @@
 
 from __future__ import annotations
 
-import json
-import queue
-import subprocess
-import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from net_helpers import TestIdentity
+from net_helpers import JsonLinesProcess, TestIdentity
 from netlab import Host, NetLab
 
 HELPER = str(Path(__file__).with_name("mesh_peer.py"))
 WAIT_S = 20.0  # bound on any one expected event; reached only when the test is failing
 
 
-class Peer:
+class Peer(JsonLinesProcess):
     """A mesh_peer.py process; `expect()` waits for a matching event line."""
 
     def __init__(self, host: Host, seed: str) -> None:
         self.peer_id = TestIdentity(seed.encode()).peer_id.hex()
-        self.process = host.popen(
-            sys.executable,
-            HELPER,
-            "--seed",
-            seed,
-            "--listen",
-            host.address,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
-        self._lines: queue.Queue[dict[str, Any]] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        super().__init__(host, HELPER, "--seed", seed, "--listen", host.address, wait_s=WAIT_S)
         self.port = int(self.expect(lambda e: e["event"] == "listening")["port"])
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(json.loads(line))
-
-    def expect(self, match: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-        while True:
-            try:
-                event = self._lines.get(timeout=WAIT_S)
-            except queue.Empty:
-                raise AssertionError("expected event did not come") from None
-            if match(event):
-                return event
-
-    def command(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
 
 
 def is_event(name: str, peer: str) -> Callable[[dict[str, Any]], bool]:

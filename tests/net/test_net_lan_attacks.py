@@ -4,17 +4,12 @@ and the host counts what the stranger did, naming its address."""
 
 from __future__ import annotations
 
-import json
-import queue
-import subprocess
-import sys
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from net_helpers import TestIdentity
+from net_helpers import JsonLinesProcess, TestIdentity
 from netlab import Host, NetLab
 
 HERE = Path(__file__).parent
@@ -22,38 +17,11 @@ WAIT_S = 30.0  # bound on any one expected event; reached only when the test is 
 PASSWORD = "blue fireworks"
 
 
-class Process:
+class Process(JsonLinesProcess):
     """A helper process in a namespace; `expect()` waits for a matching JSON line."""
 
     def __init__(self, host: Host, *argv: str) -> None:
-        self.process = host.popen(
-            sys.executable, *argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE
-        )
-        self._lines: queue.Queue[dict[str, Any]] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(json.loads(line))
-
-    def expect(self, match: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-        while True:
-            try:
-                event = self._lines.get(timeout=WAIT_S)
-            except queue.Empty:
-                raise AssertionError("expected event did not come") from None
-            if match(event):
-                return event
-
-    def command(self, line: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def close_stdin(self) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.close()
+        super().__init__(host, *argv, wait_s=WAIT_S)
 
 
 def mesh_peer(host: Host, seed: str, *extra: str) -> tuple[Process, int, str]:

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import pytest
-from net_helpers import TestIdentity, identities_sorted
+from net_helpers import TestIdentity, identities_sorted, next_matching
 
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.net.errors import (
@@ -78,15 +78,7 @@ async def started(identity: TestIdentity, table: bytes = TABLE, **kw: Any) -> Me
 async def wait_event(
     mesh: Mesh, match: Callable[[MeshEvent], bool], seen: list[MeshEvent] | None = None
 ) -> MeshEvent:
-    """Consume `mesh` events until one matches (all consumed events go to `seen`)."""
-    async with asyncio.timeout(WAIT_S):
-        while True:
-            event = await mesh.next_event()
-            assert event is not None, "mesh closed while waiting"
-            if seen is not None:
-                seen.append(event)
-            if match(event):
-                return event
+    return await next_matching(mesh, match, seen, WAIT_S)
 
 
 def up(peer: bytes) -> Callable[[MeshEvent], bool]:

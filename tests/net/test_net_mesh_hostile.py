@@ -20,7 +20,7 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import pytest
-from net_helpers import TestIdentity, identities_sorted
+from net_helpers import TestIdentity, identities_sorted, next_matching
 from relay import Mode, Plan, Relay
 
 from hanabi_p2p.errors import HanabiError
@@ -75,14 +75,7 @@ async def started(identity: TestIdentity, **kw: Any) -> Mesh:
 async def wait_event(
     mesh: Mesh, match: Callable[[MeshEvent], bool], seen: list[MeshEvent] | None = None
 ) -> MeshEvent:
-    async with asyncio.timeout(WAIT_S):
-        while True:
-            event = await mesh.next_event()
-            assert event is not None, "mesh closed while waiting"
-            if seen is not None:
-                seen.append(event)
-            if match(event):
-                return event
+    return await next_matching(mesh, match, seen, WAIT_S)
 
 
 async def until(condition: Callable[[], bool]) -> None:
