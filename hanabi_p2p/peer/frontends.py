@@ -2,7 +2,7 @@
 
 A front end sees its peer through ``PeerHandle`` only: the session to read, and commands.
 
-* ``Frontend``: the base: forwards events to listeners (tests and tools watching a peer).
+* ``Frontend``: the base: shows nothing (what a peer run by a test or a tool gets).
 * ``Headless``: prints one line per turn and the table's events on a stream.
 * ``BotPlayer``: a headless computer player (``--bot``, ``--bots K``).
 The full-screen UI front end lives in ``hanabi_p2p.peer.screen``.
@@ -30,23 +30,15 @@ if TYPE_CHECKING:
     from hanabi_p2p.peer.handle import PeerHandle
     from hanabi_p2p.peer.result import GameResult
 
-Listener = Callable[[list[ev.Event]], None]
-
 
 class Frontend:
     def __init__(self) -> None:
         self.peer: PeerHandle | None = None
-        self._listeners: list[Listener] = []
 
     def attach(self, peer: PeerHandle) -> None:
         self.peer = peer
 
-    def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
-
     def on_events(self, events: list[ev.Event]) -> None:
-        for listener in list(self._listeners):
-            listener(events)
         self.show(events)
 
     def show(self, events: list[ev.Event]) -> None:

@@ -104,9 +104,6 @@ class Node:
             return
         self._group.create_task(work, name=name)
 
-    def finish(self, failure: str | None = None) -> None:
-        self.command(fx.Leave(failure or "left"))
-
     async def run(self) -> None:
         """Run until the core says the peer is done. An error in any task ends the peer."""
         try:

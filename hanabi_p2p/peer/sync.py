@@ -8,8 +8,8 @@ interval and whenever they differ. From those we learn three things:
 * whose entries we are missing although someone holds them (``stalled_authors``): if that
   lasts, the entries are not reaching us, and a player we are waiting for is not merely
   thinking;
-* who is still talking at all (``heard_within``): a live peer sends HAVE every interval,
-  even while its player thinks.
+* who is still talking at all (``PeerHave.at``, when its last HAVE came): a live peer sends
+  HAVE every interval, even while its player thinks.
 """
 
 from __future__ import annotations
@@ -66,10 +66,6 @@ class SyncTracker:
 
     def missing_since(self, author: bytes) -> float | None:
         return self._missing_since.get(author)
-
-    def heard_within(self, peer_id: bytes, now: float, window: float) -> bool:
-        have = self.peers.get(peer_id)
-        return have is not None and now - have.at <= window
 
     def reset_clocks(self, now: float) -> None:
         """After we were suspended, nothing we timed before means anything: start over."""

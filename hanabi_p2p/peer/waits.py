@@ -69,6 +69,3 @@ class WaitClock:
             if worst is None or waited > worst.waited:
                 worst = Overdue(seat, what, waited)
         return worst
-
-    def since(self, key: WaitKey) -> float | None:
-        return self._since.get(key)
