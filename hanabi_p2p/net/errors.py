@@ -65,6 +65,15 @@ class PeerRefusedError(HandshakeError):
     """The peer ended the handshake with an ERROR frame; the reason is the peer's own."""
 
 
+class RetryLaterError(PeerRefusedError):
+    """The table refused us for now: someone at our address guessed its password wrong, and
+    it asks us to wait ``retry_after`` seconds (SPEC 4.4)."""
+
+    def __init__(self, peer: str, reason: str, retry_after: float) -> None:
+        super().__init__(peer, reason)
+        self.retry_after = retry_after
+
+
 class LinkTimeoutError(RemoteProtocolError):
     """The peer went silent: no handshake in time, or nothing (not even PONG) for too long."""
 

@@ -33,6 +33,7 @@ import enum
 import hashlib
 import hmac
 import os
+import re
 import struct
 import unicodedata
 from collections.abc import Callable
@@ -53,6 +54,7 @@ from hanabi_p2p.net.errors import (
     BadSignatureError,
     HandshakeError,
     PeerRefusedError,
+    RetryLaterError,
     UnexpectedPeerError,
     VersionMismatchError,
     WrongCodeGuessError,
@@ -143,6 +145,21 @@ class LinkSecrets:
     confirm_key: bytes
     key_initiator_to_responder: bytes
     key_responder_to_initiator: bytes
+
+
+def backoff_reason(source: str, seconds: int) -> str:
+    """The ERROR reason a listener gives a source it refuses after wrong table passwords;
+    `retry_after` reads it back (both ends share this one wording, SPEC 4.4)."""
+    return f"too many wrong table passwords (--code) from {source}: try again in {seconds} s"
+
+
+def retry_after(reason: str) -> float | None:
+    """The seconds a refusal made by `backoff_reason` asks to wait; None for any other."""
+    found = _RETRY_AFTER.search(reason)
+    return float(found.group(1)) if found else None
+
+
+_RETRY_AFTER = re.compile(r"wrong table passwords \(--code\) from \S+: try again in (\d+) s$")
 
 
 def fingerprint_hex(peer_id: bytes) -> str:
@@ -304,6 +321,9 @@ class Handshake:
             raise LocalProtocolError(f"handshake cannot receive in state {self.state.value}")
         try:
             if isinstance(frame, Error):
+                wait = retry_after(frame.reason)
+                if wait is not None:
+                    raise RetryLaterError(self.peer_label, f"refused: {frame.reason}", wait)
                 raise PeerRefusedError(self.peer_label, f"refused: {frame.reason}")
             handler = self._TRANSITIONS.get((self.state, type(frame)))
             if handler is None:

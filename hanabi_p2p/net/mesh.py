@@ -38,7 +38,7 @@ from hanabi_p2p.errors import HanabiError, LocalProtocolError, UserError
 from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
 from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, WrongCodeGuessError
 from hanabi_p2p.net.frames import Error, Frame, clip_reason, encode_frame, encode_payload
-from hanabi_p2p.net.handshake import Handshake, RandomBytes, Signer, fingerprint_hex
+from hanabi_p2p.net.handshake import Handshake, RandomBytes, Signer, backoff_reason, fingerprint_hex
 from hanabi_p2p.net.link import Link, LinkTiming, open_link, peer_address, peer_host
 
 # Events waiting for the layer above; when full, links stop reading (TCP back-pressure).
@@ -329,10 +329,7 @@ class Mesh:
             # table this is), then a short reason so a player who mistyped the code knows to
             # wait rather than suspect the table.
             self.refused_during_backoff += 1
-            reason = (
-                f"too many wrong table passwords (--code) from {source}: "
-                f"try again in {math.ceil(wait)} s"
-            )
+            reason = backoff_reason(source, math.ceil(wait))
             with contextlib.suppress(Exception):
                 writer.write(self._refusal_hello() + encode_frame(Error(clip_reason(reason))))
                 writer.close()

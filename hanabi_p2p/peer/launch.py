@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
 from hanabi_p2p.log.storage import GameFile, PrivateFile, open_game
 from hanabi_p2p.net.discovery import TableAd, TableAdvertiser
-from hanabi_p2p.net.errors import LinkClosedError, LinkTimeoutError, PeerRefusedError
+from hanabi_p2p.net.errors import LinkClosedError, LinkTimeoutError, RetryLaterError
 from hanabi_p2p.net.handshake import normalize_secret, table_code
 from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
@@ -49,7 +48,6 @@ DIAL_TRIES = 3
 DIAL_RETRY_FIRST_S = 1.0
 # A host's back-off after wrong table passwords from our address: wait this long at most.
 DIAL_WAIT_MAX_S = 8.0
-RETRY_AFTER = re.compile(r"try again in (\d+) s")
 
 Rng = Callable[[int], bytes]
 
@@ -362,21 +360,15 @@ async def _dial_with_retries(mesh: Mesh, host: str, port: int, host_id: bytes) -
                 raise UserError(f"no answer from the table after {DIAL_TRIES} tries "
                                 f"(last: {exc})") from None
             pause = delay
-        except PeerRefusedError as exc:
+        except RetryLaterError as exc:
             # someone at our address guessed the table password wrong: the host asks us to
             # wait a moment (SPEC 4.4); a short wait is worth it, a long one is an error
-            wanted = _retry_after(str(exc))
-            if wanted is None or wanted > DIAL_WAIT_MAX_S or attempt == DIAL_TRIES:
+            if exc.retry_after > DIAL_WAIT_MAX_S or attempt == DIAL_TRIES:
                 raise
-            pause = wanted + DIAL_RETRY_FIRST_S / 4
+            pause = exc.retry_after + DIAL_RETRY_FIRST_S / 4
         await asyncio.sleep(pause)
         delay *= 2
 
-
-def _retry_after(reason: str) -> float | None:
-    """The seconds a host's refusal asks us to wait ("... try again in 2 s"), if any."""
-    found = RETRY_AFTER.search(reason)
-    return float(found.group(1)) if found else None
 
 
 async def join_address(opts: PeerOptions, host: str, port: int, frontend: Frontend,

@@ -449,3 +449,10 @@ def test_mitm_swapping_only_ephemeral_keys_fails_auth(secret: bytes | None) -> N
         b.receive(auth_a)
     with pytest.raises(BadSignatureError):
         a.receive(auth_b)
+
+
+def test_a_backoff_refusal_reads_back_as_the_wait_it_asks_for() -> None:
+    from hanabi_p2p.net.handshake import backoff_reason, retry_after
+
+    assert retry_after(backoff_reason("10.0.0.7", 4)) == 4.0
+    assert retry_after("refused: the table is full") is None
