@@ -158,24 +158,26 @@ class Node:
         self._executing = True
         try:
             while effects := self.core.drain():
-                unsynced = False
+                unsynced = False  # received entries written since the last fsync
                 for effect in effects:
-                    unsynced = self._apply(effect, unsynced)
+                    if isinstance(effect, fx.StoreEntry):
+                        self._append(effect)
+                        # our own entry's fsync made everything before it durable too
+                        unsynced = not effect.own
+                    else:
+                        self._apply(effect)
                 if unsynced:
                     self._store(self.game_file.sync)
         finally:
             self._executing = False
 
-    def _apply(self, effect: fx.Effect, unsynced: bool) -> bool:
-        """One effect; returns whether received entries await their fsync."""
+    def _append(self, effect: fx.StoreEntry) -> None:
+        entry = effect.entry
+        # ours durable before anything that follows may send it; received ones in a batch
+        self._store(lambda: self.game_file.append(entry, sync=effect.own))
+
+    def _apply(self, effect: fx.Effect) -> None:
         mesh = self.mesh
-        if isinstance(effect, fx.StoreEntry):
-            entry = effect.entry
-            if effect.own:  # durable before anything that follows may send it
-                self._store(lambda: self.game_file.append(entry))
-                return False
-            self._store(lambda: self.game_file.append(entry, sync=False))
-            return True
         if isinstance(effect, fx.Send):
             mesh.send(effect.peer_id, effect.frame)
         elif isinstance(effect, fx.Broadcast):
@@ -193,7 +195,6 @@ class Node:
             if effect.failure and not self.failure:
                 self.failure = effect.failure
             self._done.set()
-        return unsynced
 
     def _store(self, write: Callable[[], None]) -> None:
         try:
