@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 import statistics
 
+from blind_table import BlindTable
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_engine_properties import Table, configs
+from test_engine_properties import configs
 
 from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.rules.cards import GameConfig, Variant
@@ -34,7 +35,7 @@ def test_bot_uses_only_what_its_seat_knows(config: GameConfig, seed: int) -> Non
     rng = random.Random(seed)
     faces = config.deck_faces()
     rng.shuffle(faces)
-    table = Table(config, faces)
+    table = BlindTable(config, faces)
     while not table.full.over:
         seat = table.full.current_seat
         action = choose_action(table.views[seat], seat)
