@@ -6,7 +6,7 @@ Two entry points, both blind to the acting seat's own faces:
 * ``make_player(kind, config, seat)``: a per-seat object whose ``act(state)`` returns the
   next action, for self-play benchmarks (``bench/bots.py``);
 * ``hgroup.explain(state, seat, names)``: the convention player's action for ``seat`` and
-  why, in English words (for a ``hint`` command).
+  why, in words in the current language (for a ``hint`` command).
 
 ``hgroup`` is the convention player (docs/conventions.md); ``simple`` the first, weaker one.
 """

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
+from hanabi_p2p.bots.words import Say, Words
 from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, Terminate, TurnAction
-from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, GameConfig
+from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, Card, GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.rules.faces import RANKS_PER_SUIT, FaceTable, face_table
 
@@ -88,11 +89,16 @@ class Reason(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Advice:
-    """An action and, in English words, why the convention player takes it."""
+    """An action and why the convention player takes it (``text``: in words, in the current
+    language, rendered only when read)."""
 
     action: TurnAction
     reason: Reason
-    text: str
+    words: Words
+
+    @property
+    def text(self) -> str:
+        return self.words.render()
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,7 +526,6 @@ class HGroupPlayer:
         if state.over or state.current_seat != self.seat:
             raise IllegalAction(f"seat {self.seat} cannot act now")
         self.sync(state)
-        names = names or [f"seat {s + 1}" for s in range(self.config.players)]
         avoid: frozenset[int] = frozenset()
         pending = self.pending
         if (pending is not None and pending.waiting[0] == self.seat
@@ -568,7 +573,7 @@ class HGroupPlayer:
 class _Decision:
     """One turn's choice. Kept apart so that its scratch data never outlives the turn."""
 
-    def __init__(self, player: HGroupPlayer, names: Sequence[str],
+    def __init__(self, player: HGroupPlayer, names: Sequence[str] | None,
                  avoid: frozenset[int]) -> None:
         self.p = player
         self.names = names
@@ -593,6 +598,13 @@ class _Decision:
                     if m & (m - 1) == 0:
                         f = m.bit_length() - 1
                         self.clued_faces[f] = self.clued_faces.get(f, 0) + 1
+
+    def words(self, say: Say, seat: int = 0, *, slot: int = 0, clue: Clue | None = None,
+              card: Card | None = None, focus: Card | None = None, count: int = 0) -> Words:
+        """What to say: ``say`` about player ``seat`` (a clue's receiver, a card's holder)."""
+        name = self.names[seat] if self.names is not None and seat < len(self.names) else None
+        return Words(say, slot=slot, seat=seat, player=name, clue=clue, card=card,
+                     focus=focus, count=count)
 
     def clues(self) -> list[Clue]:
         """Every clue this seat may give now (computed once per turn)."""
@@ -657,16 +669,12 @@ class _Decision:
         f = option.focus_face
         hand = self.rep.hands[p.seat]
         slot = hand.index(card) + 1
-        holder = self.names[self.rep.holder(pending.focus) or 0]
-        missing = p.table.cards[option.missing]
-        focus = p.table.cards[f]
-        kind = "prompt" if p.clued[card] else "finesse"
-        how = "my clued card there" if kind == "prompt" else "my newest unclued card"
-        if kind == "finesse" and BLUFFS:
-            kind = "finesse, or a bluff if it is another playable card"
+        holder = self.rep.holder(pending.focus) or 0
+        say = (Say.PROMPT if p.clued[card] else Say.FINESSE_OR_BLUFF if BLUFFS
+               else Say.FINESSE)
         return Advice(Play(p.seat, card), Reason.ANSWER,
-                      f"play slot {slot}: the last clue points at {holder}'s {focus}, which "
-                      f"needs {missing} first, and {how} must be it — a {kind}")
+                      self.words(say, holder, slot=slot, card=p.table.cards[option.missing],
+                                 focus=p.table.cards[f]))
 
     def _play(self, mine: list[tuple[int, int]]) -> Advice | None:
         p = self.p
@@ -682,7 +690,7 @@ class _Decision:
         c = best[1]
         slot = self.rep.hands[p.seat].index(c) + 1
         return Advice(Play(p.seat, c), Reason.PLAY_KNOWN,
-                      f"play slot {slot}: the clues say it is playable")
+                      self.words(Say.PLAY_KNOWN, slot=slot))
 
     def _unlocks(self, m: int) -> int:
         """How many cards clued in other hands a play of one of the faces ``m`` brings
@@ -721,8 +729,7 @@ class _Decision:
             return None
         slot = rep.hands[p.seat].index(best[1]) + 1
         return Advice(Play(p.seat, best[1]), Reason.GAMBLE,
-                      f"play slot {slot}: my last turn, and it is playable with chance "
-                      f"{best[0]:.0%}; a misplay now costs only a fuse")
+                      self.words(Say.GAMBLE, slot=slot, count=round(best[0] * 100)))
 
     def _unseen_counts(self) -> list[int]:
         """Per face, the copies this seat has not seen."""
@@ -764,9 +771,8 @@ class _Decision:
                 if fixed and self._harm(clue)[0] == 0:
                     card = p.table.cards[p.fi[wrong[0]]]
                     slot = self.rep.hands[target].index(wrong[0]) + 1
-                    return Advice(clue, Reason.FIX,
-                                  f"clue {self.names[target]} {_clue_word(clue)}: their slot "
-                                  f"{slot} reads as playable but it is {card} — a fix")
+                    return Advice(clue, Reason.FIX, self.words(Say.FIX, target, clue=clue,
+                                                               slot=slot, card=card))
         return None
 
     def _threatened(self) -> bool:
@@ -802,19 +808,11 @@ class _Decision:
         if best is None:
             return None
         clue = best[1]
-        return Advice(clue, Reason.SAVE,
-                      f"clue {self.names[target]} {_clue_word(clue)}: focus on the chop, "
-                      f"{self._why_save(chop)} — a save")
-
-    def _why_save(self, card: int) -> str:
-        p = self.p
-        f = p.fi[card]
+        f = p.fi[chop]
         face = p.table.cards[f]
-        if face.rank == RANKS_PER_SUIT:
-            return f"it is {face}, a 5"
-        if 1 << f & p.board.critical:
-            return f"it is the last {face}"
-        return f"it is {face}, a 2 whose other copy nobody holds"
+        say = (Say.SAVE_FIVE if face.rank == RANKS_PER_SUIT
+               else Say.SAVE_LAST if 1 << f & p.board.critical else Say.SAVE_TWO)
+        return Advice(clue, Reason.SAVE, self.words(say, target, clue=clue, card=face))
 
     def _worth_saving(self, card: int) -> bool:
         p = self.p
@@ -996,20 +994,14 @@ class _Decision:
         if best is None:
             return None
         (value, _, _), clue, plays = best
-        target = self.names[clue.target]
         if plays:
-            text = (f"clue {target} {_clue_word(clue)}: it gets {plays} card"
-                    f"{'s' if plays > 1 else ''} played — a play clue")
-            reason = Reason.PLAY_CLUE
+            say, reason = Say.PLAY_CLUE, Reason.PLAY_CLUE
         elif self.rep.clue_tokens == MAX_CLUE_TOKENS:
-            text = (f"clue {target} {_clue_word(clue)}: nothing better to do with "
-                    f"the clue tokens full — a stall")
-            reason = Reason.STALL
+            say, reason = Say.STALL_FULL, Reason.STALL
         else:
-            text = (f"clue {target} {_clue_word(clue)}: better than discarding now, "
-                    f"with the deck nearly out or tokens to spare — a stall")
-            reason = Reason.STALL
-        return value, Advice(clue, reason, text)
+            say, reason = Say.STALL_SPARE, Reason.STALL
+        return value, Advice(clue, reason,
+                             self.words(say, clue.target, clue=clue, count=plays))
 
     # -- discarding
 
@@ -1032,11 +1024,10 @@ class _Decision:
                 if other is not None:
                     slot = hand.index(other) + 1
                     return Advice(Discard(p.seat, other), Reason.DISCARD_CHOP,
-                                  f"discard slot {slot}: my chop must be a last copy, so "
-                                  "the next unclued card goes instead")
+                                  self.words(Say.DISCARD_NEXT, slot=slot))
             slot = hand.index(chop) + 1
             return Advice(Discard(p.seat, chop), Reason.DISCARD_CHOP,
-                          f"discard slot {slot}: it is the chop, the oldest unclued card")
+                          self.words(Say.DISCARD_CHOP, slot=slot))
         if clue is not None and self.rep.clue_tokens > 0:
             return clue[1]
         # every card is clued: give up the one least likely to be needed
@@ -1044,8 +1035,7 @@ class _Decision:
                                          / max(1, bin(cm[1]).count("1"))))
         slot = hand.index(best[0]) + 1
         return Advice(Discard(p.seat, best[0]), Reason.LOCKED,
-                      f"discard slot {slot}: every card is clued and no clue helps; "
-                      "this one is the least likely to be needed")
+                      self.words(Say.DISCARD_LOCKED, slot=slot))
 
     def _known_trash(self, mine: list[tuple[int, int]]) -> Advice | None:
         p = self.p
@@ -1053,7 +1043,7 @@ class _Decision:
             if p._is_trash(m):
                 slot = self.rep.hands[p.seat].index(c) + 1
                 return Advice(Discard(p.seat, c), Reason.DISCARD_TRASH,
-                              f"discard slot {slot}: the clues say it is no longer needed")
+                              self.words(Say.DISCARD_TRASH, slot=slot))
         return None
 
     def _stall(self, mine: list[tuple[int, int]]) -> Advice:
@@ -1067,23 +1057,19 @@ class _Decision:
                 continue
             if self._rate_clue(clue) is not None:
                 return Advice(clue, Reason.STALL,
-                              f"clue {self.names[clue.target]} {_clue_word(clue)}: the clue "
-                              "tokens are full, so a clue costs nothing — a stall")
+                              self.words(Say.STALL_FREE, clue.target, clue=clue))
             harm = self._harm(clue)
             if best is None or harm < best[0]:
                 best = (harm, clue)
         if best is not None and (best[0][0] == 0 or self.rep.strikes >= MAX_STRIKES - 1):
             clue = best[1]
             return Advice(clue, Reason.STALL,
-                          f"clue {self.names[clue.target]} {_clue_word(clue)}: "
-                          "the clue tokens are full and no clue is clean — a stall")
+                          self.words(Say.STALL_UNCLEAN, clue.target, clue=clue))
         board = p.board
         c, _ = max(mine, key=lambda cm: (bin(cm[1] & board.playable).count("1")
                                          / max(1, bin(cm[1]).count("1"))))
         slot = self.rep.hands[p.seat].index(c) + 1
-        return Advice(Play(p.seat, c), Reason.LOCKED,
-                      f"play slot {slot}, my likeliest playable card: every clue would "
-                      "mislead and discarding is not allowed with 8 clue tokens")
+        return Advice(Play(p.seat, c), Reason.LOCKED, self.words(Say.LOCKED_PLAY, slot=slot))
 
 
 @cache
@@ -1099,10 +1085,6 @@ def _bits(m: int) -> list[int]:
         out.append(low.bit_length() - 1)
         m ^= low
     return out
-
-
-def _clue_word(clue: Clue) -> str:
-    return clue.colour.value if clue.colour is not None else str(clue.rank)
 
 
 # ---------------------------------------------------------------------- stateless entry
@@ -1133,9 +1115,9 @@ def choose_action(state: GameState, seat: int) -> TurnAction:
 
 
 def explain(state: GameState, seat: int, names: Sequence[str] | None = None) -> Advice:
-    """What the convention player would do in ``seat`` now, and why in English words, e.g.
-    ``clue Bob red: focus on the chop, it is the last R4 — a save``. ``names``: the
-    players' names by seat (default "seat 1", "seat 2", ...)."""
+    """What the convention player would do in ``seat`` now, and why (``.text``, in the current
+    language), e.g. ``clue Bob red: focus on the chop, it is the last R4 — a save``.
+    ``names``: the players' names by seat (default "seat 1", "seat 2", ...)."""
     return _player_for(state, seat).advise(state, names)
 
 

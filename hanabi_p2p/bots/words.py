@@ -1,0 +1,98 @@
+"""The coach's words: why the convention player takes an action, in the current language.
+
+The player decides without words; an ``Advice`` keeps what it would say as a ``Words`` (which
+sentence, and the cards, names and numbers to put in it), and renders it only when someone
+reads ``Advice.text``. So a self-play game pays nothing for the text, and the sentence comes
+out in the language chosen at start-up (``hanabi_p2p.i18n.setup``), whenever that was.
+
+Cards are written as the table writes them (letter and number, ``R3``, the same in every
+language) and colours with the table's own colour words (``hanabi_p2p.ui.terms``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from hanabi_p2p.i18n import N_, _, ngettext
+from hanabi_p2p.rules.actions import Clue
+from hanabi_p2p.rules.cards import Card
+from hanabi_p2p.ui.terms import colour_name
+
+
+class Say(Enum):
+    """One sentence of the coach. Each value is its English text (the catalog's msgid)."""
+
+    PLAY_KNOWN = N_("play slot {slot}: the clues say it is playable")
+    PROMPT = N_("play slot {slot}: the last clue points at {holder}'s {focus}, which needs "
+                "{missing} first, and my clued card there must be it — a prompt")
+    FINESSE = N_("play slot {slot}: the last clue points at {holder}'s {focus}, which needs "
+                 "{missing} first, and my newest unclued card must be it — a finesse")
+    FINESSE_OR_BLUFF = N_("play slot {slot}: the last clue points at {holder}'s {focus}, "
+                          "which needs {missing} first, and my newest unclued card must be "
+                          "it — a finesse, or a bluff if it is another playable card")
+    GAMBLE = N_("play slot {slot}: my last turn, and it is playable with chance {percent}%; "
+                "a misplay now costs only a fuse")
+    LOCKED_PLAY = N_("play slot {slot}, my likeliest playable card: every clue would mislead "
+                     "and discarding is not allowed with 8 clue tokens")
+    SAVE_FIVE = N_("clue {player} {clue}: focus on the chop, it is {card}, a 5 — a save")
+    SAVE_LAST = N_("clue {player} {clue}: focus on the chop, it is the last {card} — a save")
+    SAVE_TWO = N_("clue {player} {clue}: focus on the chop, it is {card}, a 2 whose other "
+                  "copy nobody holds — a save")
+    # PLAY_CLUE's value is only a key: its words depend on a count (see _play_clue)
+    PLAY_CLUE = "play clue"
+    STALL_FULL = N_("clue {player} {clue}: nothing better to do with the clue tokens full "
+                    "— a stall")
+    STALL_SPARE = N_("clue {player} {clue}: better than discarding now, with the deck nearly "
+                     "out or tokens to spare — a stall")
+    STALL_FREE = N_("clue {player} {clue}: the clue tokens are full, so a clue costs nothing "
+                    "— a stall")
+    STALL_UNCLEAN = N_("clue {player} {clue}: the clue tokens are full and no clue is clean "
+                       "— a stall")
+    FIX = N_("clue {player} {clue}: their slot {slot} reads as playable but it is {card} "
+             "— a fix")
+    DISCARD_TRASH = N_("discard slot {slot}: the clues say it is no longer needed")
+    DISCARD_CHOP = N_("discard slot {slot}: it is the chop, the oldest unclued card")
+    DISCARD_NEXT = N_("discard slot {slot}: my chop must be a last copy, so the next unclued "
+                      "card goes instead")
+    DISCARD_LOCKED = N_("discard slot {slot}: every card is clued and no clue helps; this one "
+                        "is the least likely to be needed")
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A sentence still to be rendered: ``say`` and what fills its placeholders."""
+
+    say: Say
+    slot: int = 0
+    seat: int = 0  # the player named in the sentence (a clue's receiver, a card's holder)
+    player: str | None = None  # that player's name; None: "seat 2"
+    clue: Clue | None = None
+    card: Card | None = None
+    focus: Card | None = None
+    count: int = 0  # cards played (a play clue), or a chance in percent (a gamble)
+
+    def render(self) -> str:
+        template = _play_clue(self.count) if self.say is Say.PLAY_CLUE else _(self.say.value)
+        player = self.player
+        if player is None:
+            player = _("seat {number}").format(number=self.seat + 1)
+        return template.format(
+            slot=self.slot, player=player, holder=player,
+            clue=_clue_word(self.clue), card=self.card, missing=self.card,
+            focus=self.focus, count=self.count, percent=self.count,
+        )
+
+
+def _play_clue(count: int) -> str:
+    return ngettext("clue {player} {clue}: it gets {count} card played — a play clue",
+                    "clue {player} {clue}: it gets {count} cards played — a play clue", count)
+
+
+def _clue_word(clue: Clue | None) -> str:
+    if clue is None:
+        return ""
+    return colour_name(clue.colour) if clue.colour is not None else str(clue.rank)
+
+
+__all__ = ["Say", "Words"]
