@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 
+from hanabi_p2p.bots.seatview import SeatView
 from hanabi_p2p.bots.words import Say, Words
 from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, Terminate, TurnAction
@@ -151,11 +152,14 @@ class HGroupPlayer:
         table = face_table(config)
         self.table: FaceTable = table
         n = config.deck_size
-        self.replica = GameState(config, [None] * n)
+        self.fi = [-1] * n  # card id -> face index, as this seat knows it
+        self.replica = SeatView(config, table, seat, self.fi)
         self.synced = 0  # history entries of the followed game applied to the replica
         self.last: object = None  # the last entry applied (to notice another game)
-        self.fi = [-1] * n  # card id -> face index, as this seat knows it
         self.inf = [table.all_faces] * n  # card id -> public convention mask
+        # card id -> faces its clues allow (as the replica's possible_mask, kept here too
+        # because the clue ratings read it thousands of times a turn)
+        self.poss = [table.all_faces] * n
         self.clued = [False] * n
         self.fw = [0] * len(table.suits)
         self.gone = [0] * len(table.cards)  # face index -> copies discarded
@@ -205,7 +209,6 @@ class HGroupPlayer:
     def _see(self, card: int, state: GameState) -> None:
         face = state.faces[card]
         if face is not None and self.fi[card] < 0:
-            self.replica.reveal(card, face)
             self.fi[card] = self.table.index(face)
 
     def _observe(self, action: Action, state: GameState) -> None:
@@ -235,18 +238,23 @@ class HGroupPlayer:
             for card in touched:
                 self.clued[card] = True
             replica.apply(action)
+            hit = self._clue_mask(action)
+            miss = ~hit
+            poss = self.poss
+            for card in replica.hands[action.target]:
+                poss[card] &= hit if card in touched else miss
             return
         if isinstance(action, Play | Discard):
             self._see(action.card, state)
-            outcome = replica.apply(action)
+            placed, drew = replica.apply(action)
             fi = self.fi[action.card]
-            if outcome.placed:
+            if placed:
                 self.fw[self.suit_of[fi]] += 1
                 self.used[fi] += 1
             else:
                 self.gone[fi] += 1
-            if outcome.drew is not None and action.seat != self.seat:
-                self._see(outcome.drew, state)
+            if drew is not None and action.seat != self.seat:
+                self._see(drew, state)
             self.board = self._make_board(self.suit_of[fi])
 
     def _resolve(self, pending: Pending, action: Play | Discard | Clue | None,
@@ -327,7 +335,7 @@ class HGroupPlayer:
 
     def public(self, card: int) -> int:
         """What everyone knows ``card`` may be: its clues and the conventions."""
-        poss = self.replica.possible_mask(card)
+        poss = self.poss[card]
         m = self.inf[card] & poss
         return m or poss
 
@@ -337,11 +345,11 @@ class HGroupPlayer:
         known = 0
         clued = self.clued
         inf = self.inf
-        possible = self.replica.possible_mask
+        possible = self.poss
         for hand in self.replica.hands:
             for c in hand:
                 if clued[c]:
-                    poss = possible(c)
+                    poss = possible[c]
                     m = inf[c] & poss or poss
                     if m & (m - 1) == 0:
                         known |= m
@@ -471,7 +479,7 @@ class HGroupPlayer:
         if new:
             focus = chop if chop in new else new[0]
         for c in touched:
-            poss = replica.possible_mask(c) & mask
+            poss = self.poss[c] & mask
             if self.clued[c]:
                 m = self.inf[c] & poss
                 out[c] = m or poss
@@ -559,11 +567,11 @@ class HGroupPlayer:
     def has_known_safe_action(self, seat: int) -> bool:
         """Does ``seat`` publicly know of a card to play or to discard safely?"""
         inf = self.inf
-        possible = self.replica.possible_mask
+        possible = self.poss
         not_playable = ~self.board.playable
         not_trash = ~self.board.trash
         for c in self.replica.hands[seat]:
-            poss = possible(c)
+            poss = possible[c]
             m = inf[c] & poss or poss
             if m and (m & not_playable == 0 or m & not_trash == 0):
                 return True
@@ -582,6 +590,7 @@ class _Decision:
         self.known, self.queued, _, _ = player._context()
         self._busy: dict[int, bool] = {}
         self._clues: list[Clue] | None = None
+        self._ratings: dict[int, tuple[int, int] | None] = {}
         self.eventual = player._eventual_mask(self.queued)
         # every face some clued card visible to this seat is (for good touch as a giver)
         self.clued_faces: dict[int, int] = {}
@@ -609,7 +618,7 @@ class _Decision:
     def clues(self) -> list[Clue]:
         """Every clue this seat may give now (computed once per turn)."""
         if self._clues is None:
-            self._clues = [a for a in self.rep.legal_actions() if type(a) is Clue]
+            self._clues = self.rep.clues()
         return self._clues
 
     def decide(self) -> Advice:
@@ -761,11 +770,11 @@ class _Decision:
             for clue in self._clues_to(target):
                 touched = clue.touched or frozenset()
                 meaning, _ = p._read_clue(clue, touched)
-                possible = self.rep.possible_mask
+                possible = self.p.poss
                 mask = p._clue_mask(clue)
                 fixed = True
                 for c in wrong:
-                    after = meaning.get(c, p.public(c) & (possible(c) & ~mask))
+                    after = meaning.get(c, p.public(c) & (possible[c] & ~mask))
                     if p._is_playable(after):
                         fixed = False
                 if fixed and self._harm(clue)[0] == 0:
@@ -836,7 +845,16 @@ class _Decision:
                 if type(a) is Clue and a.target == target]
 
     def _rate_clue(self, clue: Clue) -> tuple[int, int] | None:
-        """(value, plays) of a clue, or None if it would mislead its receiver."""
+        """(value, plays) of a clue, or None if it would mislead its receiver (computed
+        once a turn: a save, the best clue and a stall may each ask)."""
+        key = id(clue)  # the clues of this turn live as long as the turn
+        if key in self._ratings:
+            return self._ratings[key]
+        rated = self._rate(clue)
+        self._ratings[key] = rated
+        return rated
+
+    def _rate(self, clue: Clue) -> tuple[int, int] | None:
         p = self.p
         touched = clue.touched or frozenset()
         if not self._informs(clue, touched):
@@ -845,10 +863,10 @@ class _Decision:
         # of a newly touched useless card (unless every face it may be is useless).
         excluded = p.board.trash | self.known
         mask = p._clue_mask(clue)
-        possible = self.rep.possible_mask
+        possible = self.p.poss
         for c in touched:
             if (not p.clued[c] and p.fi[c] >= 0 and 1 << p.fi[c] & excluded
-                    and possible(c) & mask & ~excluded):
+                    and possible[c] & mask & ~excluded):
                 return None
         meaning, pending = p._read_clue(clue, touched)
         chop = p.chop(clue.target)
@@ -945,9 +963,9 @@ class _Decision:
     def _informs(self, clue: Clue, touched: frozenset[int]) -> bool:
         """Does ``clue`` rule out a face of some card of its target's hand?"""
         mask = self.p._clue_mask(clue)
-        possible = self.rep.possible_mask
+        possible = self.p.poss
         for c in self.rep.hands[clue.target]:
-            poss = possible(c)
+            poss = possible[c]
             if (poss & mask if c in touched else poss & ~mask) != poss:
                 return True
         return False
