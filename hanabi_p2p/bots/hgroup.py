@@ -466,25 +466,27 @@ class HGroupPlayer:
                    ) -> tuple[dict[int, int], Pending | None]:
         """The public meaning of ``clue`` (touching ``touched``), before it is applied:
         the new convention mask of each touched card, and what waits on the next player."""
-        replica = self.replica
-        hand = replica.hands[clue.target]
-        mask = self._clue_mask(clue)
-        board = self.board
-        new = [c for c in hand if c in touched and not self.clued[c]]
+        clued = self.clued
         chop = self.chop(clue.target)
-        known, queued, next_mask, connectable = self._context()
+        known, queued, next_mask, connectable = self._ctx or self._context()
+        mask = self._clue_mask(clue)
         out: dict[int, int] = {}
         pending = None
-        focus = None
-        if new:
-            focus = chop if chop in new else new[0]
+        # the focus: the chop if the clue touches it (it is unclued: newly touched), else
+        # the newest newly touched card
+        focus = chop if chop is not None and chop in touched else next(
+            (c for c in self.replica.hands[clue.target] if c in touched and not clued[c]),
+            None)
+        useless = self.board.trash | known
+        poss_of = self.poss
+        inf = self.inf
         for c in touched:
-            poss = self.poss[c] & mask
-            if self.clued[c]:
-                m = self.inf[c] & poss
+            poss = poss_of[c] & mask
+            if clued[c]:
+                m = inf[c] & poss
                 out[c] = m or poss
                 continue
-            base = poss & ~board.trash & ~known  # good touch
+            base = poss & ~useless  # good touch
             if c == focus:
                 meaning = next_mask
                 if c == chop:
@@ -857,15 +859,22 @@ class _Decision:
     def _rate(self, clue: Clue) -> tuple[int, int] | None:
         p = self.p
         touched = clue.touched or frozenset()
-        if not self._informs(clue, touched):
+        mask = p._clue_mask(clue)
+        possible = p.poss
+        hand = self.rep.hands[clue.target]
+        for c in hand:
+            poss = possible[c]
+            if (poss & mask if c in touched else poss & ~mask) != poss:
+                break
+        else:
             return None  # a repeat: tells nobody anything
         # Cheap early exit, same verdict as below: good touch would rule out the true face
         # of a newly touched useless card (unless every face it may be is useless).
         excluded = p.board.trash | self.known
-        mask = p._clue_mask(clue)
-        possible = self.p.poss
+        clued = p.clued
+        fi = p.fi
         for c in touched:
-            if (not p.clued[c] and p.fi[c] >= 0 and 1 << p.fi[c] & excluded
+            if (not clued[c] and fi[c] >= 0 and 1 << fi[c] & excluded
                     and possible[c] & mask & ~excluded):
                 return None
         meaning, pending = p._read_clue(clue, touched)
@@ -895,17 +904,21 @@ class _Decision:
                 meaning[pending.focus] &= ~pending.connected
         finessed = pending.focus if pending is not None and plays and not bluffed else None
         seen_here: set[int] = set()
+        not_eventual = ~self.eventual
+        trash = p.board.trash
+        clued_faces = self.clued_faces
+        inf = p.inf
         for c, m in meaning.items():
-            f = p.fi[c]
+            f = fi[c]
             if f < 0 or not m >> f & 1:
                 return None  # the receiver would rule out its true face
-            old = p.public(c)
-            if (m & ~self.eventual == 0 or c == finessed) and old & ~self.eventual != 0:
+            poss = possible[c]
+            old = inf[c] & poss or poss  # p.public(c)
+            if (m & not_eventual == 0 or c == finessed) and old & not_eventual != 0:
                 plays += 1
-            if p.clued[c]:
+            if clued[c]:
                 continue
-            if (1 << f & p.board.trash or self.clued_faces.get(f, 0)
-                    or f in seen_here):
+            if 1 << f & trash or f in clued_faces or f in seen_here:
                 bad += 1
             else:
                 good += 1
@@ -918,8 +931,8 @@ class _Decision:
             value += IDLE_WEIGHT  # it would have discarded otherwise
         if chop in touched and not plays:
             # the clue moves the chop on: onto a card that must not be discarded?
-            new_chop = next((c for c in reversed(self.rep.hands[clue.target])
-                             if not p.clued[c] and c not in touched), None)
+            new_chop = next((c for c in reversed(hand)
+                             if not clued[c] and c not in touched), None)
             if new_chop is not None and self._worth_saving(new_chop):
                 value -= EXPOSE_WEIGHT
             if new_chop is None:
@@ -959,16 +972,6 @@ class _Decision:
             if p._is_trash(m) and not bit & p.board.trash:
                 misdiscards += 1
         return misplays, misdiscards
-
-    def _informs(self, clue: Clue, touched: frozenset[int]) -> bool:
-        """Does ``clue`` rule out a face of some card of its target's hand?"""
-        mask = self.p._clue_mask(clue)
-        possible = self.p.poss
-        for c in self.rep.hands[clue.target]:
-            poss = possible[c]
-            if (poss & mask if c in touched else poss & ~mask) != poss:
-                return True
-        return False
 
     def busy(self, seat: int) -> bool:
         """Does ``seat`` know of a safe action (so it will not discard its chop)?"""

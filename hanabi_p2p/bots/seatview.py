@@ -31,11 +31,12 @@ class SeatView:
         self.seat = seat
         self.face_index = face_index
         size = config.hand_size
+        self.deck_size = config.deck_size  # (a property that counts the deck each time)
         # slot 1 (newest) first: the engine deals each card to the front of its hand
         self.hands: list[list[int]] = [
             list(range((s + 1) * size - 1, s * size - 1, -1)) for s in range(config.players)
         ]
-        self._where = [-1] * config.deck_size
+        self._where = [-1] * self.deck_size
         for s, hand in enumerate(self.hands):
             for card in hand:
                 self._where[card] = s
@@ -49,7 +50,7 @@ class SeatView:
 
     @property
     def cards_left(self) -> int:
-        return self.config.deck_size - self.draw_index
+        return self.deck_size - self.draw_index
 
     def holder(self, card: int) -> int | None:
         seat = self._where[card]
@@ -94,7 +95,7 @@ class SeatView:
             else:
                 self.strikes += 1
         drew = None
-        if self.draw_index < self.config.deck_size:
+        if self.draw_index < self.deck_size:
             drew = self.draw_index
             self.draw_index += 1
             self.hands[seat].insert(0, drew)
@@ -109,7 +110,7 @@ class SeatView:
             return
         if self.final_round_turns_left is not None:
             self.final_round_turns_left -= 1
-        elif (drew and self.draw_index == self.config.deck_size
+        elif (drew and self.draw_index == self.deck_size
               and not self.config.all_or_nothing):
             self.final_round_turns_left = self.config.players
 
