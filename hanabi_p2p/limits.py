@@ -18,6 +18,9 @@ PEER_ID_BYTES = 32
 MAX_TABLE_NAME_CHARS = 40
 # A player's name as peers carry it (lobby entries, the host's name in an mDNS advert).
 MAX_PLAYER_NAME_CHARS = 32
+# Spectators one seated peer serves at once (each costs it a link and a copy of every frame);
+# the peer's mesh lets at most this many links of peers that are not seated stay up.
+MAX_WATCHERS = 8
 # Seats at a table.
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5

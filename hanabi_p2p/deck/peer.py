@@ -150,6 +150,14 @@ class DeckPeer:
         out, self._new_faces = self._new_faces, []
         return out
 
+    def spectator_keys(self) -> dict[int, Scalar]:
+        """Our k of every position dealt to another seat (SPEC §2.10): with the owner's
+        published key and every other seat's, a spectator decodes the card. Never a key of
+        a card in our own hand (the owner publishes that one itself)."""
+        return {position: self._own_key(position)
+                for position, reveal in sorted(self._reveals.items())
+                if reveal.owner is not None and reveal.owner != self.my_seat}
+
     @property
     def locked_deck(self) -> tuple[Point, ...]:
         """The final points of every position (empty until the deck is ready)."""

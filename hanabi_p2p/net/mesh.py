@@ -10,7 +10,8 @@ re-synchronises on every `PeerUp` (send a HAVE; the peer answers with what is mi
 also covers a link being replaced by a newer one (`PeerUp` can repeat for a peer already up).
 
 Who may connect: while `accepting_new` is true (the lobby) any peer at our table that passes
-the handshake; afterwards only peers in `seated` or ones we dial ourselves.
+the handshake; afterwards peers in `seated`, ones we dial ourselves, and at most `max_guests`
+others at a time (spectators: the layer above decides whether each one stays).
 
 Strangers cost little: at most `MAX_PENDING_PER_SOURCE` unfinished handshakes per source
 address and `MAX_PENDING_HANDSHAKES` in all, the oldest dropped to make room for a new one
@@ -140,6 +141,7 @@ class Mesh:
         self.identity = identity
         self.table_id = table_id
         self.accepting_new = True
+        self.max_guests = 0  # links of unseated peers allowed once `accepting_new` is off
         self._listen = (listen_host, listen_port)
         self._secret = secret
         self._config = config or MeshConfig()
@@ -219,7 +221,10 @@ class Mesh:
         return frozenset(self._seated)
 
     def _may_connect(self, peer_id: bytes) -> bool:
-        return self.accepting_new or peer_id in self._seated or peer_id in self._dialers
+        if self.accepting_new or peer_id in self._seated or peer_id in self._dialers:
+            return True
+        guests = [p for p in self._links if p not in self._seated and p != peer_id]
+        return len(guests) < self.max_guests
 
     # -- dialling -------------------------------------------------------------------------
 

@@ -16,6 +16,10 @@ What it decides:
   decode, a link that drops, a peer we cannot reach - is a link problem or "unreachable";
 * waiting: a player thinking is never timed out; an unreachable one is, without blame;
 * the lobby: the host seats players (on ``Start``, or by itself when the table fills);
+* spectators (SPEC §4.8): a peer that says ``watch`` gets the log read-only (never a seat,
+  never an entry of its own taken), a bounded number of them, and at a table with the
+  ``spectators`` option our keys of the cards we dealt to others; players tell each other
+  who watches. A core made with ``watching=True`` is such a spectator;
 * the end: stay until every seated peer holds every entry (bounded), then finish.
 """
 
@@ -25,20 +29,22 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from hanabi_p2p.deck.messages import MAX_DECK_SIZE
 from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError
-from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, PEER_ID_BYTES
+from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, MAX_WATCHERS, PEER_ID_BYTES
 from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
 from hanabi_p2p.log.replica import AddResult, Replica, Status
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer import watchwire as ww
 from hanabi_p2p.peer.sync import SyncTracker
 from hanabi_p2p.peer.waits import WaitClock
 from hanabi_p2p.ratelimit import SlidingWindow, TokenBucket
 from hanabi_p2p.rules.actions import Move, TurnAction
-from hanabi_p2p.safe_text import fold_marks
+from hanabi_p2p.safe_text import fold_marks, safe
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.bodies import Address, validate_body
+from hanabi_p2p.session.bodies import Address, TableOption, validate_body
 from hanabi_p2p.session.table import ABORTED, AUDITED, LOBBY, TableSession
 
 # How often we tell every peer what we hold, so gaps left by a dropped link get filled.
@@ -74,6 +80,14 @@ HAVE_ECHO_S = 0.2
 COMPLETE_TOPIC = "complete"
 
 TABLE_FILLED = "the table is full: the host seated other players before our request came"
+# Once seated, a link of a peer that is not a player must say ``watch`` within this long.
+WATCH_HELLO_S = 5.0
+# A link we serve as a spectator (not a player) is answered at most this often, so a
+# spectator's HAVE/WANT cannot make us send the log over and over.
+SPECTATOR_ANSWER_S = 0.2
+# More than this many links of unseated peers are refused by the mesh itself (spectators,
+# and strangers not yet said what they are).
+GUEST_LINKS = MAX_WATCHERS + 2
 
 
 @dataclass
@@ -112,8 +126,10 @@ class PeerCore:
         auto_start: bool = True,
         player_name: str = "",
         runner: bytes | None = None,
+        watching: bool = False,
     ) -> None:
         self.identity = identity
+        self.watching = watching  # a spectator: never seated, never posts
         self.me = identity.peer_id
         self.session = session
         self.address = address
@@ -145,6 +161,13 @@ class PeerCore:
         self._known_complete: set[bytes] = set()
         self._loading = False
         self._now = now
+        # spectators linked to us (peer -> its name), and those other players reported
+        self._watchers: dict[bytes, str] = {}
+        self._reported_watchers: dict[bytes, dict[bytes, str]] = {}
+        self._keys_sent: dict[bytes, set[int]] = {}
+        self._guest_since: dict[bytes, float] = {}
+        self._served_at: dict[bytes, float] = {}
+        self._early_keys: dict[bytes, dict[int, bytes]] = {}  # a spectator's, see there
 
     # ================================================================ inputs
 
@@ -173,9 +196,16 @@ class PeerCore:
             return
         self.connected.add(peer_id)
         self._down_since.pop(peer_id, None)
+        if self.watching:
+            self._effects.append(fx.Send(peer_id, fr.Message(
+                ww.WATCH_TOPIC, ww.encode_watch(self.player_name))))
+        elif self.session.seats and self.session.seat_of(peer_id) is None:
+            self._guest_since.setdefault(peer_id, now)  # must say what it is, soon
         self._effects.append(fx.Send(peer_id, fr.Have(self._have())))
         if self._told_complete:
             self._effects.append(fx.Send(peer_id, self._complete_frame()))
+        if self._watchers and self.session.seat_of(peer_id) is not None:
+            self._effects.append(fx.Send(peer_id, self._watchers_frame()))
         self._event(fx.PeerLink(peer_id, up=True))
         self._flush_events()
 
@@ -183,6 +213,11 @@ class PeerCore:
         self._now = now
         self.connected.discard(peer_id)
         self._buckets.pop(peer_id, None)
+        self._guest_since.pop(peer_id, None)
+        self._served_at.pop(peer_id, None)
+        if self._watchers.pop(peer_id, None) is not None:
+            self._keys_sent.pop(peer_id, None)
+            self._watchers_changed()
         if self.session.seat_of(peer_id) is not None:
             self._down_since.setdefault(peer_id, now)
         else:  # a stranger (or a joiner before seating) leaves nothing behind
@@ -206,9 +241,20 @@ class PeerCore:
         elif isinstance(frame, fr.Have):
             self._on_have(peer_id, dict(frame.next_seq))
         elif isinstance(frame, fr.Want):
-            self._answer(peer_id, dict(frame.from_seq))
+            if self._is_guest(peer_id):
+                self._serve(peer_id, dict(frame.from_seq))
+            else:
+                self._answer(peer_id, dict(frame.from_seq))
         elif isinstance(frame, fr.Message) and frame.topic == COMPLETE_TOPIC:
             self._on_complete(peer_id, frame.body)
+        elif isinstance(frame, fr.Message) and frame.topic == ww.WATCH_TOPIC:
+            self._on_watch(peer_id, frame.body)
+        elif isinstance(frame, fr.Message) and frame.topic == ww.WATCH_KEYS_TOPIC:
+            self._on_watch_keys(peer_id, frame.body)
+        elif isinstance(frame, fr.Message) and frame.topic == ww.WATCHERS_TOPIC:
+            self._on_watchers_report(peer_id, frame.body)
+        elif isinstance(frame, fr.Message) and frame.topic == ww.WATCH_REFUSED_TOPIC:
+            self._on_watch_refused(peer_id, frame.body)
         self._settle()
 
     def command(self, command: fx.Command, now: float) -> None:
@@ -216,6 +262,8 @@ class PeerCore:
         self._now = now
         if self.finished is not None and not isinstance(command, fx.Leave):
             raise IllegalAction("the table is closed: nothing more can be sent")
+        if self.watching and not isinstance(command, fx.Leave):
+            raise IllegalAction("spectators watch: they cannot play, talk or start the game")
         session = self.session
         if isinstance(command, fx.Act):
             action = command.action
@@ -262,8 +310,10 @@ class PeerCore:
                 self._effects.append(fx.Send(peer_id, have))
         if self.finished is None:
             self._check_lobby_timeout(now)
-            self._check_waiting(now)
+            if not self.watching:  # a spectator times nobody out: it is not in the game
+                self._check_waiting(now)
             self._check_linger(now)
+            self._drop_silent_guests(now)
         self._settle()
 
     def drain(self) -> list[fx.Effect]:
@@ -289,6 +339,19 @@ class PeerCore:
         if session.host_id != self.me:
             out.update(self.replica.have())
         return frozenset(out - self.kicked)
+
+    def watchers(self) -> tuple[fx.Watcher, ...]:
+        """Who watches this table, as far as we know: the spectators linked to us and those
+        the other players report (a player is never listed; sorted by name)."""
+        seated = {s.peer_id for s in self.session.seats}
+        sees = self._hands_visible()
+        merged: dict[bytes, str] = {}
+        for reported in self._reported_watchers.values():
+            merged.update(reported)
+        merged.update(self._watchers)
+        return tuple(sorted((fx.Watcher(p, name, sees) for p, name in merged.items()
+                             if p not in seated and p != self.me),
+                            key=lambda w: (fold_name(w.name), w.peer_id)))
 
     def lobby(self) -> list[tuple[bytes, str]]:
         """Joiners waiting for a seat, in join order (host's view), kicked ones left out."""
@@ -412,6 +475,11 @@ class PeerCore:
 
     def _on_have(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
         session = self.session
+        if self._is_guest(peer_id):
+            # a spectator (or a stranger): served what it lacks, never counted in what the
+            # players hold, so nothing it claims can make us wait for or time out a player
+            self._serve(peer_id, theirs)
+            return
         if session.seats or session.host_id == self.me or peer_id != session.host_id:
             # (a joiner in the lobby takes the host's word for who is there)
             members = self.members()
@@ -476,7 +544,7 @@ class PeerCore:
         Dave is taken. Names are unique at a table, so players can name each other."""
         session = self.session
         if (session.host_id in (None, self.me) or session.table is None or session.seats
-                or self._seat_requested):
+                or self._seat_requested or self.watching):
             return
         assert session.host_id is not None
         told = self.sync.peers.get(session.host_id)
@@ -516,11 +584,18 @@ class PeerCore:
 
     def _on_seated(self) -> None:
         seats = self.session.seats
-        self._effects.append(fx.AdmitOnly(tuple(s.peer_id for s in seats)))
+        # a spectator dials every player and takes no links; a player takes a few spectators
+        guests = 0 if self.watching else GUEST_LINKS
+        self._effects.append(fx.AdmitOnly(tuple(s.peer_id for s in seats), guests))
         for seat in seats:
             if seat.peer_id != self.me:
                 self._effects.append(fx.Connect(seat.peer_id, seat.address.host, seat.address.port))
-        for peer_id in sorted(self.connected - {s.peer_id for s in seats}):
+        if self.watching:
+            return
+        seated = {s.peer_id for s in seats}
+        for peer_id in [p for p in self.sync.peers if p not in seated]:
+            self.sync.forget(peer_id)  # what a joiner or spectator claimed counts no more
+        for peer_id in sorted(self.connected - seated - set(self._watchers)):
             self._effects.append(fx.Disconnect(peer_id, "not seated at this table"))
         if self.session.my_seat is None and self.session.host_id != self.me:
             self._finish(fx.EndKind.LEFT, TABLE_FILLED)
@@ -579,8 +654,14 @@ class PeerCore:
                 break
         else:
             raise LocalProtocolError("the session keeps posting: a loop in the peer core")
+        self._take_early_keys()
         self._flush_events(always=True)
+        self._send_watch_keys()
         if self.finished is None and self.session.phase in (AUDITED, ABORTED):
+            if self.watching:
+                # nobody needs a spectator's copy: done as soon as the game is
+                self._finish_game()
+                return
             if self._linger_until is None:
                 # a peer cut off during the audit may need our entries until it would give
                 # up on us itself, and one we gave up on may come back and must learn why
@@ -632,6 +713,9 @@ class PeerCore:
         self._tell_complete(ours)
         if now < self._linger_until and self.sync.behind(others, ours):
             return
+        self._finish_game()
+
+    def _finish_game(self) -> None:
         session = self.session
         if session.phase == AUDITED:
             failure = None
@@ -647,6 +731,140 @@ class PeerCore:
         self.finished = fx.Finished(kind, failure, forget)
         self._flush_events()
         self._effects.append(self.finished)
+
+    # ================================================================ spectators
+
+    def _is_guest(self, peer_id: bytes) -> bool:
+        """A peer we serve but do not sync with: a spectator, and anyone not seated once
+        the table is."""
+        if self.watching:
+            return False
+        return peer_id in self._watchers or (
+            bool(self.session.seats) and self.session.seat_of(peer_id) is None)
+
+    def _serve(self, peer_id: bytes, their_next: dict[bytes, int]) -> None:
+        if self._now - self._served_at.get(peer_id, -1e9) < SPECTATOR_ANSWER_S:
+            return  # it asks again at its next sync round
+        self._served_at[peer_id] = self._now
+        self._answer(peer_id, their_next)
+
+    def _hands_visible(self) -> bool:
+        table = self.session.table
+        return table is not None and TableOption.SPECTATORS in table.table_options
+
+    def _on_watch(self, peer_id: bytes, body: bytes) -> None:
+        """A peer asks to watch: taken if it is no player, not removed by the host, and
+        there is room (MAX_WATCHERS); then it gets what any peer gets, read-only."""
+        session = self.session
+        if (self.watching or peer_id in self.kicked or session.seat_of(peer_id) is not None
+                or peer_id in session.joins or peer_id == session.host_id):
+            return
+        try:
+            name = ww.decode_watch(body)
+        except HanabiError as exc:
+            self.counters.link_problems += 1
+            self._event(fx.LinkProblem(peer_id, f"asked to watch with a bad name: {exc}"))
+            self._effects.append(fx.Disconnect(peer_id, "a spectator's name must be printable"))
+            return
+        if peer_id not in self._watchers and len(self._watchers) >= MAX_WATCHERS:
+            reason = f"this table has {MAX_WATCHERS} spectators already"
+            self._effects.append(fx.Send(peer_id, fr.Message(
+                ww.WATCH_REFUSED_TOPIC, ww.encode_refusal(reason))))
+            self._effects.append(fx.Disconnect(peer_id, reason))
+            return
+        self._guest_since.pop(peer_id, None)
+        self.sync.forget(peer_id)
+        if self._watchers.get(peer_id) != name:
+            self._watchers[peer_id] = name
+            self._watchers_changed()
+
+    def _watchers_frame(self) -> fr.Message:
+        return fr.Message(ww.WATCHERS_TOPIC, ww.encode_watchers(self._watchers))
+
+    def _watchers_changed(self) -> None:
+        """Tell the other players who watches through us, and our own screen."""
+        frame = self._watchers_frame()
+        for seat in self.session.seats:
+            if seat.peer_id != self.me and seat.peer_id in self.connected:
+                self._effects.append(fx.Send(seat.peer_id, frame))
+        self._event(fx.WatchersChanged())
+
+    def _on_watchers_report(self, peer_id: bytes, body: bytes) -> None:
+        if self.session.seat_of(peer_id) is None:
+            return  # only a player's word about its own links is worth showing
+        try:
+            reported = ww.decode_watchers(body)
+        except HanabiError as exc:
+            self.counters.link_problems += 1
+            self._event(fx.LinkProblem(peer_id, f"sent a bad list of spectators: {exc}"))
+            return
+        if self._reported_watchers.get(peer_id) != reported:
+            self._reported_watchers[peer_id] = reported
+            self._event(fx.WatchersChanged())
+
+    def _send_watch_keys(self) -> None:
+        """At a table whose players let spectators see the hands: each spectator linked to
+        us gets our key of every card we dealt to another seat, once (SPEC §2.10)."""
+        if self.watching or not self._watchers or not self._hands_visible():
+            return
+        keys = self.session.spectator_keys()
+        for peer_id in sorted(self._watchers):
+            sent = self._keys_sent.setdefault(peer_id, set())
+            new = {p: k for p, k in keys.items() if p not in sent}
+            if new:
+                sent.update(new)
+                self._effects.append(fx.Send(peer_id, fr.Message(
+                    ww.WATCH_KEYS_TOPIC, ww.encode_keys(new))))
+
+    def _on_watch_keys(self, peer_id: bytes, body: bytes) -> None:
+        if not self.watching:
+            return
+        try:
+            keys = ww.decode_keys(body)
+        except HanabiError as exc:
+            self._watch_key_problems(peer_id, [str(exc)])
+            return
+        if self.session.deck is None:
+            # keys can overtake the entries that seat the table (they come by another
+            # path): keep them until the deck exists, as many as one deck's per peer
+            if peer_id in self._early_keys or len(self._early_keys) < GUEST_LINKS:
+                early = self._early_keys.setdefault(peer_id, {})
+                early.update(keys[: MAX_DECK_SIZE - len(early)])
+            return
+        self._watch_key_problems(peer_id, self.session.add_watch_keys(peer_id, keys))
+
+    def _on_watch_refused(self, peer_id: bytes, body: bytes) -> None:
+        """A player (or the host, in the lobby) will not have us watch: stop, saying why."""
+        session = self.session
+        if not self.watching or (session.seat_of(peer_id) is None
+                                 and peer_id != session.host_id):
+            return
+        try:
+            reason = safe(ww.decode_refusal(body))
+        except HanabiError:
+            reason = "no reason given"
+        self._finish(fx.EndKind.LEFT, f"{self.describe(peer_id)} does not take spectators "
+                                      f"now: {reason}")
+
+    def _take_early_keys(self) -> None:
+        if not self._early_keys or self.session.deck is None:
+            return
+        early, self._early_keys = self._early_keys, {}
+        for peer_id, keys in sorted(early.items()):
+            self._watch_key_problems(peer_id,
+                                     self.session.add_watch_keys(peer_id, keys.items()))
+
+    def _watch_key_problems(self, peer_id: bytes, problems: list[str]) -> None:
+        for problem in problems:
+            # unsigned bytes over a link: a link problem, never a blame
+            self.counters.link_problems += 1
+            self._event(fx.LinkProblem(peer_id, f"sent keys that do not fit: {problem}"))
+
+    def _drop_silent_guests(self, now: float) -> None:
+        for peer_id, since in sorted(self._guest_since.items()):
+            if now - since > WATCH_HELLO_S:
+                del self._guest_since[peer_id]
+                self._effects.append(fx.Disconnect(peer_id, "neither a player nor a spectator"))
 
     # ================================================================ helpers
 

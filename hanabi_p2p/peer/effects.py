@@ -46,6 +46,21 @@ class LobbyChanged(ev.Event):
     waiting: int
 
 
+@dataclass(frozen=True, slots=True)
+class Watcher:
+    """A spectator of this table. ``name`` is what it calls itself: peer text, to sanitise
+    before display; ``sees_hands`` when the table gives spectators the players' keys."""
+
+    peer_id: bytes
+    name: str
+    sees_hands: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WatchersChanged(ev.Event):
+    """Who is watching the table changed (see ``PeerCore.watchers``)."""
+
+
 # -- commands (from the player, the computer player or the launcher) --------------------------
 
 
@@ -126,9 +141,11 @@ class Connect:
 
 @dataclass(frozen=True, slots=True)
 class AdmitOnly:
-    """Seating is decided: from now on only these peers may connect."""
+    """Seating is decided: from now on only these peers may connect, and at most
+    ``guests`` others at a time (spectators; the core keeps only those that say so)."""
 
     peer_ids: tuple[bytes, ...]
+    guests: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Protocol
 
 from hanabi_p2p.peer.core import Counters
-from hanabi_p2p.peer.effects import Command
+from hanabi_p2p.peer.effects import Command, Watcher
 from hanabi_p2p.session.table import TableSession
 
 
@@ -54,6 +54,15 @@ class PeerHandle(Protocol):
     @property
     def failed_code_attempts(self) -> int:
         """Connections refused for a wrong table password (0 if the table has none)."""
+        ...
+
+    @property
+    def watching(self) -> bool:
+        """This program is a spectator (``hanabi-p2p watch``): it never holds a seat."""
+        ...
+
+    def watchers(self) -> tuple[Watcher, ...]:
+        """Who watches this table, as far as this peer knows (sorted by name)."""
         ...
 
     def describe(self, peer_id: bytes) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -36,11 +37,11 @@ from hanabi_p2p.peer.probe import probe_table
 from hanabi_p2p.peer.result import GameResult
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.bodies import Address
+from hanabi_p2p.session.bodies import Address, TableOption
 from hanabi_p2p.session.table import ABORTED, AUDITED, TableSession
 
 __all__ = ["GameResult", "Peer", "PeerOptions", "host_table", "join_address", "join_known",
-           "resume"]
+           "resume", "watch_address", "watch_table"]
 
 # A joiner's first connection to the host: tries, and the pause before the second one
 # (doubling after each); TCP itself retransmits within each try's handshake timeout.
@@ -68,6 +69,10 @@ class PeerOptions:
     auto_start: bool = True
     # a computer player: on whose machine it runs (LobbyJoin.runner); None: a person
     runner: bytes | None = None
+    # a spectator (`watch`): follows the game, never sits down
+    watching: bool = False
+    # host: how the table is run beyond the rules (hints, hands shown to spectators)
+    table_options: frozenset[TableOption] = frozenset()
 
 
 def _secret(opts: PeerOptions) -> bytes | None:
@@ -85,7 +90,8 @@ class Peer:
         self.opts = opts
         self.identity = identity
         self._table_id = table_id
-        self._session = TableSession(identity, table_id, seed=seed, host_id=host_id)
+        self._session = TableSession(identity, table_id, seed=seed, host_id=host_id,
+                                     watching=opts.watching)
         self.mesh = Mesh(identity, table_id, opts.interface, opts.port, _secret(opts))
         self.frontend = frontend
         self.node: Node | None = None
@@ -134,6 +140,13 @@ class Peer:
     def failed_code_attempts(self) -> int:
         return int(getattr(self.mesh, "failed_code_attempts", 0))
 
+    @property
+    def watching(self) -> bool:
+        return self.opts.watching
+
+    def watchers(self) -> tuple[fx.Watcher, ...]:
+        return self.core.watchers() if self.core is not None else ()
+
     def describe(self, peer_id: bytes) -> str:
         return self._session.describe(peer_id)
 
@@ -156,7 +169,7 @@ class Peer:
         self.core = PeerCore(self.identity, self._session, address=self.listen_address(),
                              now=time.monotonic(), timing=self.opts.timing,
                              auto_start=self.opts.auto_start, player_name=self.opts.name,
-                             runner=self.opts.runner)
+                             runner=self.opts.runner, watching=self.opts.watching)
         self.node = Node(self.core, self.mesh, self.game_file, on_events=self._on_events)
         # attach first: a resumed game's replayed events reach the front end too
         self.frontend.attach(self)
@@ -199,6 +212,8 @@ class Peer:
             self.game_file.close()
         result = self.result()
         session = self._session
+        if self.opts.watching:
+            return result  # a spectator's log has no private file: nothing to resume
         if self.core is not None and self.core.finished is not None and (
                 self.core.finished.forget):
             # the player quit a lobby: no game to list or resume, nothing to keep
@@ -264,7 +279,7 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     peer.save_private(role="host", host_id=identity.peer_id,
                       host_address=list(peer.listen_address().to_wire()), bots=bots,
                       auto_start=opts.auto_start, advertise=opts.advertise)
-    peer.session.open_table(table_name, opts.name, config)
+    peer.session.open_table(table_name, opts.name, config, opts.table_options)
     node.flush()
     if opts.advertise:
         peer.advertiser = TableAdvertiser(opts.interface, peer.mesh.port, _advert(peer, config))
@@ -380,6 +395,36 @@ async def join_address(opts: PeerOptions, host: str, port: int, frontend: Fronte
 
 
 # choosing a table among those found is `hanabi_p2p.net.discovery.pick_table` (pure)
+
+
+# ---------------------------------------------------------------- watch
+
+
+async def watch_table(opts: PeerOptions, host: str, port: int, table_id: bytes,
+                      host_id: bytes, frontend: Frontend) -> GameResult:
+    """Follow a table as a spectator (SPEC 4.8): link to a peer of it, catch up, then link
+    to every player; never a seat, never an entry of ours. A spectator has an identity of
+    its own (beside this installation's player identity, so that watching a game one also
+    plays in cannot take the player's links) and keeps the log it replicated, with no
+    private file: `log verify` can check it later, `join --resume` never offers it."""
+    opts = dataclasses.replace(opts, watching=True, advertise=False,
+                               data_dir=DataDir(opts.data_dir.root / "watching"))
+    identity = Identity.load_or_create(opts.data_dir)
+    peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), host_id, frontend)
+    await peer.mesh.start()
+    try:
+        await _dial_with_retries(peer.mesh, host, port, host_id)
+    except HanabiError as exc:
+        await peer.mesh.close()
+        reason = exc.reason if isinstance(exc, RemoteProtocolError) else str(exc)
+        raise UserError(f"cannot watch the table at {host}:{port}: {reason}") from None
+    await peer.open()
+    return await peer.run()
+
+
+async def watch_address(opts: PeerOptions, host: str, port: int, frontend: Frontend) -> GameResult:
+    probe = await probe_table(host, port)
+    return await watch_table(opts, host, port, probe.table_id, probe.host_id, frontend)
 
 
 # ---------------------------------------------------------------- resume

@@ -186,6 +186,7 @@ class Node:
             mesh.connect(effect.peer_id, effect.host, effect.port)
         elif isinstance(effect, fx.AdmitOnly):
             mesh.accepting_new = False
+            mesh.max_guests = effect.guests
             mesh.seat(effect.peer_ids)
         elif isinstance(effect, fx.Disconnect):
             self.spawn(mesh.disconnect(effect.peer_id, effect.reason), "disconnect")

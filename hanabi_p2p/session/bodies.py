@@ -14,7 +14,8 @@ client in another language checks exactly the same (protocol/SPEC.md 5.1).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from hanabi_p2p.errors import RemoteProtocolError, UserError
@@ -116,6 +117,12 @@ def _name(value: Any, what: str, max_len: int) -> str:
     return text
 
 
+def spectator_name(value: Any) -> str:
+    """The name a spectator gives itself (SPEC 4.8): the rules of a table name, as short as
+    a player's name."""
+    return _name(value, "spectator name", MAX_PLAYER_NAME_CHARS)
+
+
 def _enum_text(value: Any, what: str, allowed: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in allowed:
         raise BadBody(f"unknown {what} {value!r}"[:MAX_REASON])
@@ -143,24 +150,42 @@ def _list(value: Any, what: str, max_len: int) -> list[Any]:
 # ---------------------------------------------------------------- lobby
 
 
+class TableOption(StrEnum):
+    """How the table is run, beyond the rules (SPEC 5.1 `table`): agreed by everyone who sits
+    down, since every player sees them in the lobby before the game starts."""
+
+    HINTS = "hints"  # `hint` (our computer player's advice) works at this table
+    SPECTATORS = "spectators"  # seated peers give spectators their key shares: hands visible
+
+
+# The wire order of table options (each at most once, in this order: one encoding per table).
+TABLE_OPTION_ORDER: tuple[TableOption, ...] = tuple(TableOption)
+
+
 @dataclass(frozen=True, slots=True)
 class TableOpen:
     name: str
     host_name: str
     config: GameConfig
+    table_options: frozenset[TableOption] = field(default_factory=frozenset)
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        wire: dict[str, Any] = {
             "name": self.name,
             "host": self.host_name,
             "players": self.config.players,
             "variant": self.config.variant.value,
             "options": list(self.config.options),
         }
+        # absent when empty, so a table without them encodes as it always did
+        if self.table_options:
+            wire["table"] = [o.value for o in TABLE_OPTION_ORDER if o in self.table_options]
+        return wire
 
     @classmethod
     def from_wire(cls, body: Any) -> TableOpen:
-        m = _map(body, "table.open", {"name", "host", "players", "variant", "options"})
+        m = _map(body, "table.open", {"name", "host", "players", "variant", "options"},
+                 optional={"table"})
         options = [
             _enum_text(o, "option", OPTION_NAMES)
             for o in _list(m["options"], "options", MAX_OPTIONS)
@@ -168,12 +193,22 @@ class TableOpen:
         # each option once, in OPTION_NAMES order: one table has one encoding
         if options != [o for o in OPTION_NAMES if o in options]:
             raise BadBody("options must be listed once each, in the order of the protocol")
+        table_options: list[TableOption] = []
+        if "table" in m:
+            names = [_enum_text(o, "table option", [t.value for t in TABLE_OPTION_ORDER])
+                     for o in _list(m["table"], "table", len(TABLE_OPTION_ORDER))]
+            table_options = [TableOption(n) for n in names]
+            if not table_options or table_options != [
+                    o for o in TABLE_OPTION_ORDER if o in table_options]:
+                raise BadBody("table options must be listed once each, in the order of the "
+                              "protocol (and the list left out when empty)")
         variant = _enum_text(m["variant"], "variant", [v.value for v in Variant])
         players = _int(m["players"], "players", MIN_SEATS, MAX_SEATS)
         return cls(
             name=_name(m["name"], "table name", MAX_TABLE_NAME_CHARS),
             host_name=_str(m["host"], "host name", MAX_PLAYER_NAME_CHARS),
             config=GameConfig.from_names(players, variant, options),
+            table_options=frozenset(table_options),
         )
 
 

@@ -1,8 +1,10 @@
 """The session's bridge to the deck protocol: wire decoding, our own echoes, the transcript.
 
-A seated peer drives a real ``DeckPeer``. An observer (``my_seat=None``: the log verifier)
-runs no deck secrets at all; it collects the public transcript and, given the faces the
-audit decoded, knows every card once the deck is locked.
+A seated peer drives a real ``DeckPeer``. An observer (``my_seat=None``) runs no deck
+secrets at all; it collects the public transcript. The log verifier, given the faces the
+audit decoded, knows every card once the deck is locked; a spectator (``watching``) decodes
+what its keys open with a ``WatchDeck``: the public cards, and every hand at a table that
+sends spectators its keys.
 """
 
 from __future__ import annotations
@@ -18,12 +20,14 @@ from hanabi_p2p.deck import (
     DeckMessage,
     DeckPeer,
     Lock,
+    OwnerKey,
     Phase,
     PublicKey,
     Shuffle,
     audit,
 )
 from hanabi_p2p.deck import decode_message as _decode
+from hanabi_p2p.deck.watch import WatchDeck
 from hanabi_p2p.rules.cards import Card, GameConfig
 
 __all__ = ["AuditResult", "DeckAdapter", "purpose_of_wire"]
@@ -53,6 +57,8 @@ class DeckAdapter:
         my_seat: int | None,
         seed: bytes,
         known_faces: dict[int, Card] | None = None,
+        *,
+        watching: bool = False,
     ) -> None:
         self.config = config
         self.table_id = table_id
@@ -62,6 +68,7 @@ class DeckAdapter:
             DeckPeer(config, table_id, self.seats, my_seat, seed) if my_seat is not None else None
         )
         self._known_faces = dict(known_faces or {})
+        self.watch = WatchDeck(config, self.seats) if watching and my_seat is None else None
         self._faces_given = False
         self._locks_seen: set[int] = set()
         self._public_seen: dict[int, set[int]] = {}
@@ -78,8 +85,12 @@ class DeckAdapter:
             self.transcript.append((seat, message))
         if isinstance(message, Lock):
             self._locks_seen.add(seat)
+            if self.watch is not None:
+                self.watch.on_lock(seat, message)
         elif isinstance(message, PublicKey):
             self._public_seen.setdefault(message.position, set()).add(seat)
+        if isinstance(message, PublicKey | OwnerKey) and self.watch is not None:
+            self.watch.on_public_key(seat, message.position, message.key)
 
     def _out(self, msgs: Iterable[DeckMessage]) -> list[Any]:
         wire = []
@@ -117,6 +128,12 @@ class DeckAdapter:
         entry's fault, so its messages are recorded before the error goes up."""
         messages = list(decoded)
         out: list[Any] = []
+        if self.watch is not None:
+            # a spectator refuses a wrong published key as the players do (its author's
+            # fault, on its signature), before anything of the entry is taken
+            for message in messages:
+                if isinstance(message, PublicKey | OwnerKey):
+                    self.watch.check_public_key(seat, message.position, message.key)
         try:
             for message in messages:
                 if self.peer is not None and seat != self.my_seat:
@@ -147,10 +164,23 @@ class DeckAdapter:
     def new_faces(self) -> list[tuple[int, Card]]:
         if self.peer is not None:
             return self.peer.pop_decoded()
+        if self.watch is not None:
+            return self.watch.pop_decoded()
         if self.ready and not self._faces_given:
             self._faces_given = True
             return sorted(self._known_faces.items())
         return []
+
+    def spectator_keys(self) -> dict[int, bytes]:
+        """Our own key of every card we dealt to another seat: what a spectator lacks to see
+        the hands (SPEC §2.10); empty for an observer."""
+        return self.peer.spectator_keys() if self.peer is not None else {}
+
+    def add_watch_keys(self, seat: int, keys: Iterable[tuple[int, bytes]]) -> list[str]:
+        """A spectator: `seat`'s keys, sent to us privately; the reasons of those refused."""
+        if self.watch is None:
+            return ["keys sent to a peer that is not a spectator"]
+        return self.watch.add_private_keys(seat, keys)
 
     # ---- queries for 'waiting for ...'
 

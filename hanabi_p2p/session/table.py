@@ -172,11 +172,15 @@ class TableSession:
         host_id: bytes | None = None,
         known_faces: dict[int, Card] | None = None,
         audit_at_end: bool = True,
+        watching: bool = False,
     ) -> None:
         """``known_faces``: for an observer (not seated: the log verifier), every card's face
         as the deck audit decoded it, so turns can be checked in full. ``audit_at_end``:
-        False for a verifier that audits the whole transcript itself afterwards."""
+        False for a verifier that audits the whole transcript itself afterwards.
+        ``watching``: a spectator following a live game (never seated, never posting): it
+        decodes what its keys open and stops where the players stop."""
         self.author = author
+        self.watching = watching
         self._known_faces = known_faces
         self._audit_at_end = audit_at_end
         self.me = author.peer_id
@@ -324,10 +328,11 @@ class TableSession:
 
     # ------------------------------------------------------------ local commands
 
-    def open_table(self, name: str, host_name: str, config: GameConfig) -> None:
+    def open_table(self, name: str, host_name: str, config: GameConfig,
+                   table_options: frozenset[b.TableOption] = frozenset()) -> None:
         if self.table is not None:
             raise LocalProtocolError("the table is already open")
-        body = b.TableOpen(name, host_name, config).to_wire()
+        body = b.TableOpen(name, host_name, config, table_options).to_wire()
         # the same checks peers make: fail here, with the reason, as the user's error
         b.local_value(lambda: b.TableOpen.from_wire(body))
         self._post("open", "table.open", body)
@@ -392,6 +397,24 @@ class TableSession:
             ):
                 touched.add(card)
         return Clue(clue.seat, clue.target, clue.colour, clue.rank, frozenset(touched))
+
+    def add_watch_keys(self, peer_id: bytes, keys: Iterable[tuple[int, bytes]]) -> list[str]:
+        """A spectator takes a seated peer's keys (sent over its link at a table that lets
+        spectators see the hands) and decodes what they open; returns the reasons of the
+        keys refused (a link problem: the frame carries no signature)."""
+        seat = self.seat_of(peer_id)
+        if seat is None or self.deck is None:
+            return ["keys from a peer that is not seated, or before the deck exists"]
+        problems = self.deck.add_watch_keys(seat, keys)
+        self._learn_faces()
+        return problems
+
+    def spectator_keys(self) -> dict[int, bytes]:
+        """What we give a spectator at a table that consents (SPEC §2.10): our key of every
+        card we dealt to another seat."""
+        if self.deck is None or self.my_seat is None:
+            return {}
+        return self.deck.spectator_keys()
 
     def move_card(self, card: int, to: int) -> None:
         state = self._require_state()
@@ -486,8 +509,9 @@ class TableSession:
     def _seed_ready(self, entry: Entry) -> bool:
         """A seed is posted when its author's game ended at ``entry.turn`` (or when it left).
         A seated peer waits until it is there too, so a peer that simply finished first is
-        not taken for one that left. An observer never stops on a seed: at once."""
-        if self.observer:
+        not taken for one that left, and so does a spectator. The log verifier never stops
+        on a seed: at once."""
+        if self.observer and not self.watching:
             return True
         state = self.state
         return (
@@ -509,7 +533,9 @@ class TableSession:
         if seat is None:
             return True  # rejected in apply
         action = b.ActionBody.from_wire(entry.body, seat).action
-        if isinstance(action, Clue) and action.target != self.my_seat:
+        # (a spectator takes a clue as its target does, by the cards it names: it may not
+        # see them, and the players check it anyway)
+        if isinstance(action, Clue) and action.target != self.my_seat and not self.watching:
             if not 0 <= action.target < len(state.hands):
                 return True
             # wait until we see every card the clue could touch, so we can check it
@@ -615,6 +641,7 @@ class TableSession:
             self.my_seat,
             self._seed,
             known_faces=self._known_faces,
+            watching=self.watching,
         )
         if self.my_seat is not None:
             self._post_deck(self.deck.start())
@@ -894,9 +921,9 @@ class TableSession:
             raise GameFault(self._who(entry), "a seed entry holds exactly its deck seed")
         self.seeds_from.add(seat)
         self._require_deck().receive_decoded(seat, msgs)  # a seed is answered by nothing
-        if self.phase in (Phase.DECK, Phase.PLAY) and not self.observer:
+        if self.phase in (Phase.DECK, Phase.PLAY) and (not self.observer or self.watching):
             # its secrets are public now: every card it locked decodes, so play cannot go
-            # on. (An observer goes on checking what the others wrote meanwhile.)
+            # on. (The log verifier goes on checking what the others wrote meanwhile.)
             who = self.describe(entry.author)
             if body.reason:
                 claim = f"{who} stopped the game: {body.reason}"

@@ -26,7 +26,7 @@ from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import PeerCore, Timing
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.bodies import Address
+from hanabi_p2p.session.bodies import Address, TableOption
 from hanabi_p2p.session.table import TableSession
 
 TABLE_ID = bytes(range(16))
@@ -157,7 +157,11 @@ class SimNet:
             elif isinstance(effect, fx.Connect):
                 self.connect(p.index, self._index(effect.peer_id))
             elif isinstance(effect, fx.Disconnect):
-                self.link_down(p.index, self._index(effect.peer_id), effect.reason, redial=False)
+                # like the real link's close: what was queued before it still goes out
+                a, b, why = p.index, self._index(effect.peer_id), effect.reason
+                self.wanted.discard(frozenset((a, b)))
+                self._schedule(LATENCY_S[1] * 2,
+                               lambda a=a, b=b, why=why: self.link_down(a, b, why, redial=False))
             elif isinstance(effect, fx.Notify):
                 p.events.extend(effect.events)
             elif isinstance(effect, fx.Finished):
@@ -309,9 +313,24 @@ class SimNet:
 
     # ---- scenarios ------------------------------------------------------------------------
 
-    def open_table(self) -> None:
+    def add_watcher(self, name: str = "watcher", via: int = 0) -> SimPeer:
+        """A spectator (``hanabi-p2p watch``) that finds the table at peer ``via``."""
+        index = len(self.peers)
+        identity = Identity.from_seed(bytes([0x80 + index]) * 32)
+        session = TableSession(identity, TABLE_ID, seed=self.rng.randbytes(32),
+                               host_id=self.peers[0].peer_id, watching=True)
+        core = PeerCore(identity, session, address=Address("10.0.0.9", 5000 + index),
+                        now=self.now, timing=self.timing, player_name=name, watching=True)
+        watcher = SimPeer(index, identity, session, core, bot=False)
+        self.peers.append(watcher)
+        core.start(self.now)
+        self._effects(watcher)
+        self.connect(index, via)
+        return watcher
+
+    def open_table(self, table_options: frozenset[TableOption] = frozenset()) -> None:
         host = self.peers[0]
-        host.session.open_table("test table", "p0", self.config)
+        host.session.open_table("test table", "p0", self.config, table_options)
         host.core.start(self.now)
         self._effects(host)
         for p in self.peers[1 : self.players]:

@@ -1,0 +1,245 @@
+"""Spectators in memory: the real peer cores, fake links, a fake clock (SPEC §4.8, §2.10)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from hanabi_p2p.errors import IllegalAction
+from hanabi_p2p.limits import MAX_WATCHERS
+from hanabi_p2p.log.entry import make_entry
+from hanabi_p2p.net import frames as fr
+from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer import watchwire as ww
+from hanabi_p2p.peer.core import WATCH_HELLO_S
+from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.rules.engine import GameState
+from hanabi_p2p.session.bodies import TableOption
+from hanabi_p2p.session.table import AUDITED
+from tests.peer.core_harness import SimNet, SimPeer, no_blame
+
+HANDS_VISIBLE = frozenset({TableOption.SPECTATORS})
+
+
+def _digest(p: SimPeer) -> bytes:
+    return hashlib.sha256(b"".join(sorted(e.hash for e in p.stored))).digest()
+
+
+def _hand_positions(state: GameState) -> set[int]:
+    return {card for hand in state.hands for card in hand}
+
+
+class HandWatch:
+    """Checks after every step of the game what the spectator can decode: a card in a
+    player's hand never (no consent), or every one the players see (consent)."""
+
+    def __init__(self, watcher: SimPeer) -> None:
+        self.watcher = watcher
+        self.hand_faces_seen = 0
+        self.steps = 0
+
+    def __call__(self) -> bool:
+        state = self.watcher.session.state
+        deck = self.watcher.session.deck
+        if state is not None and deck is not None and deck.watch is not None and not state.over:
+            self.steps += 1
+            decoded = deck.watch.faces
+            self.hand_faces_seen += len(_hand_positions(state) & set(decoded))
+        return False
+
+
+def _run_game(net: SimNet, check: HandWatch | None = None) -> None:
+    def done() -> bool:
+        if check is not None:
+            check()
+        return net.all_finished() and all(p.finished is not None for p in net.peers)
+
+    net.run(done, limit_s=3600)
+
+
+def _think(net: SimNet, thinking: bool) -> None:
+    """The players stop to think (or go on): a game of computer players is over within a
+    second of fake time, so the tests that look at the game midway pause it."""
+    for p in net.peers[: net.players]:
+        p.bot = not thinking
+
+
+def _start_late_watcher(net: SimNet, options: frozenset[TableOption], after_turns: int,
+                        via: int = 1) -> SimPeer:
+    """Play ``after_turns`` turns, then a spectator arrives at peer ``via`` while the
+    players think; it has caught up one second later. The game is paused on return."""
+    net.open_table(options)
+    host = net.peers[0]
+    net.run(lambda: host.session.state is not None and host.session.state.turn >= after_turns)
+    _think(net, True)
+    watcher = net.add_watcher("Zoe", via=via)
+    net.run_for(1.0)
+    return watcher
+
+
+def test_a_late_spectator_without_consent_sees_the_same_game_and_never_a_hand_card() -> None:
+    net = SimNet(GameConfig(players=3), seed=11)
+    watcher = _start_late_watcher(net, frozenset(), after_turns=6)
+    check = HandWatch(watcher)
+    _think(net, False)
+    _run_game(net, check)
+    assert no_blame(net)
+    assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.AUDITED
+    assert watcher.session.phase == AUDITED and watcher.session.audit is not None
+    assert watcher.session.audit.ok
+    # the same log and the same game as every player
+    assert {_digest(p) for p in net.peers} == net.digests()
+    host_state, seen = net.peers[0].session.state, watcher.session.state
+    assert host_state is not None and seen is not None
+    assert (seen.score, seen.turn, seen.public_hash()) == (
+        host_state.score, host_state.turn, host_state.public_hash())
+    # privacy: checked at every step of the game, and what it decoded at all is exactly
+    # the cards that were played or discarded
+    assert check.steps > 50 and check.hand_faces_seen == 0
+    deck = watcher.session.deck
+    assert deck is not None and deck.watch is not None
+    decoded = set(deck.watch.faces)
+    assert decoded == set(seen.played) | set(seen.discard_pile)
+    assert decoded.isdisjoint(_hand_positions(seen))
+
+
+def test_with_consent_a_spectator_sees_every_hand_as_the_players_do() -> None:
+    net = SimNet(GameConfig(players=3), seed=12)
+    watcher = _start_late_watcher(net, HANDS_VISIBLE, after_turns=4)
+    check = HandWatch(watcher)
+    host = net.peers[0]
+    _think(net, False)
+    net.run(lambda: host.session.state is not None and host.session.state.turn >= 12)
+    _think(net, True)
+    net.run_for(1.0)
+    # mid-game: the spectator knows every card in every hand, as the players other than
+    # its holder do
+    state, seen = host.session.state, watcher.session.state
+    assert state is not None and seen is not None
+    for seat, hand in enumerate(seen.hands):
+        for card in hand:
+            assert seen.faces[card] is not None, f"seat {seat} card {card} unseen"
+            if seat != 0:
+                assert seen.faces[card] == state.faces[card]
+    assert check() is False and check.hand_faces_seen == sum(len(h) for h in seen.hands)
+    _think(net, False)
+    _run_game(net, check)
+    assert check.hand_faces_seen > 0
+    assert no_blame(net)
+    assert watcher.session.audit is not None and watcher.session.audit.ok
+    assert {_digest(p) for p in net.peers} == net.digests()
+    # what it decoded agrees with the audit's faces for every card ever drawn
+    deck = watcher.session.deck
+    assert deck is not None and deck.watch is not None
+    assert host.session.state is not None
+    for position, face in deck.watch.faces.items():
+        # every player but the card's holder saw it, and saw the same face
+        seen_by = [p.session.state.faces[position] for p in net.peers[:3]
+                   if p.session.state is not None and p.session.state.faces[position]]
+        assert seen_by and all(other == face for other in seen_by)
+
+
+def test_every_player_lists_the_spectator_and_forgets_it_when_it_leaves() -> None:
+    net = SimNet(GameConfig(players=3), seed=13)
+    watcher = _start_late_watcher(net, HANDS_VISIBLE, after_turns=2, via=2)
+    net.run_for(2.0)
+    for p in net.peers[:3]:
+        listed = p.core.watchers()
+        assert [(w.peer_id, w.name, w.sees_hands) for w in listed] == [
+            (watcher.peer_id, "Zoe", True)]
+        assert any(isinstance(e, fx.WatchersChanged) for e in p.events)
+    net.command(watcher, fx.Leave("bye"))
+    for other in range(3):
+        net.link_down(watcher.index, other, "spectator left", redial=False)
+    net.run_for(1.0)
+    for p in net.peers[:3]:
+        assert p.core.watchers() == ()
+
+
+def test_a_spectator_cannot_act_and_its_entries_are_never_taken() -> None:
+    net = SimNet(GameConfig(players=2), seed=14)
+    watcher = _start_late_watcher(net, frozenset(), after_turns=2)
+    for command in (fx.Say("psst, your 5 is on chop"), fx.Start(), fx.Resign("")):
+        with pytest.raises(IllegalAction, match="spectators"):
+            watcher.core.command(command, net.now)
+    # a modified spectator signs an entry of its own and pushes it: nobody keeps it
+    host = net.peers[0]
+    forged = make_entry(watcher.identity, table_id=host.session.table_id, seq=0,
+                        prev=b"\0" * 32, turn=0, kind="chat", body={"text": "hello"})
+    refused_before = host.core.counters.strangers_refused
+    host.core.receive(watcher.peer_id, fr.Entry(forged.encoded), net.now)
+    assert host.core.counters.strangers_refused == refused_before + 1
+    assert all(e.author != watcher.peer_id for p in net.peers[:2] for e in p.stored)
+    _think(net, False)
+    _run_game(net)
+    assert no_blame(net)
+
+
+def test_spectators_are_bounded_and_silent_strangers_are_dropped() -> None:
+    net = SimNet(GameConfig(players=2), seed=15)
+    net.open_table()
+    host = net.peers[0]
+    net.run(lambda: host.session.state is not None and host.session.state.turn >= 1)
+    _think(net, True)
+    watchers = [net.add_watcher(f"w{i}") for i in range(MAX_WATCHERS + 1)]
+    net.run_for(1.0)
+    assert len(host.core.watchers()) == MAX_WATCHERS
+    # the one too many (whichever asked last) was told why, and stopped: it does not dial
+    # again and again
+    refused = [w for w in watchers if w.finished is not None]
+    assert len(refused) == 1
+    extra = refused[0]
+    assert extra.finished is not None and extra.finished.kind is fx.EndKind.LEFT
+    assert f"{MAX_WATCHERS} spectators already" in (extra.finished.failure or "")
+    assert frozenset((extra.index, 0)) not in net.up
+    assert extra.peer_id not in {w.peer_id for w in host.core.watchers()}
+    # a stranger that links up after seating and never says what it is goes after a while
+    silent = net.add_watcher("silent")
+    silent.core.watching = False  # an old or odd client: no "watch" message
+    net.link_down(silent.index, 0, "reset", redial=False)
+    net.connect(silent.index, 0)
+    net.run_for(0.5)
+    assert frozenset((silent.index, 0)) in net.up
+    net.run_for(WATCH_HELLO_S + 1.0)
+    assert frozenset((silent.index, 0)) not in net.up
+
+
+def test_bad_keys_for_a_spectator_are_a_link_problem_never_a_blame() -> None:
+    net = SimNet(GameConfig(players=3), seed=16)
+
+    wrong = bytes(31) + b"\x01"  # a scalar, but nobody's key
+
+    def corrupt(src: int, dst: int, frame: fr.Frame) -> bool:
+        if src == 1 and isinstance(frame, fr.Message) and frame.topic == ww.WATCH_KEYS_TOPIC:
+            keys = ww.decode_keys(frame.body)
+            if any(k != wrong for _p, k in keys):
+                net._send(src, dst, fr.Message(ww.WATCH_KEYS_TOPIC,
+                                               ww.encode_keys({p: wrong for p, _k in keys})))
+                return False
+        return True
+
+    net.on_frame = corrupt
+    watcher = _start_late_watcher(net, HANDS_VISIBLE, after_turns=2)
+    _think(net, False)
+    _run_game(net)
+    assert no_blame(net)
+    assert watcher.session.blamed is None and not watcher.faults()
+    assert any("keys that do not fit" in e.reason for e in watcher.link_problems())
+    # seat 1's keys were all wrong: cards in seat 0's and seat 2's hands never decoded for
+    # it (it lacks seat 1's key of them), but the public ones did
+    deck = watcher.session.deck
+    assert deck is not None and deck.watch is not None and deck.watch.faces
+
+
+def test_what_a_spectator_claims_to_hold_never_times_out_a_thinking_player() -> None:
+    net = SimNet(GameConfig(players=2), seed=17)
+    watcher = _start_late_watcher(net, frozenset(), after_turns=2)
+    host, guest = net.peers[0], net.peers[1]  # both think for a long time
+    lie = fr.Have({host.peer_id: 10_000, guest.peer_id: 10_000})
+    for _ in range(int(net.timing.wait_timeout or 60) + 30):
+        for target in (0, 1):
+            net._send(watcher.index, target, lie)
+        net.run_for(1.0)
+    assert host.finished is None and guest.finished is None
+    assert host.session.abort_reason is None and guest.session.abort_reason is None
