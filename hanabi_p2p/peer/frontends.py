@@ -23,7 +23,7 @@ from hanabi_p2p.identity import display_name, fingerprint
 from hanabi_p2p.peer.effects import Act, LinkProblem, PeerLink, Resign
 from hanabi_p2p.rules.engine import End
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.table import DECK, PLAY
+from hanabi_p2p.session.table import DECK, PLAY, TableSession
 from hanabi_p2p.ui.throttle import ChatThrottle
 
 if TYPE_CHECKING:
@@ -89,6 +89,10 @@ class Headless(Frontend):
             line = self._line(event)
             if line:
                 self._print(line)
+            if isinstance(event, ev.TurnResolved | ev.GameOver) and self.peer.session.observer:
+                seen = hands_seen_line(self.peer.session)
+                if seen:
+                    self._print(seen)
 
     def _admit_chat(self, event: ev.Chat) -> bool:
         """A flood of one player's table talk is summed up rather than printed."""
@@ -137,6 +141,23 @@ class Headless(Frontend):
             where = fingerprint(event.peer_id) if event.peer_id is not None else event.address
             return say.warning_line(f"{where}: {event.reason}" if where else event.reason)
         return "; ".join(event_lines(event, session, self.peer.table_id)) or None
+
+
+def hands_seen_line(session: TableSession) -> str:
+    """For a spectator: every card in every hand as it knows it, by card id, so a test or
+    a script can check it against the deck audit ("12=R3", "13=??" for a face not known).
+    In English whatever the language, like the score line: it is read by programs."""
+    from hanabi_p2p.safe_text import safe_name
+
+    state = session.state
+    if state is None:
+        return ""
+    hands = [
+        f"{safe_name(session.name_of(seat))} "
+        + " ".join(f"{card}={state.faces[card] or '??'}" for card in hand)
+        for seat, hand in enumerate(state.hands)
+    ]
+    return "hands seen: " + "; ".join(hands)
 
 
 class BotPlayer(Headless):

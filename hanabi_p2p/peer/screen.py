@@ -25,6 +25,7 @@ from prompt_toolkit.output import Output
 from hanabi_p2p import i18n
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
+from hanabi_p2p.identity import display_name, fingerprint
 from hanabi_p2p.peer.effects import (
     Act,
     Command,
@@ -34,14 +35,17 @@ from hanabi_p2p.peer.effects import (
     PeerLink,
     Say,
     Start,
+    Watcher,
+    WatchersChanged,
 )
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.rules.actions import Action, Move
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, OVER, PLAY
 from hanabi_p2p.ui.app import ERROR_SECONDS, App
-from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view
+from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view, watching_for
 from hanabi_p2p.ui.narrate import (
     back_line,
     chat_hidden_line,
@@ -49,12 +53,15 @@ from hanabi_p2p.ui.narrate import (
     renamed_line,
     sits_down_line,
     stopped_line,
+    stopped_watching_line,
     warning_line,
+    watches_line,
 )
 from hanabi_p2p.ui.notes import NoteBook
 from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.symbols import Theme
 from hanabi_p2p.ui.throttle import ChatThrottle
+from hanabi_p2p.ui.view import WatcherRow
 
 if TYPE_CHECKING:
     from hanabi_p2p.peer.handle import PeerHandle
@@ -102,6 +109,7 @@ class ScreenFrontend(Frontend):
         self._dropped: set[bytes] = set()
         self._refresh_pending = False
         self._chat = ChatThrottle()
+        self._watchers: dict[bytes, Watcher] = {}  # the spectators we last told about
         self.left_game = False  # the player quit while the game was on
         self.peer_done = False  # our peer has stopped: its log file and sockets are closed
 
@@ -158,7 +166,9 @@ class ScreenFrontend(Frontend):
         session = peer.session
         if peer.finished or session.phase in (AUDITED, ABORTED):
             return True  # the node is only lingering so that others get our last entries
-        if session.my_seat is not None and session.phase in (DECK, PLAY):
+        if peer.watching:
+            peer.command(Leave(_("you stopped watching")))
+        elif session.my_seat is not None and session.phase in (DECK, PLAY):
             self.left_game = True  # no resign: the game waits for us to come back
             peer.command(Leave(_("you left the game")))
         elif session.phase == OVER:
@@ -190,6 +200,9 @@ class ScreenFrontend(Frontend):
             self._early.extend(events)
             return
         for event in events:
+            if isinstance(event, WatchersChanged):
+                self._watchers_changed()
+                continue
             if isinstance(event, ev.Chat):
                 shown, hidden = self._chat.admit(event.seat, time.monotonic())
                 if hidden and 0 <= event.seat < len(peer.session.seats):
@@ -231,6 +244,21 @@ class ScreenFrontend(Frontend):
             line = renamed_line(given, seat)
             self.log.append(line)
             self.app.notify(line, seconds=None)
+
+    def _watchers_changed(self) -> None:
+        """Someone started or stopped watching: a line in the log (with its key's
+        fingerprint, as the lobby shows a joiner) and a notice; the lists redraw."""
+        peer = self.peer
+        assert peer is not None
+        now = {watcher.peer_id: watcher for watcher in peer.watchers()}
+        lines = [watches_line(display_name(w.name, w.peer_id), w.sees_hands)
+                 for peer_id, w in now.items() if peer_id not in self._watchers]
+        lines += [stopped_watching_line(display_name(w.name, w.peer_id))
+                  for peer_id, w in self._watchers.items() if peer_id not in now]
+        self._watchers = now
+        self.log.extend(lines)
+        if lines and self.app is not None:
+            self.app.notify(lines[-1])
 
     def _link_changed(self, event: PeerLink) -> None:
         assert self.app is not None and self.peer is not None
@@ -284,6 +312,10 @@ class ScreenFrontend(Frontend):
                 self._status if peer.session.state is None else "", self._alerts()) if x),
             log_path=str(peer.log_path) if peer.log_path is not None else None,
             bots=frozenset(bot.peer.session.me for bot in self._bots if bot.peer is not None),
+            watchers=tuple(
+                WatcherRow(w.name, fingerprint(w.peer_id), w.sees_hands) for w in peer.watchers()
+            ),
+            watching=watching_for(peer.session, peer.watching),
         )
 
     def _alerts(self) -> str:
@@ -349,16 +381,20 @@ class ScreenFrontend(Frontend):
         self._command(Kick(peer_id))
 
     def on_hint(self) -> str:
-        """Our computer player's advice for our seat, in practice games: at a table of people
-        a coach only one player has would be unfair, so it is off there."""
+        """Our computer player's advice for our seat, in practice games and at tables the
+        host opened with the hints option: at any other table of people a coach only one
+        player has would be unfair, so it is off there."""
         peer = self.peer
         session = peer.session if peer is not None else None
         state = session.state if session is not None else None
         seat = session.my_seat if session is not None else None
         if session is None or state is None or seat is None:
             return _("No game to give a hint for yet")
-        if len(self._bots) < len(session.seats) - 1:
-            return _("Hints are on in practice games only (every other seat a computer player)")
+        practice = len(self._bots) >= len(session.seats) - 1
+        offered = session.table is not None and TableOption.HINTS in session.table.table_options
+        if not (practice or offered):
+            return _("Hints are off at this table: the host turns them on for everyone by "
+                     "opening it with: hanabi-p2p host --option hints")
         if state.over or state.current_seat != seat:
             return _("Hints are for your own turn")
         from hanabi_p2p.bots.hgroup import explain  # the bot loads only when asked

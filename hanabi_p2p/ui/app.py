@@ -60,6 +60,7 @@ from hanabi_p2p.ui.commands import (
     find_player,
     parse_on_board,
     parse_simple,
+    parse_watching,
 )
 from hanabi_p2p.ui.completion import CommandCompleter, CompletionContext
 from hanabi_p2p.ui.end import render_end
@@ -70,7 +71,8 @@ from hanabi_p2p.ui.notes import NoteBook
 from hanabi_p2p.ui.symbols import Glyphs, Theme, glyphs_for, style_for
 from hanabi_p2p.ui.table import TableLabels, labels_for, log_lines, render_board, status_line
 from hanabi_p2p.ui.text import Fragment, Line, fit, to_formatted, wrap_text
-from hanabi_p2p.ui.view import EndView, LobbyView, ScreenView, TableView
+from hanabi_p2p.ui.view import NO_SEAT, EndView, LobbyView, ScreenView, TableView, WatchView
+from hanabi_p2p.ui.watch import render_watch, watch_board, watch_labels, watch_status
 
 # The input line below the screen body; under it the message, which wraps onto a few rows.
 INPUT_ROWS = 1
@@ -111,8 +113,10 @@ class SessionCallbacks(Protocol):
 def mode_of(view: ScreenView | None) -> Mode:
     if isinstance(view, TableView):
         return Mode.TABLE
+    if isinstance(view, WatchView):
+        return Mode.WATCH
     if isinstance(view, EndView):
-        return Mode.END
+        return Mode.WATCH if view.my_seat == NO_SEAT else Mode.END
     return Mode.LOBBY
 
 
@@ -194,9 +198,12 @@ class App:
             self._panel = None
             self._scroll = 0
         self._view = view
-        self._board = (
-            board_from_state(view.state, view.my_seat) if isinstance(view, TableView) else None
-        )
+        if isinstance(view, TableView):
+            self._board = board_from_state(view.state, view.my_seat)
+        elif isinstance(view, WatchView):
+            self._board = watch_board(view)
+        else:
+            self._board = None
         self._track_new(view)
         self._signal_turn()
         self.application.invalidate()
@@ -282,7 +289,9 @@ class App:
 
     def _completion_context(self) -> CompletionContext:
         view = self._view
-        names: Sequence[str] = view.names if isinstance(view, TableView | EndView) else ()
+        names: Sequence[str] = (
+            view.names if isinstance(view, TableView | WatchView | EndView) else ()
+        )
         return CompletionContext(mode_of(view), self._board_for_commands(), names)
 
     def _board_for_commands(self) -> Board | None:
@@ -320,7 +329,11 @@ class App:
         view = self._view
         if isinstance(view, TableView) and self._board is not None:
             return parse_on_board(text, self._board, view.names, view.state.check)
+        if isinstance(view, WatchView) and self._board is not None:
+            return parse_watching(text, self._board, view.names)
         board = self._board_for_commands()
+        if isinstance(view, EndView) and board is not None and view.my_seat == NO_SEAT:
+            return parse_watching(text, board, view.names)
         if isinstance(view, EndView) and board is not None:
             return parse_on_board(text, board, view.names, mode=Mode.END)
         return parse_simple(text, mode_of(view))
@@ -372,6 +385,8 @@ class App:
             return card_story(
                 view.state, card, view.names, view.my_seat, note=self.notes.get(card)
             )
+        if isinstance(view, WatchView):
+            return card_story(view.state, card, view.names, NO_SEAT)
         if isinstance(view, EndView) and view.state is not None:
             return card_story(
                 view.state,
@@ -490,6 +505,8 @@ class App:
             return render_lobby(view, columns, rows, glyphs)
         if isinstance(view, EndView):
             return render_end(view, columns, rows, glyphs, self._scroll)
+        if isinstance(view, WatchView):
+            return render_watch(view, columns, rows, glyphs, self._scroll)
         assert self._board is not None
         return render_board(
             self._board, self._labels(view), columns, rows, glyphs=glyphs,
@@ -513,9 +530,11 @@ class App:
         if isinstance(view, TableView) and self._board is not None:
             # Keep whose turn it is in sight while reading.
             bottom = status_line(self._board, self._labels(view), self._glyphs, columns)
+        elif isinstance(view, WatchView) and self._board is not None:
+            bottom = watch_status(view, self._board, watch_labels(view), self._glyphs, columns)
         room = rows - 1 - (1 if bottom else 0)
         if self._panel == "log":
-            log = view.log if isinstance(view, TableView | EndView) else ()
+            log = view.log if isinstance(view, TableView | WatchView | EndView) else ()
             body = log_lines(log, columns, room, self._scroll)
         else:
             if self._panel == "rules":

@@ -49,6 +49,7 @@ class Mode(StrEnum):
     LOBBY = "lobby"
     TABLE = "table"
     END = "end"
+    WATCH = "watch"  # a spectator's table: read-only
 
 
 COMMANDS: dict[Mode, tuple[str, ...]] = {
@@ -58,7 +59,11 @@ COMMANDS: dict[Mode, tuple[str, ...]] = {
         "help", "quit",
     ),
     Mode.END: ("info", "log", "say", "rules", "help", "quit"),
+    Mode.WATCH: ("info", "log", "rules", "help", "quit"),
 }
+# What a player may type and a spectator may not: it is answered with a reason, not with
+# "unknown command".
+PLAYERS_ONLY = ("play", "discard", "clue", "move", "note", "hint", "say", "start", "kick")
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +289,36 @@ def parse_on_board(
             # reason; this is the safety net: the engine's message, in the player's language.
             raise CommandError(translate_refusal(str(exc))) from None
     return SendAction(action)
+
+
+def parse_watching(line: str, board: Board, names: Sequence[str]) -> Intent | None:
+    """Parse a command of the spectator's table: only what reads the table (`info NAME
+    SLOT`, `log`, `rules`, `help`) and `quit`; a player's command gets a one-line reason."""
+    if len(line) > MAX_COMMAND_CHARS:
+        raise CommandError(_("that command is too long"))
+    words = line.split()
+    if not words:
+        return None
+    everything = (*COMMANDS[Mode.WATCH], *PLAYERS_ONLY)
+    found = match_prefix(words[0], ((word, word) for word in everything))
+    if len(found) == 1 and found[0] in PLAYERS_ONLY:
+        raise CommandError(
+            _("you are watching: {word} is for the players at the table").format(word=found[0])
+        )
+    word = command_word(words[0], Mode.WATCH)
+    args = words[1:]
+    if word != "info":
+        return _common(word, line, Mode.WATCH)
+    usage = _("usage: info PLAYER SLOT")
+    if len(args) != 2:
+        raise CommandError(usage)
+    seat = find_player(args[0], names)
+    hand = board.hands[seat]
+    if not args[1].isdigit() or not 1 <= int(args[1]) <= len(hand):
+        raise CommandError(
+            _("{name} has no card in slot {slot}").format(name=_name(seat, names), slot=args[1])
+        )
+    return Info(hand[int(args[1]) - 1].card)
 
 
 def _name(seat: int, names: Sequence[str]) -> str:

@@ -43,7 +43,9 @@ def _arguments(ctx: CompletionContext, words: Sequence[str]) -> list[str]:
     except CommandError:  # an unknown or ambiguous word simply has no completions
         return []
     position = len(words)  # 1 = first argument
-    slots = [str(n) for n in range(1, len(board.hands[board.my_seat]) + 1)]
+    # a spectator has no hand of its own: its `info` names a player first
+    own = board.hands[board.my_seat] if 0 <= board.my_seat < len(board.hands) else ()
+    slots = [str(n) for n in range(1, len(own) + 1)]
     colours = [colour_name(suit) for suit in board.config.clue_colours]
     if word in ("discard",) and position == 1:
         return slots

@@ -42,22 +42,39 @@ def command_help(mode: Mode, is_host: bool = False) -> list[str]:
                 _entry("note bob 2 TEXT", _("a note on Bob's card (note 3 alone clears one)")),
                 _entry("info 3", _("every clue your card in slot 3 received: who, what, when")),
                 _entry("hint", _("what a computer player would do in your seat, and why "
-                                 "(practice games)")),
+                                 "(practice games, and tables opened with --option hints)")),
             ]
         )
-    if mode is Mode.END:
+    if mode in (Mode.END, Mode.WATCH):
         lines.append(_entry("info bob 2", _("the story of Bob's card in slot 2")))
-    lines.append(_entry("say hello", _("table talk (no hints outside clues!)")))
+    if mode is not Mode.WATCH:
+        lines.append(_entry("say hello", _("table talk (no hints outside clues!)")))
     if mode is not Mode.LOBBY:
         lines.append(_entry("log", _("the whole game log (PageUp/PageDown scroll)")))
     lines.extend(
         [
             _entry("rules", _("a short summary of the rules")),
             _entry("help", _("this list")),
-            _entry("quit", _("leave the table")),
+            _entry("quit", _("stop watching") if mode is Mode.WATCH else _("leave the table")),
             _("Esc closes this panel."),
         ]
     )
+    if mode is Mode.WATCH:
+        lines.extend(
+            [
+                "",
+                _(
+                    "You are watching: you see the board, every action and the table talk, "
+                    "but cannot play, clue or talk. Every hand shows the cards you may see: "
+                    "all of them if the host opened the table with --spectators, otherwise "
+                    "none (?? is a card whose face you do not know)."
+                ),
+                _(
+                    "Under each card: the colours and numbers its holder still thinks "
+                    "possible. Clue marks: B4(4) was told it is a 4."
+                ),
+            ]
+        )
     if mode is Mode.TABLE:
         lines.extend(
             [

@@ -17,6 +17,7 @@ from hanabi_p2p.rules.cards import Card
 from hanabi_p2p.rules.engine import End
 from hanabi_p2p.safe_text import safe, safe_name
 from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import ABORTED, OVER, PLAY, TableSession
 from hanabi_p2p.ui.narrate import (
     audit_line,
@@ -27,7 +28,18 @@ from hanabi_p2p.ui.narrate import (
     seated_line,
     stopped_line,
 )
-from hanabi_p2p.ui.view import OWN_MACHINE, EndView, LobbySeat, LobbyView, ScreenView, TableView
+from hanabi_p2p.ui.view import (
+    NO_SEAT,
+    OWN_MACHINE,
+    EndView,
+    LobbySeat,
+    LobbyView,
+    ScreenView,
+    TableView,
+    WatcherRow,
+    Watching,
+    WatchView,
+)
 
 # What a turn's wait is called in `TableSession.waiting_for`: the status line already names
 # the player to move, so only other waits (key shares, shuffle steps) are listed.
@@ -46,6 +58,9 @@ class ShellFacts:
     log_path: str | None = None
     # computer players this machine runs (their peer ids): marked with our own name
     bots: frozenset[bytes] = field(default_factory=frozenset)
+    # spectators of this table as far as we know (names as they gave them)
+    watchers: tuple[WatcherRow, ...] = ()
+    watching: Watching | None = None  # this peer is a spectator, not a player
 
 
 def live_view(session: TableSession, facts: ShellFacts) -> ScreenView | None:
@@ -53,11 +68,23 @@ def live_view(session: TableSession, facts: ShellFacts) -> ScreenView | None:
     if session.table is None:
         return None
     state = session.state
-    if state is None or session.my_seat is None:
+    if state is None or (session.my_seat is None and facts.watching is None):
         return lobby_view(session, facts)
     if session.phase == PLAY:
+        if facts.watching is not None:
+            return watch_view(session, facts, facts.watching)
         return table_view(session, facts)
     return end_view(session, facts)
+
+
+def watching_for(session: TableSession, spectator: bool) -> Watching | None:
+    """What a spectator of this table is shown (None for a player)."""
+    if not spectator:
+        return None
+    table = session.table
+    if table is not None and TableOption.SPECTATORS in table.table_options:
+        return Watching.HANDS
+    return Watching.PUBLIC
 
 
 def code_of(session: TableSession, table_id: bytes) -> str | None:
@@ -128,6 +155,10 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
         seated=bool(session.seats),
         waiting_for=tuple(seat for seat, _what in session.waiting_for()),
         stopped=_stopped(session),
+        watchers=facts.watchers,
+        spectators_see_hands=TableOption.SPECTATORS in session.table.table_options,
+        hints_on=TableOption.HINTS in session.table.table_options,
+        watching=facts.watching,
     )
 
 
@@ -155,6 +186,25 @@ def table_view(session: TableSession, facts: ShellFacts) -> TableView:
         disconnected=_disconnected(session, facts.connected),
         status=facts.status,
         runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
+        watchers=facts.watchers,
+    )
+
+
+def watch_view(session: TableSession, facts: ShellFacts, watching: Watching) -> WatchView:
+    """The table for a spectator: nobody's seat; the faces it decoded and nothing more."""
+    assert session.table is not None and session.state is not None
+    return WatchView(
+        config=session.table.config,
+        names=tuple(session.names),
+        state=session.state,
+        watching=watching,
+        table_name=session.table.name,
+        log=facts.log,
+        waiting_for=tuple(seat for seat, what in session.waiting_for() if what != TURN_WAIT),
+        disconnected=_disconnected(session, facts.connected),
+        status=facts.status,
+        runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
+        watchers=facts.watchers,
     )
 
 
@@ -207,7 +257,8 @@ def end_view(session: TableSession, facts: ShellFacts) -> EndView:
         hands=_face_up_hands(session),
         state=state,
         faces=_audited_faces(session),
-        my_seat=session.my_seat or 0,
+        my_seat=session.my_seat if session.my_seat is not None else NO_SEAT,
+        watching=facts.watching,
     )
 
 

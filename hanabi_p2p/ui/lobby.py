@@ -8,6 +8,7 @@ from hanabi_p2p.ui.symbols import UNICODE, Glyphs
 from hanabi_p2p.ui.terms import variant_summary
 from hanabi_p2p.ui.text import Line, fit, wrap_text
 from hanabi_p2p.ui.view import OWN_MACHINE, LobbyView
+from hanabi_p2p.ui.watch import watcher_lines, watching_text
 
 
 def lobby_prompt(view: LobbyView) -> str:
@@ -32,10 +33,22 @@ def lobby_prompt(view: LobbyView) -> str:
         if waiting:
             return _("Shuffling the deck: waiting for {names}").format(names=", ".join(waiting))
         return _("Shuffling the deck")
+    if view.watching is not None:
+        return _("Everyone is here: you will watch once the host starts the game")
     if view.i_am_host:
         return _("Everyone is here: compare the table code, then type start")
     host = next((safe_name(seat.name) for seat in view.seats if seat.is_host), "")
     return _("Everyone is here: waiting for {host} to start").format(host=host)
+
+
+def table_options_text(view: LobbyView) -> str:
+    """The options that change what people may see or get, known to all before the deal."""
+    parts = []
+    if view.spectators_see_hands:
+        parts.append(_("spectators see every hand"))
+    if view.hints_on:
+        parts.append(_("hints on"))
+    return ", ".join(parts)
 
 
 def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNICODE) -> list[Line]:
@@ -56,6 +69,11 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
             ),
         ],
     ]
+    options = table_options_text(view)
+    if options:
+        lines.append([("class:label", _("Table options")), ("", ": "), ("", options)])
+    if view.watching is not None:
+        lines.append([("class:notice", watching_text(view.watching))])
     if view.address:
         lines.append([("class:label", _("Address")), ("", f": {view.address}")])
     lines.append([])
@@ -104,6 +122,7 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
         lines.append(line)
     for number in range(len(view.seats) + 1, config.players + 1):
         lines.append([("", f" {number}. "), ("class:dim", _("free seat"))])
+    lines.extend(watcher_lines(view.watchers, columns))
     lines.append([])
     if view.table_code:
         lines.append(

@@ -221,3 +221,14 @@ def renamed_line(name: str, seat: int) -> str:
     return _("Another player has your name: you sit as {name} (seat {number})").format(
         name=safe(name), number=seat + 1
     )
+
+
+def watches_line(name: str, sees_hands: bool) -> str:
+    """A spectator arrived; `name` may carry a fingerprint already (``Eve (K7QF-2M9D)``)."""
+    if sees_hands:
+        return _("{name} is watching, and sees every hand").format(name=safe(name))
+    return _("{name} is watching (public view only)").format(name=safe(name))
+
+
+def stopped_watching_line(name: str) -> str:
+    return _("{name} stopped watching").format(name=safe(name))

@@ -40,9 +40,8 @@ from hanabi_p2p.ui.table import (
 )
 from hanabi_p2p.ui.terms import variant_summary
 from hanabi_p2p.ui.text import Line, fit, join_cells, pad, width
+from hanabi_p2p.ui.view import NO_SEAT  # a replay is nobody's seat: every hand face up
 
-# A replay is nobody's seat: no hand is "You", every hand is face up.
-NO_SEAT = -1
 # PgUp/PgDn move this many steps.
 PAGE_STEPS = 10
 # The digits `g` accepts: a game has at most a few hundred turns.
@@ -206,10 +205,13 @@ def hand_lines(
     glyphs: Glyphs,
     columns: int,
     touched: frozenset[int] = frozenset(),
+    *,
+    knowledge_rows: bool = True,
 ) -> list[Line]:
     """Every hand face up, each with the live table's knowledge row under it; a narrow
     terminal puts fewer cards on each pair of rows, never hides one. The `touched` cards
-    (by identity: those this step's clue touched) are drawn in reverse video."""
+    (by identity: those this step's clue touched) are drawn in reverse video. Without
+    `knowledge_rows` (a short terminal) each hand takes one row per line of cards."""
     players = len(board.hands)
     labels_w = [width(_name_label(board, labels, seat, glyphs)) for seat in range(players)]
     # as the live table lays names out, with the gap kept after a name cut short
@@ -239,8 +241,10 @@ def hand_lines(
             chunk = slice(start, start + per_row)
             top = [*(name_cell if start == 0 else indent)]
             top.extend(join_cells([pad(f, cell_w) for f in faces[chunk]], " "))
-            bottom = [*indent, *join_cells([pad(k, cell_w) for k in knowledge[chunk]], " ")]
-            lines.extend([fit(top, columns), fit(bottom, columns)])
+            lines.append(fit(top, columns))
+            if knowledge_rows:
+                bottom = [*indent, *join_cells([pad(k, cell_w) for k in knowledge[chunk]], " ")]
+                lines.append(fit(bottom, columns))
     return lines
 
 

@@ -17,7 +17,7 @@ from hanabi_p2p.ui.board import Board, CardCell, board_from_state
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_letter, suit_style
 from hanabi_p2p.ui.terms import end_reason, variant_summary
 from hanabi_p2p.ui.text import Line, fit, flow, join_cells, pad, width, wrap_text
-from hanabi_p2p.ui.view import OWN_MACHINE, TableView
+from hanabi_p2p.ui.view import OWN_MACHINE, TableView, WatcherRow
 
 # A name, its computer-player mark (⚙ and whose machine runs it) and the seat number.
 MAX_NAME_COLUMNS = 18
@@ -42,6 +42,16 @@ class TableLabels:
     runners: tuple[str, ...] = ()
     new_from: int | None = None  # log entries from this index on are new since our turn
     notes: dict[int, str] = field(default_factory=dict)  # card id -> our private note
+    watchers: str = ""  # who is watching the table, in words (already cleaned)
+
+
+def watchers_text(watchers: Sequence[WatcherRow]) -> str:
+    """Who watches the table, for a status line ("" when nobody does); names cleaned."""
+    if not watchers:
+        return ""
+    return ngettext("{count} watching: {names}", "{count} watching: {names}",
+                    len(watchers)).format(
+        count=len(watchers), names=", ".join(safe_name(w.name) for w in watchers))
 
 
 def labels_for(
@@ -58,6 +68,7 @@ def labels_for(
         runners=tuple(safe_name(runner) for runner in view.runners),
         new_from=new_from,
         notes=dict(notes or {}),
+        watchers=watchers_text(view.watchers),
     )
 
 
@@ -465,4 +476,6 @@ def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
         )
     if labels.status:
         parts.extend([("class:dim", glyphs.dot), ("class:notice", labels.status)])
+    if labels.watchers:
+        parts.extend([("class:dim", glyphs.dot), ("class:dim", labels.watchers)])
     return fit(parts, columns)

@@ -7,6 +7,7 @@ a pure function of one value and can be rendered (and tested) without a running 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 from hanabi_p2p.rules.cards import Card, GameConfig, Suit
 from hanabi_p2p.rules.engine import End, GameState
@@ -27,6 +28,22 @@ class LobbySeat:
 
 
 @dataclass(frozen=True, slots=True)
+class WatcherRow:
+    """Someone watching the table (a spectator): never seated, never posts."""
+
+    name: str  # as the spectator gave it: sanitise before display
+    fingerprint: str  # of its identity key, as the lobby shows a joiner's
+    sees_hands: bool  # the table let it see every hand (host --spectators)
+
+
+class Watching(Enum):
+    """What a spectator is shown: every hand (the table's consent) or the public view."""
+
+    HANDS = "hands"
+    PUBLIC = "public"
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyView:
     table_name: str
     config: GameConfig  # `players` is the number of seats
@@ -39,6 +56,12 @@ class LobbyView:
     seated: bool = False
     waiting_for: tuple[int, ...] = ()  # seats the shuffle waits on, once seated
     stopped: str = ""  # why the game was stopped before the deal; empty while it is on
+    watchers: tuple[WatcherRow, ...] = ()
+    # the table options everyone should know before the game (host --spectators, --option
+    # hints)
+    spectators_see_hands: bool = False
+    hints_on: bool = False
+    watching: Watching | None = None  # we are a spectator of this table, not a player
 
     @property
     def free_seats(self) -> int:
@@ -70,6 +93,25 @@ class TableView:
     disconnected: frozenset[int] = field(default_factory=frozenset)
     status: str = ""  # a line from the session, already translated
     runners: tuple[str, ...] = ()  # per seat, as `LobbySeat.runner`
+    watchers: tuple[WatcherRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WatchView:
+    """The table as a spectator sees it: nobody's seat, every hand with the faces it
+    decoded (an unknown face is a card back, never a guess)."""
+
+    config: GameConfig
+    names: tuple[str, ...]  # per seat
+    state: GameState  # the spectator's engine state: faces it decoded, others None
+    watching: Watching
+    table_name: str = ""
+    log: tuple[str, ...] = ()
+    waiting_for: tuple[int, ...] = ()
+    disconnected: frozenset[int] = field(default_factory=frozenset)
+    status: str = ""
+    runners: tuple[str, ...] = ()
+    watchers: tuple[WatcherRow, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +133,14 @@ class EndView:
     # The final state and every card's face the audit decoded, for `info` on any card.
     state: GameState | None = None
     faces: dict[int, Card] = field(default_factory=dict)
-    my_seat: int = 0
+    my_seat: int = 0  # NO_SEAT for a spectator
+    watching: Watching | None = None  # we watched this game rather than played it
 
 
-ScreenView = LobbyView | TableView | EndView
+ScreenView = LobbyView | TableView | WatchView | EndView
+
+# `my_seat` of a view that belongs to nobody's seat (a spectator's end screen)
+NO_SEAT = -1
 
 
 # `LobbySeat.runner` of a computer player that runs on a machine of its own (no one's name)
