@@ -37,6 +37,8 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
     Subcommand("host", "host", "open a table on the network and wait for players"),
     Subcommand("join", "join",
                "join a table found on the network, or at --address HOST:PORT"),
+    Subcommand("watch", "watch",
+               "watch a game at a table on the network (or at --address HOST:PORT)"),
     Subcommand("tables", "tables", "list the tables hosted on the local network"),
     Subcommand("replay", "replay",
                "replay a game file (hanab.live JSON) turn by turn, or the bundled example"),

@@ -25,7 +25,7 @@ from hanabi_p2p.net.discovery import TableAd
 from hanabi_p2p.peer.launch import host_table
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
 from hanabi_p2p.safe_text import safe
-from hanabi_p2p.session.bodies import TableOpen
+from hanabi_p2p.session.bodies import TableOpen, TableOption
 
 HELP = "open a table on the network and wait for players"
 MAX_PORT = 65535
@@ -42,8 +42,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant],
                         help="default: %(default)s")
     parser.add_argument("--option", action="append", default=[], metavar="O",
-                        choices=list(OPTION_NAMES), help="an option; repeat for several: "
-                        + ", ".join(OPTION_NAMES))
+                        choices=[*OPTION_NAMES, TableOption.HINTS.value],
+                        help="an option; repeat for several: " + ", ".join(OPTION_NAMES)
+                        + f"; or {TableOption.HINTS.value}: `hint` shows every player what a "
+                          "computer player would do in their seat (everyone sees this in "
+                          "the lobby)")
+    parser.add_argument("--spectators", action="store_true",
+                        help="let spectators (hanabi-p2p watch) see every hand, as at a real "
+                             "table; without it they see only what is on the table. A "
+                             "spectator who sees the hands could tell a player their cards: "
+                             "only use it among people you trust")
     parser.add_argument("--bots", type=int, default=0, metavar="K",
                         help="seat K computer players, each a real peer with its own key")
     parser.add_argument("--port", type=int, default=0, metavar="P",
@@ -63,12 +71,21 @@ def default_table_name(player: str) -> str:
     return player[:room].rstrip() + TABLE_NAME_SUFFIX
 
 
-def check_table(table_name: str, host_name: str, config: GameConfig) -> None:
+def table_options(args: argparse.Namespace) -> frozenset[TableOption]:
+    """How the table is run beyond the rules, from `--option hints` and `--spectators`."""
+    options = {TableOption.HINTS} if TableOption.HINTS.value in args.option else set()
+    if args.spectators:
+        options.add(TableOption.SPECTATORS)
+    return frozenset(options)
+
+
+def check_table(table_name: str, host_name: str, config: GameConfig,
+                options: frozenset[TableOption] = frozenset()) -> None:
     """Refuse a table that peers or the mDNS advert would refuse, before anything exists:
     the same body parser the joiners run, and the advert's own checks."""
     shown = safe(table_name, MAX_TABLE_NAME_CHARS + 1)
     try:
-        TableOpen.from_wire(TableOpen(table_name, host_name, config).to_wire())
+        TableOpen.from_wire(TableOpen(table_name, host_name, config, options).to_wire())
         TableAd(table_id=bytes(TABLE_ID_BYTES), name=table_name, variant=config.variant.value,
                 options=config.options, seats_taken=1, seats_total=config.players,
                 host_fingerprint=fingerprint(bytes(PEER_ID_BYTES)), host_name=host_name)
@@ -82,16 +99,19 @@ def run(args: argparse.Namespace) -> int:
     check_common(args)
     if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
         raise UserError(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
-    config = GameConfig.from_names(args.players, args.variant, args.option)
+    rules_options = [o for o in args.option if o in OPTION_NAMES]
+    config = GameConfig.from_names(args.players, args.variant, rules_options)
+    options = table_options(args)
     if not 0 <= args.bots < config.players:
         raise UserError(f"--bots must be 0 to {config.players - 1} for {config.players} players")
     if not 0 <= args.port <= MAX_PORT:
         raise UserError(f"--port must be 0 to {MAX_PORT}")
     host_name = player_name(args)
     table_name = args.table if args.table is not None else default_table_name(host_name)
-    check_table(table_name, host_name, config)
+    check_table(table_name, host_name, config, options)
     frontend = choose_frontend(args)  # no terminal and no --bot: refused before any change
     opts = peer_options(args, port=args.port, advertise=not args.no_mdns)
+    opts.table_options = options
     # a person hosting strangers decides who plays; a computer table starts by itself
     opts.auto_start = args.auto_start or args.bot or args.bots == config.players - 1
     return run_game(lambda: host_table(opts, table_name, config, frontend, bots=args.bots),

@@ -222,6 +222,8 @@ def summary_lines(report: GameReport) -> list[str]:
     if report.table_id is not None:
         name = f"'{report.table_name}' " if report.table_name else ""
         lines.append(f"table: {name}{report.table_id.hex()}")
+    if report.table_options:
+        lines.append("table options: " + ", ".join(report.table_options))
     if report.players:
         lines.append("players: " + ", ".join(
             f"{p.seat} {report.label(p.peer_id)}" for p in report.players))

@@ -8,6 +8,7 @@ from hanabi_p2p.commands.peerargs import add_common, choose_frontend, peer_optio
 from hanabi_p2p.i18n import _
 from hanabi_p2p.peer.launch import host_table
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
+from hanabi_p2p.session.bodies import TableOption
 
 HELP = "play against computer players on this machine"
 
@@ -28,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
     config = GameConfig.from_names(args.players, args.variant, args.option)
     # every peer on loopback, nothing advertised: no packet leaves the machine
     opts = peer_options(args, interface="127.0.0.1", advertise=False)
+    # a practice table is for learning: the coach is always there
+    opts.table_options = frozenset({TableOption.HINTS})
     frontend = choose_frontend(args)  # chooses the language too: the table name is in it
     table_name = _("practice table")
     return run_game(

@@ -106,6 +106,7 @@ class GameReport:
     digest: str = ""
     table_name: str = ""
     config: GameConfig | None = None
+    table_options: tuple[str, ...] = ()  # how the table was run (SPEC 5.1 `table`)
     players: tuple[Player, ...] = ()
     names: dict[bytes, str] = field(default_factory=dict)  # every known author -> name
     problems: list[Problem] = field(default_factory=list)
@@ -559,6 +560,8 @@ def _learn_names(observer: TableSession, report: GameReport) -> None:
     if observer.table is not None:
         report.table_name = observer.table.name
         report.config = observer.table.config
+        report.table_options = tuple(o.value for o in b.TABLE_OPTION_ORDER
+                                     if o in observer.table.table_options)
         if observer.host_id is not None:
             report.names[observer.host_id] = observer.table.host_name
     for peer_id, join in observer.joins.items():

@@ -1,0 +1,110 @@
+"""`hanabi-p2p watch`: follow a game at a table on the network, read-only (SPEC 4.8).
+
+The table is found as `join` finds it (mDNS, the name or id given, the advert checked
+against its host), or at `--address`. The spectator links to the players, catches up from
+any of them and follows every action live; it never sits down and never writes to the log.
+It sees the public view (fireworks, discards, clues, actions) unless the host opened the
+table with `--spectators`, in which case the players send it their keys and it sees every
+hand, as at a real table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from hanabi_p2p import i18n
+from hanabi_p2p.commands.join import BROWSE_SECONDS, find_table, parse_address
+from hanabi_p2p.commands.peerargs import check_common, peer_options, run_game
+from hanabi_p2p.datadir import add_data_dir_argument
+from hanabi_p2p.errors import UserError
+from hanabi_p2p.i18n import _
+from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
+from hanabi_p2p.net.discovery import MAX_BROWSE_S
+from hanabi_p2p.peer.frontends import Frontend, Headless
+from hanabi_p2p.peer.launch import GameResult, PeerOptions, watch_address, watch_table
+from hanabi_p2p.safe_text import safe
+
+HELP = "watch a game at a table on the network (or at --address HOST:PORT)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("table", nargs="?", metavar="TABLE",
+                        help="the table's name, the start of its name, or its id; "
+                             "needed when several are open")
+    parser.add_argument("--address", metavar="HOST:PORT",
+                        help="watch the table of the player at this address (when mDNS is "
+                             "blocked)")
+    parser.add_argument("--browse-seconds", type=float, default=BROWSE_SECONDS, metavar="S",
+                        help="look for tables at most this long (default: %(default)s)")
+    parser.add_argument("--name", metavar="NAME",
+                        help="the name the players see you watch under")
+    parser.add_argument("--headless", action="store_true",
+                        help="no full-screen table: one line per event (for scripts)")
+    parser.add_argument("--lang", metavar="LANG",
+                        help="language: en, it, ro, nb (default: from the environment)")
+    parser.add_argument("--theme", choices=["auto", "dark", "light"], default="auto",
+                        help="colours for a dark or a light terminal (default: auto)")
+    parser.add_argument("--interface", metavar="IP",
+                        help="the local address to use (default: the interface of the "
+                             "default route)")
+    parser.add_argument("--code", metavar="SECRET", help="the table password, if it has one")
+    add_data_dir_argument(parser)
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """Refuse a bad argument before anything is created or sent."""
+    # the options every peer command shares, with those a spectator has no use for set
+    args.bot, args.bot_delay = False, None
+    args.wait_timeout, args.lobby_timeout = 600.0, None
+    check_common(args)
+    if not 0 < args.browse_seconds <= MAX_BROWSE_S:
+        raise UserError(f"--browse-seconds must be between 0 and {MAX_BROWSE_S:g}")
+    if args.table is not None and not 0 < len(args.table) <= MAX_TABLE_NAME_CHARS:
+        raise UserError(f"TABLE must be 1 to {MAX_TABLE_NAME_CHARS} characters")
+    if args.address:
+        parse_address(args.address)
+
+
+def choose_frontend(args: argparse.Namespace) -> Frontend:
+    """The full-screen table on a terminal (read-only); lines with --headless."""
+    if args.headless:
+        if args.lang:
+            i18n.setup(args.lang)
+        return Headless()
+    if sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb":
+        from hanabi_p2p.peer.screen import ScreenFrontend
+        from hanabi_p2p.ui.symbols import Theme
+
+        return ScreenFrontend(lang=args.lang, resume_command=None, theme=Theme(args.theme))
+    raise UserError("no terminal to show the table on: run it in a terminal, or use --headless")
+
+
+def _options(args: argparse.Namespace) -> PeerOptions:
+    opts = peer_options(args, advertise=False)
+    opts.watching = True
+    return opts
+
+
+async def _find_and_watch(opts: PeerOptions, args: argparse.Namespace,
+                          frontend: Frontend) -> GameResult:
+    frontend.status(_("looking for tables on {interface} ...").format(interface=opts.interface))
+    checked = await find_table(opts.interface, args.table, args.browse_seconds)
+    table, probe = checked.table, checked.probe
+    assert probe is not None  # a genuine table answered
+    name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
+    frontend.status(_("watching {name} at {address}").format(
+        name=repr(name), address=f"{table.address}:{table.port}"))
+    return await watch_table(opts, table.address, table.port, probe.table_id, probe.host_id,
+                             frontend)
+
+
+def run(args: argparse.Namespace) -> int:
+    check_arguments(args)
+    frontend = choose_frontend(args)
+    opts = _options(args)
+    if args.address:
+        host, port = parse_address(args.address)
+        return run_game(lambda: watch_address(opts, host, port, frontend), frontend)
+    return run_game(lambda: _find_and_watch(opts, args, frontend), frontend)
