@@ -168,6 +168,7 @@ class Mesh:
         self.evicted_handshakes = 0  # unfinished handshakes dropped to make room
         self.auth_failures = 0  # links closed because a frame failed authentication
         self._refusal_hello_bytes: bytes | None = None
+        self._crashed: BaseException | None = None  # what a task of ours died of (a bug)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -237,9 +238,11 @@ class Mesh:
         old = self._dialers.pop(peer_id, None)
         if old is not None:
             old.cancel()
-        self._dialers[peer_id] = asyncio.create_task(
+        dialer = asyncio.create_task(
             self._dial_loop(peer_id, host, port), name=f"dial {fingerprint_hex(peer_id)}"
         )
+        dialer.add_done_callback(self._task_done)
+        self._dialers[peer_id] = dialer
 
     async def disconnect(self, peer_id: bytes, reason: str = "bye") -> None:
         """Stop dialling `peer_id` and close its link (if any)."""
@@ -490,6 +493,26 @@ class Mesh:
         if task is not None:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+            task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None] | asyncio.Task[object]) -> None:
+        """A dial, pump or inbound task ended. A network error that escaped it is one more
+        link problem; anything else is a bug of ours, and it must end the peer visibly
+        (`next_event` raises it) rather than leave a silently dead task behind."""
+        if task.cancelled() or self._closing:
+            return
+        error = task.exception()
+        if error is None:
+            return
+        if isinstance(error, HanabiError | OSError):
+            reason = error if isinstance(error, HanabiError) else LinkClosedError(
+                task.get_name(), _os_reason(error))
+            self._report(LinkFailed(task.get_name(), reason))
+            return
+        if self._crashed is None:
+            self._crashed = error
+        with contextlib.suppress(asyncio.QueueFull):
+            self._events.put_nowait(None)  # wakes a reader waiting in next_event
 
     def _gone_event(self, peer_id: bytes) -> asyncio.Event:
         return self._link_gone.setdefault(peer_id, asyncio.Event())
@@ -528,10 +551,16 @@ class Mesh:
         return True
 
     async def next_event(self) -> MeshEvent | None:
-        """The next event, or None once the mesh is closed."""
+        """The next event, or None once the mesh is closed. Raises what a task of the mesh
+        died of, if one did (see `_task_done`)."""
+        if self._crashed is not None:
+            raise self._crashed
         if self._closing and self._events.empty():
             return None
-        return await self._events.get()
+        event = await self._events.get()
+        if event is None and self._crashed is not None:
+            raise self._crashed
+        return event
 
     async def events(self) -> AsyncIterator[MeshEvent]:
         """All events until the mesh is closed."""

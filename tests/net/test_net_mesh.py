@@ -406,6 +406,54 @@ async def test_after_lobby_only_seated_peers_may_connect(a: Mesh, b: Mesh, stran
     assert pid(stranger) not in a.connected
 
 
+@with_meshes(4)
+async def test_after_seating_a_few_guests_may_link_and_no_more(
+        a: Mesh, b: Mesh, guest: Mesh, another: Mesh) -> None:
+    # spectators: the layer above decides whether each guest stays; the mesh only bounds them
+    a.seat([pid(b)])
+    a.accepting_new = False
+    a.max_guests = 1
+    guest.connect(pid(a), "127.0.0.1", a.port)
+    await wait_event(a, up(pid(guest)))
+    another.connect(pid(a), "127.0.0.1", a.port)
+    told = await wait_event(another, failed)
+    assert isinstance(told, LinkFailed) and isinstance(told.error, PeerRefusedError)
+    assert pid(another) not in a.connected
+    b.connect(pid(a), "127.0.0.1", a.port)  # a player always gets in
+    await wait_event(a, up(pid(b)))
+
+
+def test_a_bug_in_a_mesh_task_ends_the_reader_visibly_and_a_network_error_does_not() -> None:
+    class Bug(Exception):
+        pass
+
+    async def main() -> None:
+        a, b = [await started(TestIdentity(s)) for s in (b"crash-a", b"crash-b")]
+        try:
+            async def os_failure(*_: Any, **__: Any) -> Any:
+                raise ConnectionResetError(104, "Connection reset by peer")
+
+            a._open = os_failure  # type: ignore[method-assign]
+            a.connect(pid(b), "127.0.0.1", b.port)
+            # a network error escaping a task is one more link problem; the dialler goes on
+            event = await wait_event(a, failed)
+            assert isinstance(event, LinkFailed)
+
+            async def bug(*_: Any, **__: Any) -> Any:
+                raise Bug("a bug in the dial loop")
+
+            a._open = bug  # type: ignore[method-assign]
+            a.connect(pid(b), "127.0.0.1", b.port)
+            with pytest.raises(Bug, match="dial loop"):
+                async with asyncio.timeout(WAIT_S):
+                    while True:
+                        await a.next_event()
+        finally:
+            await closing(a, b)
+
+    run(main())
+
+
 # -- reconnecting -----------------------------------------------------------------------------
 
 
