@@ -401,19 +401,21 @@ async def join_address(opts: PeerOptions, host: str, port: int, frontend: Fronte
 
 
 async def watch_table(opts: PeerOptions, host: str, port: int, table_id: bytes,
-                      host_id: bytes, frontend: Frontend) -> GameResult:
-    """Follow a table as a spectator (SPEC 4.8): link to a peer of it, catch up, then link
-    to every player; never a seat, never an entry of ours. A spectator has an identity of
-    its own (beside this installation's player identity, so that watching a game one also
-    plays in cannot take the player's links) and keeps the log it replicated, with no
-    private file: `log verify` can check it later, `join --resume` never offers it."""
+                      peer_id: bytes, frontend: Frontend) -> GameResult:
+    """Follow a table as a spectator (SPEC 4.8): link to the peer `peer_id` at host:port
+    (the host, or any player), catch up, then link to every player; never a seat, never an
+    entry of ours. The host is whoever signed the table's `table.open`, learnt from the log.
+    A spectator has an identity of its own (beside this installation's player identity, so
+    that watching a game one also plays in cannot take the player's links) and keeps the
+    log it replicated, with no private file: `log verify` can check it later, `join
+    --resume` never offers it."""
     opts = dataclasses.replace(opts, watching=True, advertise=False,
                                data_dir=DataDir(opts.data_dir.root / "watching"))
     identity = Identity.load_or_create(opts.data_dir)
-    peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), host_id, frontend)
+    peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), None, frontend)
     await peer.mesh.start()
     try:
-        await _dial_with_retries(peer.mesh, host, port, host_id)
+        await _dial_with_retries(peer.mesh, host, port, peer_id)
     except HanabiError as exc:
         await peer.mesh.close()
         reason = exc.reason if isinstance(exc, RemoteProtocolError) else str(exc)
