@@ -94,6 +94,8 @@ def format_tables(tables: list[CheckedTable]) -> str:
             table = checked.table
             where = f"{safe(table.ad.name, MAX_TABLE_NAME_CHARS)!r} at {table.address}:{table.port}"
             lines.append(f"{_mark(checked)} {where}: {safe(checked.problem)}")
+    if any(t.table.ad.seats_taken >= t.table.ad.seats_total and not t.problem for t in tables):
+        lines.append("a full table is being played: hanabi-p2p watch NAME follows its game")
     if any(_mark(t) == MARK_FAKE for t in tables):
         lines.append(f"{MARK_FAKE} join refuses these tables: their advert does not match "
                      "the host that answers")

@@ -139,6 +139,14 @@ def test_format_tables_aligns_columns() -> None:
     assert len(lines) == 5 and all("did not answer" in line for line in lines[3:])
 
 
+def test_a_full_table_is_listed_with_how_to_watch_it() -> None:
+    full = FoundTable(TableAd(b"\xee" * 16, "Full", "standard", (), 3, 3, "YYYY-YYYY"),
+                      "10.0.0.3", 5001)
+    open_one = FoundTable(AD, "10.0.0.1", 4000)
+    assert "hanabi-p2p watch" in format_tables([CheckedTable(full)])
+    assert "hanabi-p2p watch" not in format_tables([CheckedTable(open_one)])
+
+
 # -- real mDNS in namespaces ------------------------------------------------------------------
 
 
