@@ -159,6 +159,9 @@ def _title_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
         left.append(("class:dim", glyphs.dot))
     left.append(("", variant_summary(config.variant, config.options)))
     right: Line = [("class:dim", _("turn {number}").format(number=board.turn + 1))]
+    if labels.watchers:
+        # in sight all game, on our turn too; the log names each with its key
+        right = [("class:dim", labels.watchers), ("class:dim", glyphs.dot), *right]
     if board.final_round_turns_left is not None and not board.over:
         marker = ngettext(
             "FINAL ROUND: {count} turn left",
@@ -476,6 +479,4 @@ def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
         )
     if labels.status:
         parts.extend([("class:dim", glyphs.dot), ("class:notice", labels.status)])
-    if labels.watchers:
-        parts.extend([("class:dim", glyphs.dot), ("class:dim", labels.watchers)])
     return fit(parts, columns)

@@ -253,8 +253,10 @@ def test_the_players_table_names_who_is_watching() -> None:
     config = GameConfig(3)
     view = TableView(config=config, my_seat=1, names=NAMES[:3], state=game(config, HANDS_3),
                      watchers=(EVE, FRANK))
-    status = texts(render_table(view, 80, 24))[-1]
-    assert "2 watching: Eve" in status and "Frank" in status and "\x1b" not in status
+    for seat in (0, 1):  # on our own turn too
+        title = texts(render_table(dataclasses.replace(view, my_seat=seat), 80, 24))[0]
+        assert "2 watching: Eve" in title and "Frank" in title and "\x1b" not in title
+        assert title.startswith("standard") and title.endswith("turn 1")
 
 
 # --- the coach at networked tables --------------------------------------------------------
