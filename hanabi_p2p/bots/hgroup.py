@@ -69,6 +69,10 @@ MAX_CHAIN = 1
 BLUFFS = True
 # A bluff whose focus then reads as one exact card is worth this much more.
 BLUFF_NAMES_WEIGHT = 3
+AFTER_SAVE_TOKENS = 2
+LOCKED_BY_LOSS = True
+STALL_ONLY_FOR_PLAYS = 1
+NO_LOCKING_LAST_SAVE = True
 # How many choose_action() replicas to keep (one per seat and game being played).
 CACHE_SIZE = 32
 
@@ -172,6 +176,8 @@ class HGroupPlayer:
         self._ctx: tuple[int, list[int], int, int] | None = None
         self._chops: dict[int, int | None] = {}  # seat -> chop, valid while _ctx is
         self._dealt = False
+        # the seat whose chop the last action (a clue) touched, if any
+        self.saved: int | None = None
 
     # ------------------------------------------------------------------ following the game
 
@@ -233,6 +239,8 @@ class HGroupPlayer:
                                     and mask >> self.table.index(f) & 1)
                 action = Clue(action.seat, action.target, action.colour, action.rank, touched)
             meaning, self.pending = self._read_clue(action, touched)
+            chop = self.chop(action.target)
+            self.saved = action.target if chop is not None and chop in touched else None
             for card, mask in meaning.items():
                 self.inf[card] = mask
             for card in touched:
@@ -244,6 +252,7 @@ class HGroupPlayer:
             for card in replica.hands[action.target]:
                 poss[card] &= hit if card in touched else miss
             return
+        self.saved = None
         if isinstance(action, Play | Discard):
             self._see(action.card, state)
             placed, drew = replica.apply(action)
@@ -657,12 +666,25 @@ class _Decision:
         if clue is not None and (clue[0] >= need or tokens == MAX_CLUE_TOKENS
                                  or (tokens >= RICH_TOKENS and clue[0] > 0)):
             return clue[1]
+        if (p.saved == p.seat and tokens >= AFTER_SAVE_TOKENS and clue is not None
+                and clue[0] > 0):
+            return clue[1]
         if tokens < MAX_CLUE_TOKENS:
             if (rep.cards_left <= ENDGAME_STALL_CARDS and tokens > ENDGAME_KEEP_TOKENS
-                    and clue is not None):
+                    and clue is not None
+                    and (tokens > STALL_ONLY_FOR_PLAYS or clue[1].reason is Reason.PLAY_CLUE
+                         or self._plays_coming())):
                 return clue[1]
             return self._discard(mine, clue)
         return self._stall(mine)
+
+    def _plays_coming(self) -> bool:
+        """Does another player know of a card to play (so a stall buys it a turn)?"""
+        p = self.p
+        for seat, hand in enumerate(self.rep.hands):
+            if seat != p.seat and any(p._is_playable(p.public(c)) for c in hand):
+                return True
+        return False
 
     # -- playing
 
@@ -808,12 +830,17 @@ class _Decision:
         if p.has_known_safe_action(target):
             return None
         best: tuple[int, Clue] | None = None
+        hand = rep.hands[target]
         for clue in self._clues_to(target):
-            if chop not in (clue.touched or ()):
+            touched = clue.touched or frozenset()
+            if chop not in touched:
                 continue
             rated = self._rate_clue(clue)
             if rated is None:
                 continue
+            if (NO_LOCKING_LAST_SAVE and rep.clue_tokens == 1 and not rated[1]
+                    and all(p.clued[c] or c in touched for c in hand)):
+                continue  # it would lock the hand with no token left: a clued card goes
             if best is None or rated[0] > best[0]:
                 best = (rated[0], clue)
         if best is None:
@@ -1052,11 +1079,46 @@ class _Decision:
         if clue is not None and self.rep.clue_tokens > 0:
             return clue[1]
         # every card is clued: give up the one least likely to be needed
-        best = min(mine, key=lambda cm: (bin(cm[1] & p.board.critical).count("1")
-                                         / max(1, bin(cm[1]).count("1"))))
+        if LOCKED_BY_LOSS:
+            # never one the clues alone say is a last copy while another may not be (nor
+            # one the conventions say is); then the one whose loss costs the fewest points
+            critical = p.board.critical
+            unseen = p._unseen()
+            best = min(mine, key=lambda cm: (p.poss[cm[0]] & unseen & ~critical == 0,
+                                             cm[1] & ~critical == 0,
+                                             self._expected_loss(cm)))
+        else:
+            best = min(mine, key=lambda cm: (bin(cm[1] & p.board.critical).count("1")
+                                             / max(1, bin(cm[1]).count("1"))))
         slot = hand.index(best[0]) + 1
         return Advice(Discard(p.seat, best[0]), Reason.LOCKED,
                       self.words(Say.DISCARD_LOCKED, slot=slot))
+
+    def _expected_loss(self, card_mask: tuple[int, int]) -> float:
+        """The points the fireworks can no longer reach if this card of mine goes, averaged
+        over the faces it may be (weighted by the copies of each I have not seen): a last
+        copy loses itself and every rank above it that could still be played."""
+        p = self.p
+        counts = self._unseen_counts()
+        critical = p.board.critical
+        total = weight = 0.0
+        for f in _bits(card_mask[1]):
+            w = max(counts[f], 0)
+            weight += w
+            if 1 << f & critical:
+                total += w * self._reach_above(f)
+        return total / weight if weight else 0.0
+
+    def _reach_above(self, f: int) -> int:
+        """How many ranks from face ``f`` up its firework can still reach."""
+        p = self.p
+        base = f - f % RANKS_PER_SUIT
+        n = 0
+        for g in range(f, base + RANKS_PER_SUIT):
+            if p.table.copies[g] - p.gone[g] <= 0:
+                break
+            n += 1
+        return n
 
     def _known_trash(self, mine: list[tuple[int, int]]) -> Advice | None:
         p = self.p
