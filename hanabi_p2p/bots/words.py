@@ -49,14 +49,16 @@ class Say(Enum):
                     "— a stall")
     STALL_UNCLEAN = N_("clue {player} {clue}: the clue tokens are full and no clue is clean "
                        "— a stall")
+    STALL_AFTER_SAVE = N_("clue {player} {clue}: my chop was just saved and the next card may "
+                          "need saving too, so a clue that helps beats a discard — a stall")
     FIX = N_("clue {player} {clue}: their slot {slot} reads as playable but it is {card} "
              "— a fix")
     DISCARD_TRASH = N_("discard slot {slot}: the clues say it is no longer needed")
     DISCARD_CHOP = N_("discard slot {slot}: it is the chop, the oldest unclued card")
     DISCARD_NEXT = N_("discard slot {slot}: my chop must be a last copy, so the next unclued "
                       "card goes instead")
-    DISCARD_LOCKED = N_("discard slot {slot}: every card is clued and no clue helps; this one "
-                        "is the least likely to be needed")
+    DISCARD_LOCKED = N_("discard slot {slot}: every card is clued and no clue helps; losing "
+                        "this one costs the fewest points")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,57 @@
+"""One scenario per judgement call of docs/conventions.md that has a worked example.
+
+Seats: Alice 0, Bob 1. Hands are written slot 1 (newest) first.
+"""
+
+from __future__ import annotations
+
+from scenario import Scenario
+
+from hanabi_p2p.bots.hgroup import Reason
+from hanabi_p2p.rules.actions import Clue, Discard, Play
+
+ALICE, BOB = 0, 1
+
+
+def test_after_a_save_on_the_chop_a_useful_clue_beats_a_discard() -> None:
+    s = Scenario(2, ["R1 Y5 G4 B4 W3", "G3 B3 Y4 R4 W5"])
+    s.clue(ALICE, BOB, "4")
+    s.clue(BOB, ALICE, "1")  # Alice knows her R1: she has something to do
+    s.clue(ALICE, BOB, "yellow")
+    s.clue(BOB, ALICE, "4")
+    save = s.advice(ALICE)
+    assert save.reason is Reason.SAVE and save.text.startswith("clue Bob 5:")
+    s.take(save.action)  # 3 tokens left; Bob's chop is now his B3
+    advice = s.advice(BOB)
+    assert isinstance(advice.action, Clue) and advice.action.target == ALICE
+    assert advice.reason is Reason.STALL
+    assert "my chop was just saved" in advice.text
+
+
+def test_a_locked_hand_gives_up_the_card_that_costs_fewest_points() -> None:
+    s = Scenario(2, ["Y4 R5 G5 B5 W5", "R1 G1 B1 W1 Y4"])
+    s.clue(ALICE, BOB, "1")
+    s.discard(BOB, 5)  # the first Y4: Alice's is the last one
+    for giver, target, value in ((ALICE, BOB, "1"), (BOB, ALICE, "5"), (ALICE, BOB, "1"),
+                                 (BOB, ALICE, "yellow"), (ALICE, BOB, "1"),
+                                 (BOB, ALICE, "4"), (ALICE, BOB, "1"), (BOB, ALICE, "red")):
+        s.clue(giver, target, value)
+    assert s.state.clue_tokens == 0 and s.known(ALICE, 1) == {"Y4"}
+    advice = s.advice(ALICE)
+    assert advice.reason is Reason.LOCKED
+    # a 5 loses one point; the last Y4 would lose two (Y4 and Y5)
+    assert advice.action == Discard(ALICE, s.slot(ALICE, 2))
+    assert advice.text.endswith("losing this one costs the fewest points")
+
+
+def test_no_save_with_the_last_token_that_locks_a_hand() -> None:
+    s = Scenario(2, ["W5 G3 B3 Y4 R5", "R1 G1 B1 W1 Y2"])
+    for giver, target, value in ((ALICE, BOB, "1"), (BOB, ALICE, "3"), (ALICE, BOB, "red"),
+                                 (BOB, ALICE, "4"), (ALICE, BOB, "green"),
+                                 (BOB, ALICE, "yellow"), (ALICE, BOB, "blue")):
+        s.clue(giver, target, value)
+    assert s.state.clue_tokens == 1
+    # "5" would save Alice's chop R5, but touch her W5 too: no unclued card left, no token
+    # left, nothing to play, so she would discard a clued card. Bob plays instead.
+    advice = s.advice(BOB)
+    assert isinstance(advice.action, Play) and advice.reason is Reason.PLAY_KNOWN
