@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, TextIO
 from hanabi_p2p.bots.hgroup import choose_action
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.identity import display_name, fingerprint
-from hanabi_p2p.peer.effects import Act, LinkProblem, PeerLink, Resign
+from hanabi_p2p.peer.effects import (
+    Act,
+    LinkProblem,
+    PeerLink,
+    Resign,
+    Watcher,
+    WatchersChanged,
+)
 from hanabi_p2p.rules.engine import End
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import DECK, PLAY, TableSession
@@ -64,6 +71,7 @@ class Headless(Frontend):
         self.chat = ChatThrottle()
         self.out = out
         self.prefix = prefix
+        self._watchers: dict[bytes, Watcher] = {}  # the spectators we last printed
 
     def _print(self, text: str) -> None:
         if self.out is None:
@@ -84,6 +92,9 @@ class Headless(Frontend):
         if self.peer is None:
             return
         for event in events:
+            if isinstance(event, WatchersChanged):
+                self._watchers_changed()
+                continue
             if isinstance(event, ev.Chat) and not self._admit_chat(event):
                 continue
             line = self._line(event)
@@ -93,6 +104,21 @@ class Headless(Frontend):
                 seen = hands_seen_line(self.peer.session)
                 if seen:
                     self._print(seen)
+
+    def _watchers_changed(self) -> None:
+        """A line for each spectator that came or went, named with its key's fingerprint."""
+        from hanabi_p2p.ui.narrate import stopped_watching_line, watches_line
+
+        assert self.peer is not None
+        now = {watcher.peer_id: watcher for watcher in self.peer.watchers()}
+        for peer_id, watcher in now.items():
+            if peer_id not in self._watchers:
+                self._print(watches_line(display_name(watcher.name, peer_id),
+                                         watcher.sees_hands))
+        for peer_id, watcher in self._watchers.items():
+            if peer_id not in now:
+                self._print(stopped_watching_line(display_name(watcher.name, peer_id)))
+        self._watchers = now
 
     def _admit_chat(self, event: ev.Chat) -> bool:
         """A flood of one player's table talk is summed up rather than printed."""

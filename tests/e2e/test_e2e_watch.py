@@ -103,6 +103,10 @@ def test_a_late_spectator_catches_up_and_sees_hands_only_with_the_tables_consent
     assert_caught_up(closed, outsider)
     assert_caught_up(shown, friend)
 
+    # the players saw them come (the host's printout: its screen's log lines)
+    assert re.search(r"(?m)^Olga \(\S+\) is watching \(public view only\)$", closed.stdout)
+    assert re.search(r"(?m)^Fred \(\S+\) is watching, and sees every hand$", shown.stdout)
+
     # without consent: not one card in anyone's hand decoded, after any turn
     for hands in seen_hands(outsider):
         assert hands and set(hands.values()) == {UNKNOWN}, hands
