@@ -151,7 +151,7 @@ class DeckPeer:
         return out
 
     def spectator_keys(self) -> dict[int, Scalar]:
-        """Our k of every position dealt to another seat (SPEC §2.10): with the owner's
+        """Our k of every position dealt to another seat (SPEC §2.12): with the owner's
         published key and every other seat's, a spectator decodes the card. Never a key of
         a card in our own hand (the owner publishes that one itself)."""
         return {position: self._own_key(position)

@@ -1,4 +1,4 @@
-"""WatchDeck: what a spectator decodes of the deck, with no seat and no secrets (SPEC §2.10).
+"""WatchDeck: what a spectator decodes of the deck, with no seat and no secrets (SPEC §2.12).
 
 A spectator holds no lock of its own, so a card decodes for it once it holds every seat's
 key k for that position: the public ones from the log (a play or discard's `PublicKey`, a

@@ -804,7 +804,7 @@ class PeerCore:
 
     def _send_watch_keys(self) -> None:
         """At a table whose players let spectators see the hands: each spectator linked to
-        us gets our key of every card we dealt to another seat, once (SPEC §2.10)."""
+        us gets our key of every card we dealt to another seat, once (SPEC §2.12)."""
         if self.watching or not self._watchers or not self._hands_visible():
             return
         keys = self.session.spectator_keys()

@@ -173,7 +173,7 @@ class DeckAdapter:
 
     def spectator_keys(self) -> dict[int, bytes]:
         """Our own key of every card we dealt to another seat: what a spectator lacks to see
-        the hands (SPEC §2.10); empty for an observer."""
+        the hands (SPEC §2.12); empty for an observer."""
         return self.peer.spectator_keys() if self.peer is not None else {}
 
     def add_watch_keys(self, seat: int, keys: Iterable[tuple[int, bytes]]) -> list[str]:

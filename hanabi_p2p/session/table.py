@@ -410,7 +410,7 @@ class TableSession:
         return problems
 
     def spectator_keys(self) -> dict[int, bytes]:
-        """What we give a spectator at a table that consents (SPEC §2.10): our key of every
+        """What we give a spectator at a table that consents (SPEC §2.12): our key of every
         card we dealt to another seat."""
         if self.deck is None or self.my_seat is None:
             return {}
