@@ -117,6 +117,8 @@ def mode_of(view: ScreenView | None) -> Mode:
         return Mode.WATCH
     if isinstance(view, EndView):
         return Mode.WATCH if view.my_seat == NO_SEAT else Mode.END
+    if isinstance(view, LobbyView) and view.watching is not None:
+        return Mode.WATCH
     return Mode.LOBBY
 
 
@@ -331,6 +333,8 @@ class App:
             return parse_on_board(text, self._board, view.names, view.state.check)
         if isinstance(view, WatchView) and self._board is not None:
             return parse_watching(text, self._board, view.names)
+        if isinstance(view, LobbyView) and view.watching is not None:
+            return parse_watching(text, None, ())
         board = self._board_for_commands()
         if isinstance(view, EndView) and board is not None and view.my_seat == NO_SEAT:
             return parse_watching(text, board, view.names)
@@ -363,7 +367,9 @@ class App:
         view = self._view
         if isinstance(view, TableView):
             return self._board is not None and not self._board.over
-        return isinstance(view, LobbyView) and view.seated and not view.stopped
+        # a spectator holds nobody up: it leaves at once
+        return (isinstance(view, LobbyView) and view.seated and not view.stopped
+                and view.watching is None)
 
     def _ask_to_leave(self) -> None:
         if self.resume_command:

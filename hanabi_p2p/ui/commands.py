@@ -291,9 +291,10 @@ def parse_on_board(
     return SendAction(action)
 
 
-def parse_watching(line: str, board: Board, names: Sequence[str]) -> Intent | None:
+def parse_watching(line: str, board: Board | None, names: Sequence[str]) -> Intent | None:
     """Parse a command of the spectator's table: only what reads the table (`info NAME
-    SLOT`, `log`, `rules`, `help`) and `quit`; a player's command gets a one-line reason."""
+    SLOT`, `log`, `rules`, `help`) and `quit`; a player's command gets a one-line reason.
+    `board` is None in the lobby, before the deal."""
     if len(line) > MAX_COMMAND_CHARS:
         raise CommandError(_("that command is too long"))
     words = line.split()
@@ -309,6 +310,8 @@ def parse_watching(line: str, board: Board, names: Sequence[str]) -> Intent | No
     args = words[1:]
     if word != "info":
         return _common(word, line, Mode.WATCH)
+    if board is None:
+        raise CommandError(_("the game has not started yet"))
     usage = _("usage: info PLAYER SLOT")
     if len(args) != 2:
         raise CommandError(usage)

@@ -50,6 +50,8 @@ _KNOWN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          N_("the game has started: nobody can be removed now")),
         (r"nobody like that is waiting in the lobby",
          N_("nobody like that is waiting in the lobby")),
+        (r"spectators watch: they cannot play, talk or start the game",
+         N_("you are watching: only the players play, talk and start the game")),
         (r"slow down: at most (?P<count>\d+) messages every (?P<seconds>[\d.]+) s",
          N_("slow down: at most {count} messages every {seconds} s")),
     )

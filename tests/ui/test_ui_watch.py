@@ -285,3 +285,23 @@ def test_hint_is_refused_at_a_table_of_people_and_says_how_to_turn_it_on() -> No
 def test_hint_advises_at_a_table_opened_with_the_hints_option() -> None:
     text = frontend_at(frozenset({TableOption.HINTS})).on_hint()
     assert text.startswith("Hint: ")
+
+
+def test_a_spectator_in_the_lobby_leaves_at_once_and_cannot_talk_or_start() -> None:
+    session = Recorder()
+    app = App(session, input=None, output=DummyOutput())
+    app.update(lobby(i_am_host=False, seated=True, watching=Watching.HANDS))
+    for typed in ("say hi", "start", "kick bob"):
+        assert not app.handle_text(typed)
+        assert "you are watching" in app.message
+    assert not app.handle_text("info bob 1")
+    assert "the game has not started yet" in app.message
+    app.handle_text("quit")  # the shuffle goes on without a spectator: no question
+    assert session.quits == 1 and session.sent == []
+
+
+def test_the_cores_refusal_of_a_spectator_reads_in_the_players_language(lang: str) -> None:
+    from hanabi_p2p.ui.refusals import translate_refusal
+
+    text = translate_refusal("spectators watch: they cannot play, talk or start the game")
+    assert "spectators watch" not in text and "{" not in text
