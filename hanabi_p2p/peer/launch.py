@@ -347,19 +347,23 @@ async def join_known(opts: PeerOptions, host: str, port: int, table_id: bytes,
     if identity.peer_id == host_id:
         raise UserError("this installation is the table's host: use another --data-dir")
     peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), host_id, frontend)
-    # Dial before creating any file: a table that refuses us (full, game begun, wrong
-    # code) is a clear error now, not a redial loop, and leaves no game to "resume".
-    await peer.mesh.start()
-    try:
-        await _dial_with_retries(peer.mesh, host, port, host_id)
-    except HanabiError as exc:
-        await peer.mesh.close()
-        reason = exc.reason if isinstance(exc, RemoteProtocolError) else str(exc)
-        raise UserError(f"cannot join the table at {host}:{port}: {reason}") from None
+    await _dial_first(peer, host, port, host_id, "join")
     await peer.open()
     peer.save_private(role="guest", host_id=host_id, host_address=[host, port])
     # the core asks for a seat as soon as it learns the table (table.open from the host)
     return await peer.run()
+
+
+async def _dial_first(peer: Peer, host: str, port: int, expected: bytes, verb: str) -> None:
+    """Dial the table before creating any file: a table that refuses us (full, game begun,
+    wrong code) is a clear error now, not a redial loop, and leaves no game to "resume"."""
+    await peer.mesh.start()
+    try:
+        await _dial_with_retries(peer.mesh, host, port, expected)
+    except HanabiError as exc:
+        await peer.mesh.close()
+        reason = exc.reason if isinstance(exc, RemoteProtocolError) else str(exc)
+        raise UserError(f"cannot {verb} the table at {host}:{port}: {reason}") from None
 
 
 async def _dial_with_retries(mesh: Mesh, host: str, port: int, host_id: bytes) -> None:
@@ -413,13 +417,7 @@ async def watch_table(opts: PeerOptions, host: str, port: int, table_id: bytes,
                                data_dir=DataDir(opts.data_dir.root / "watching"))
     identity = Identity.load_or_create(opts.data_dir)
     peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), None, frontend)
-    await peer.mesh.start()
-    try:
-        await _dial_with_retries(peer.mesh, host, port, peer_id)
-    except HanabiError as exc:
-        await peer.mesh.close()
-        reason = exc.reason if isinstance(exc, RemoteProtocolError) else str(exc)
-        raise UserError(f"cannot watch the table at {host}:{port}: {reason}") from None
+    await _dial_first(peer, host, port, peer_id, "watch")
     await peer.open()
     return await peer.run()
 
