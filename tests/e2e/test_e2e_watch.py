@@ -6,7 +6,8 @@ Each table is one `host --bot --bots 2` process (three seats, three keys, one ma
 spectator is its own process on another host of the LAN, printing headless lines. What it
 decoded is read from its `hands seen:` lines (every card of every hand, by deck position, as
 its session knows it after each turn) and checked against the deck audit of the players'
-log; what else it holds is its saved log.
+log. Besides that it holds its saved log (no entry of its own in it) and its identity key:
+no deck seed, no private file.
 """
 
 from __future__ import annotations
@@ -82,6 +83,11 @@ def assert_caught_up(players: Proc, spectator: Proc) -> None:
     authors = {entry.author for entry in load(spectator.log_path).entries}
     assert authors == {entry.author for entry in load(players.log_path).entries}
     assert len(authors) == PLAYERS
+    # and it holds nothing else of the game: no deck seed, no private file at all
+    assert spectator.data_dir is not None
+    private = [p for p in spectator.data_dir.rglob("*") if p.is_file()
+               and p.suffix not in (".hlog", ".pem")]
+    assert private == [], private
 
 
 def test_a_late_spectator_catches_up_and_sees_hands_only_with_the_tables_consent(
