@@ -178,6 +178,10 @@ class HGroupPlayer:
         self.fw = [0] * len(table.suits)
         self.gone = [0] * len(table.cards)  # face index -> copies discarded
         self.used = [0] * len(table.cards)  # face index -> copies played
+        # face index -> copies this seat has seen (in other hands, played or discarded: the
+        # cards whose face it knows), and the faces of which it has not seen every copy
+        self.seen = [0] * len(table.cards)
+        self.unseen = table.all_faces
         self.suit_of = [i // RANKS_PER_SUIT for i in range(len(table.cards))]
         self.rank_of = [i % RANKS_PER_SUIT + 1 for i in range(len(table.cards))]
         self._suit_masks = [(0, 0, 0)] * len(table.suits)
@@ -225,7 +229,10 @@ class HGroupPlayer:
     def _see(self, card: int, state: GameState) -> None:
         face = state.faces[card]
         if face is not None and self.fi[card] < 0:
-            self.fi[card] = self.table.index(face)
+            f = self.fi[card] = self.table.index(face)
+            self.seen[f] += 1
+            if self.seen[f] >= self.table.copies[f]:
+                self.unseen &= ~(1 << f)
 
     def _observe(self, action: Action, state: GameState) -> None:
         self._ctx = None
@@ -525,17 +532,7 @@ class HGroupPlayer:
 
     def _unseen(self) -> int:
         """Faces of which this seat has not seen every copy (others' hands, public cards)."""
-        seen = [g + u for g, u in zip(self.gone, self.used, strict=True)]
-        for other, hand in enumerate(self.replica.hands):
-            if other != self.seat:
-                for c in hand:
-                    if (f := self.fi[c]) >= 0:
-                        seen[f] += 1
-        m = 0
-        for f, copies in enumerate(self.table.copies):
-            if seen[f] < copies:
-                m |= 1 << f
-        return m
+        return self.unseen
 
     def _mine(self) -> list[tuple[int, int]]:
         unseen = self._unseen()
@@ -784,13 +781,7 @@ class _Decision:
     def _unseen_counts(self) -> list[int]:
         """Per face, the copies this seat has not seen."""
         p = self.p
-        left = [c - g - u for c, g, u in zip(p.table.copies, p.gone, p.used, strict=True)]
-        for other, hand in enumerate(self.rep.hands):
-            if other != p.seat:
-                for c in hand:
-                    if (f := p.fi[c]) >= 0:
-                        left[f] -= 1
-        return left
+        return [c - s for c, s in zip(p.table.copies, p.seen, strict=True)]
 
     # -- cluing
 
