@@ -44,12 +44,24 @@ def test_five_save_with_a_number_clue_on_the_chop() -> None:
 
 
 def test_two_save_only_when_the_other_copy_is_not_in_sight() -> None:
-    s = Scenario(3, ["R3 Y3 G4 B4 W3", "R3 G4 Y3 B4 G2", "Y4 B3 G3 W4 R4"])
+    s = Scenario(2, ["R3 Y3 G4 B4 W3", "R3 G4 Y3 B4 G2"])
     advice = s.advice(ALICE)
     assert advice.reason is Reason.SAVE
     assert isinstance(advice.action, Clue) and advice.action.rank == 2
+    s = Scenario(2, ["R3 Y3 G4 B4 W3", "G2 G4 Y3 B4 G2"])
+    assert s.advice(ALICE).reason is not Reason.SAVE  # the other G2 can be saved later
+
+
+def test_no_two_save_from_three_players_unless_it_is_the_last_copy() -> None:
+    s = Scenario(3, ["R3 Y3 G4 B4 W3", "R3 G4 Y3 B4 G2", "Y4 B3 G3 W4 R4"])
+    assert s.advice(ALICE).reason is not Reason.SAVE
     s = Scenario(3, ["R3 Y3 G4 B4 W3", "R3 G4 Y3 B4 G2", "G2 B3 G3 W4 R4"])
-    assert s.advice(ALICE).reason is not Reason.SAVE  # Cathy's G2 can be saved later
+    s.clue(ALICE, BOB, "3")
+    s.clue(BOB, ALICE, "4")
+    s.discard(CATHY, 1)  # the other G2: Bob's is now the last one
+    advice = s.advice(ALICE)
+    assert advice.reason is Reason.SAVE
+    assert advice.text.endswith("focus on the chop, it is the last G2 — a save")
 
 
 def test_critical_save_of_the_last_copy() -> None:
