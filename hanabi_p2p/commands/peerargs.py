@@ -159,7 +159,11 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
 
 def run_game(main: Callable[[], Awaitable[GameResult]], frontend: Frontend) -> int:
     """Run a peer to the end and report like every peer does: score, rating, `log: PATH`."""
-    result = asyncio.run(_with_frontend(main, frontend))
+    return report_result(asyncio.run(_with_frontend(main, frontend)))
+
+
+def report_result(result: GameResult) -> int:
+    """Score, rating and audit, or why the game did not finish; then `log: PATH` last."""
     if result.failure is None:
         print(f"score {result.score} ({result.rating}); deck audit: "
               + ("valid" if result.audit_ok else f"FAILED ({result.audit_reason})"))

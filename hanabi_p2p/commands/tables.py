@@ -94,8 +94,6 @@ def format_tables(tables: list[CheckedTable]) -> str:
             table = checked.table
             where = f"{safe(table.ad.name, MAX_TABLE_NAME_CHARS)!r} at {table.address}:{table.port}"
             lines.append(f"{_mark(checked)} {where}: {safe(checked.problem)}")
-    if any(t.table.ad.seats_taken >= t.table.ad.seats_total and not t.problem for t in tables):
-        lines.append("a full table is being played: hanabi-p2p watch NAME follows its game")
     if any(_mark(t) == MARK_FAKE for t in tables):
         lines.append(f"{MARK_FAKE} join refuses these tables: their advert does not match "
                      "the host that answers")
@@ -121,4 +119,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"no tables found on {interface} within {args.timeout:g} s")
         return 0
     print(format_tables(tables))
+    hint = watch_hint(tables)
+    if hint:  # advice for people, apart from the listing scripts read
+        print(hint, file=sys.stderr)
     return 0
+
+
+def watch_hint(tables: list[CheckedTable]) -> str:
+    """How to follow a game at a full table, if one is listed."""
+    if any(t.table.ad.seats_taken >= t.table.ad.seats_total and not t.problem for t in tables):
+        return "a full table is being played: hanabi-p2p watch NAME follows its game"
+    return ""

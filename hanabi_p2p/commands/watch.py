@@ -11,12 +11,13 @@ hand, as at a real table.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
 
 from hanabi_p2p import i18n
 from hanabi_p2p.commands.join import BROWSE_SECONDS, find_table, parse_address
-from hanabi_p2p.commands.peerargs import check_common, peer_options, run_game
+from hanabi_p2p.commands.peerargs import check_common, peer_options, report_result
 from hanabi_p2p.datadir import add_data_dir_argument
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.i18n import _
@@ -106,5 +107,15 @@ def run(args: argparse.Namespace) -> int:
     opts = _options(args)
     if args.address:
         host, port = parse_address(args.address)
-        return run_game(lambda: watch_address(opts, host, port, frontend), frontend)
-    return run_game(lambda: _find_and_watch(opts, args, frontend), frontend)
+        return _report(asyncio.run(frontend.run(
+            lambda: watch_address(opts, host, port, frontend))))
+    return _report(asyncio.run(frontend.run(lambda: _find_and_watch(opts, args, frontend))))
+
+
+def _report(result: GameResult) -> int:
+    """As a player's game is reported, except that stopping to watch is no failure."""
+    if result.chosen_leave:
+        print(_("you stopped watching"))
+        print(f"log: {result.log_path}", flush=True)
+        return 0
+    return report_result(result)

@@ -80,6 +80,7 @@ HAVE_ECHO_S = 0.2
 COMPLETE_TOPIC = "complete"
 
 TABLE_FILLED = "the table is full: the host seated other players before our request came"
+TABLE_STARTED = "the table is full and its game has begun (hanabi-p2p watch follows it)"
 # Once seated, a link of a peer that is not a player must say ``watch`` within this long.
 WATCH_HELLO_S = 5.0
 # A link we serve as a spectator (not a player) is answered at most this often, so a
@@ -289,7 +290,7 @@ class PeerCore:
         elif isinstance(command, fx.Leave):
             # a lobby left for good leaves nothing to resume or list; a game always does
             forget = command.forget and not session.seats
-            self._finish(fx.EndKind.LEFT, command.reason, forget=forget)
+            self._finish(fx.EndKind.LEFT, command.reason, forget=forget, chosen=True)
             return
         self._settle()
 
@@ -598,7 +599,11 @@ class PeerCore:
         for peer_id in sorted(self.connected - seated - set(self._watchers)):
             self._effects.append(fx.Disconnect(peer_id, "not seated at this table"))
         if self.session.my_seat is None and self.session.host_id != self.me:
-            self._finish(fx.EndKind.LEFT, TABLE_FILLED)
+            if self._seat_requested or self.me in self.session.joins:
+                self._finish(fx.EndKind.LEFT, TABLE_FILLED)
+            else:
+                # we came after the seating and never asked: nothing of ours to keep
+                self._finish(fx.EndKind.LEFT, TABLE_STARTED, forget=True)
 
     def _check_lobby_timeout(self, now: float) -> None:
         limit = self.timing.lobby_timeout
@@ -725,10 +730,11 @@ class PeerCore:
         else:
             self._finish(fx.EndKind.ABORTED, session.abort_reason or "the game was aborted")
 
-    def _finish(self, kind: fx.EndKind, failure: str | None, *, forget: bool = False) -> None:
+    def _finish(self, kind: fx.EndKind, failure: str | None, *, forget: bool = False,
+                chosen: bool = False) -> None:
         if self.finished is not None:
             return
-        self.finished = fx.Finished(kind, failure, forget)
+        self.finished = fx.Finished(kind, failure, forget, chosen)
         self._flush_events()
         self._effects.append(self.finished)
 

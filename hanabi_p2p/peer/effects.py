@@ -174,6 +174,7 @@ class Finished:
     kind: EndKind
     failure: str | None = None
     forget: bool = False  # see Leave.forget
+    chosen: bool = False  # our player chose to leave (a Leave command)
 
 
 Effect = StoreEntry | Send | Broadcast | Connect | AdmitOnly | Disconnect | Notify | Finished

@@ -235,6 +235,8 @@ class Peer:
         s = self._session
         assert self.game_file is not None
         out = GameResult(log_path=self.game_file.path, names=s.names)
+        out.chosen_leave = self.core is not None and self.core.finished is not None and (
+            self.core.finished.chosen)
         if s.seats:
             out.table_code = table_code(self._table_id, [seat.peer_id for seat in s.seats])
         if s.state is not None:

@@ -19,6 +19,7 @@ class GameResult:
     failure: str | None = None
     names: list[str] = field(default_factory=list)
     table_code: str = ""
+    chosen_leave: bool = False  # the player left by choice (quit), not for a failure
 
     @property
     def ok(self) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from netlab import Host, NetLab
 
 from hanabi_p2p.cli import main as cli_main
-from hanabi_p2p.commands.tables import CheckedTable, format_tables
+from hanabi_p2p.commands.tables import CheckedTable, format_tables, watch_hint
 from hanabi_p2p.errors import LocalProtocolError, UserError
 from hanabi_p2p.net.discovery import (
     BadAdvert,
@@ -143,8 +143,8 @@ def test_a_full_table_is_listed_with_how_to_watch_it() -> None:
     full = FoundTable(TableAd(b"\xee" * 16, "Full", "standard", (), 3, 3, "YYYY-YYYY"),
                       "10.0.0.3", 5001)
     open_one = FoundTable(AD, "10.0.0.1", 4000)
-    assert "hanabi-p2p watch" in format_tables([CheckedTable(full)])
-    assert "hanabi-p2p watch" not in format_tables([CheckedTable(open_one)])
+    assert "hanabi-p2p watch" in watch_hint([CheckedTable(full), CheckedTable(open_one)])
+    assert watch_hint([CheckedTable(open_one)]) == ""
 
 
 # -- real mDNS in namespaces ------------------------------------------------------------------

@@ -12,7 +12,7 @@ from hanabi_p2p.log.entry import make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import watchwire as ww
-from hanabi_p2p.peer.core import WATCH_HELLO_S
+from hanabi_p2p.peer.core import TABLE_STARTED, WATCH_HELLO_S
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session.bodies import TableOption
@@ -150,6 +150,7 @@ def test_every_player_lists_the_spectator_and_forgets_it_when_it_leaves() -> Non
             (watcher.peer_id, "Zoe", True)]
         assert any(isinstance(e, fx.WatchersChanged) for e in p.events)
     net.command(watcher, fx.Leave("bye"))
+    assert watcher.finished is not None and watcher.finished.chosen  # `watch` exits 0
     for other in range(3):
         net.link_down(watcher.index, other, "spectator left", redial=False)
     net.run_for(1.0)
@@ -243,3 +244,20 @@ def test_what_a_spectator_claims_to_hold_never_times_out_a_thinking_player() -> 
         net.run_for(1.0)
     assert host.finished is None and guest.finished is None
     assert host.session.abort_reason is None and guest.session.abort_reason is None
+
+
+def test_a_joiner_after_the_seating_is_told_the_game_has_begun_and_keeps_nothing() -> None:
+    # the mesh now takes a few links of unseated peers once seated (spectators), so a late
+    # joiner gets in as far as the log: it learns the seating from it and stops, never
+    # having asked for a seat
+    net = SimNet(GameConfig(players=2), seed=18, extra=1)
+    net.open_table()
+    host = net.peers[0]
+    net.run(lambda: host.session.state is not None and host.session.state.turn >= 1)
+    late = net.peers[2]
+    late.bot = False
+    net.connect(late.index, 0)
+    net.run(lambda: late.finished is not None, limit_s=30)
+    assert late.finished is not None and late.finished.forget
+    assert late.finished.failure == TABLE_STARTED
+    assert all(e.author != late.peer_id for e in late.stored)
