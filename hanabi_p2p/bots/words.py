@@ -57,6 +57,9 @@ class Say(Enum):
     DISCARD_CHOP = N_("discard slot {slot}: it is the chop, the oldest unclued card")
     DISCARD_NEXT = N_("discard slot {slot}: my chop must be a last copy, so the next unclued "
                       "card goes instead")
+    DISCARD_LOCKED_FREE = N_("discard slot {slot}: every card is clued and none is a last "
+                             "copy; my partner can use the clue token better than I can use "
+                             "a stall")
     DISCARD_LOCKED = N_("discard slot {slot}: every card is clued and no clue helps; losing "
                         "this one costs the fewest points")
 

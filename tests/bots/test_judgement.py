@@ -55,3 +55,14 @@ def test_no_save_with_the_last_token_that_locks_a_hand() -> None:
     # left, nothing to play, so she would discard a clued card. Bob plays instead.
     advice = s.advice(BOB)
     assert isinstance(advice.action, Play) and advice.reason is Reason.PLAY_KNOWN
+
+
+def test_two_players_a_locked_hand_discards_a_card_that_is_no_last_copy() -> None:
+    s = Scenario(2, ["R3 Y3 G4 B4 W3", "G2 Y4 B2 W4 R2"])
+    for giver, target, value in ((ALICE, BOB, "4"), (BOB, ALICE, "3"), (ALICE, BOB, "2"),
+                                 (BOB, ALICE, "4")):
+        s.clue(giver, target, value)
+    assert s.state.clue_tokens == 4  # Alice: every card clued, nothing to play
+    advice = s.advice(ALICE)
+    assert isinstance(advice.action, Discard) and advice.reason is Reason.LOCKED
+    assert "my partner can use the clue token better" in advice.text
