@@ -17,6 +17,7 @@ from enum import Enum
 from hanabi_p2p.i18n import N_, _, ngettext
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.rules.cards import Card
+from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.terms import colour_name
 
 
@@ -79,9 +80,9 @@ class Words:
 
     def render(self) -> str:
         template = _play_clue(self.count) if self.say is Say.PLAY_CLUE else _(self.say.value)
-        player = self.player
-        if player is None:
-            player = _("seat {number}").format(number=self.seat + 1)
+        # a name comes from a peer: shown only once made safe for a terminal
+        player = (_("seat {number}").format(number=self.seat + 1) if self.player is None
+                  else safe_name(self.player))
         return template.format(
             slot=self.slot, player=player, holder=player,
             clue=_clue_word(self.clue), card=self.card, missing=self.card,

@@ -72,3 +72,10 @@ def test_italian_play_clue_finesse_and_discard_have_no_english(italian: None) ->
 def test_default_names_are_seat_numbers_in_the_language_chosen(italian: None) -> None:
     s = Scenario(3, ["R3 Y3 G4 B4 W3", "R3 G4 Y2 B4 W5", "Y3 B3 G3 W4 R4"])
     assert explain(s.table.views[0], 0).text.startswith("dai a posto 2 l'informazione «5»:")
+
+
+def test_a_player_name_from_a_peer_is_made_safe_for_the_terminal() -> None:
+    s = Scenario(3, ["R3 Y3 G4 B4 W3", "R3 G4 Y2 B4 W5", "Y3 B3 G3 W4 R4"])
+    text = explain(s.table.views[0], 0, ["Alice", "Bob\x1b[2J\x07", "Cathy"]).text
+    assert "\x1b" not in text and "\x07" not in text
+    assert text.startswith("clue Bob")
