@@ -4,15 +4,22 @@ Everything a peer decides happens in the sans-IO ``PeerCore``; this class only c
 inputs in (mesh events, the time, commands) and its effects out (store, send, connect,
 notify, finish), in the order the core gives them. Its tasks live in one
 ``asyncio.TaskGroup``: if any of them fails, the peer ends with that error, visibly.
+
+The deck's proof checks (nearly all of a peer's deck CPU) run on a small thread pool, off
+the event loop: libsodium releases the GIL, so they use the cores a laptop has while the
+loop keeps the links and the screen alive.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from hanabi_p2p.deck.errors import DeckCheatError
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica
@@ -56,6 +63,7 @@ class Node:
         self._done = asyncio.Event()
         self._executing = False
         self._group: asyncio.TaskGroup | None = None
+        self._checkers: ThreadPoolExecutor | None = None  # made when the deck first needs it
 
     # -- what others read -------------------------------------------------------------------
 
@@ -121,6 +129,10 @@ class Node:
         finally:
             self._group = None
             self._done.set()
+            if self._checkers is not None:
+                # a check still running belongs to a game we left: nobody waits for it
+                self._checkers.shutdown(wait=False, cancel_futures=True)
+                self._checkers = None
 
     async def _mesh_events(self) -> None:
         while (event := await self.mesh.next_event()) is not None:
@@ -191,10 +203,32 @@ class Node:
             self.spawn(mesh.disconnect(effect.peer_id, effect.reason), "disconnect")
         elif isinstance(effect, fx.Notify):
             self.on_events(list(effect.events))
+        elif isinstance(effect, fx.CheckDeck):
+            if self._group is None:  # not running (replaying a log): here and now
+                self.core.deck_checked(_first_failure(effect.jobs), self.clock())
+            else:
+                self.spawn(self._check_deck(effect.jobs), "deck checks")
         elif isinstance(effect, fx.Finished):
             if effect.failure and not self.failure:
                 self.failure = effect.failure
             self._done.set()
+
+    async def _check_deck(self, jobs: Sequence[Callable[[], None]]) -> None:
+        if self._checkers is None:
+            self._checkers = ThreadPoolExecutor(os.cpu_count() or 1, "deck-checks")
+        loop = asyncio.get_running_loop()
+        results = await asyncio.gather(
+            *(loop.run_in_executor(self._checkers, job) for job in jobs), return_exceptions=True)
+        outcome: fx.CheckOutcome = None
+        for result in results:
+            if isinstance(result, DeckCheatError):
+                outcome = result  # the first failure in list order: blame never races
+                break
+            if isinstance(result, BaseException):
+                raise result  # a bug, not a cheat: end the peer visibly
+        if not self.finished:
+            self.core.deck_checked(outcome, self.clock())
+            self._execute()
 
     def _store(self, write: Callable[[], None]) -> None:
         try:
@@ -207,6 +241,15 @@ class Node:
             self.failure = failure
             self._done.set()
             raise StorageFailed(failure) from None
+
+
+def _first_failure(jobs: Sequence[Callable[[], None]]) -> fx.CheckOutcome:
+    for job in jobs:
+        try:
+            job()
+        except DeckCheatError as exc:
+            return exc
+    return None
 
 
 def _worth_reporting(event: LinkFailed) -> bool:
