@@ -167,13 +167,19 @@ class DeckPeer:
     def seeds(self) -> dict[int, bytes]:
         return dict(self._seeds)
 
+    def made(self, message: DeckMessage) -> bool:
+        """Did this peer make and send `message` itself?"""
+        return message in self._sent
+
     def transcript(self) -> list[tuple[int, DeckMessage]]:
         """Every message accepted so far (own ones too) as (seat, message), in order."""
         return list(self._transcript)
 
     def audit(self) -> AuditResult:
         """Audit this table from everything this peer accepted (needs every seed)."""
-        return audit(self.config, self.table_id, self.seats, self._transcript)
+        # (our own steps in our transcript are the ones we made: not recomputed)
+        return audit(self.config, self.table_id, self.seats, self._transcript,
+                     made_by_us=self.my_seat)
 
     # ---- actions -------------------------------------------------------------------------
 

@@ -207,4 +207,14 @@ class DeckAdapter:
         return [s for s in range(len(self.seats)) if s not in seen]
 
     def audit(self) -> AuditResult:
-        return audit(self.config, self.table_id, self.seats, self.transcript)
+        return audit(self.config, self.table_id, self.seats, self.transcript,
+                     made_by_us=self._made_by_us())
+
+    def _made_by_us(self) -> int | None:
+        """Our seat, if every shuffle and lock in our seat's name is one our DeckPeer made
+        (so it reproduces by construction); else None, and the audit recomputes them all."""
+        peer, seat = self.peer, self.my_seat
+        if peer is None or seat is None:
+            return None
+        ours = [m for s, m in self.transcript if s == seat and isinstance(m, Shuffle | Lock)]
+        return seat if all(peer.made(m) for m in ours) else None
