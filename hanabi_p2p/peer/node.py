@@ -7,7 +7,9 @@ notify, finish), in the order the core gives them. Its tasks live in one
 
 The deck's proof checks (nearly all of a peer's deck CPU) run on a small thread pool, off
 the event loop: libsodium releases the GIL, so they use the cores a laptop has while the
-loop keeps the links and the screen alive.
+loop keeps the links and the screen alive. So does the fsync of entries received from peers
+(group commit: one at a time, covering everything written before it starts); our own
+entries are fsync'd before anything that follows them is sent, on the loop.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ class Node:
         self._executing = False
         self._group: asyncio.TaskGroup | None = None
         self._checkers: ThreadPoolExecutor | None = None  # made when the deck first needs it
+        self._syncer: ThreadPoolExecutor | None = None  # group commit of received entries
+        self._sync_running = False
+        self._sync_again = False  # entries were written while the running fsync had started
 
     # -- what others read -------------------------------------------------------------------
 
@@ -133,6 +138,10 @@ class Node:
                 # a check still running belongs to a game we left: nobody waits for it
                 self._checkers.shutdown(wait=False, cancel_futures=True)
                 self._checkers = None
+            if self._syncer is not None:
+                # an fsync still running must end before the game file may be closed
+                self._syncer.shutdown(wait=True)
+                self._syncer = None
 
     async def _mesh_events(self) -> None:
         while (event := await self.mesh.next_event()) is not None:
@@ -179,9 +188,36 @@ class Node:
                     else:
                         self._apply(effect)
                 if unsynced:
-                    self._store(self.game_file.sync)
+                    self._sync_received()
         finally:
             self._executing = False
+
+    def _sync_received(self) -> None:
+        """Make the received entries written so far durable, off the event loop when the
+        node runs: they can always be fetched again, so nothing waits for this."""
+        if self._group is None:
+            self._store(self.game_file.sync)
+        elif self._sync_running:
+            self._sync_again = True
+        else:
+            self._sync_running = True
+            self.spawn(self._group_commit(), "group commit")
+
+    async def _group_commit(self) -> None:
+        if self._syncer is None:
+            self._syncer = ThreadPoolExecutor(1, "log-sync")
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                self._sync_again = False
+                try:
+                    await loop.run_in_executor(self._syncer, self.game_file.sync)
+                except OSError as exc:
+                    raise self._storage_failed(exc) from None
+                if not self._sync_again:
+                    return
+        finally:
+            self._sync_running = False
 
     def _append(self, effect: fx.StoreEntry) -> None:
         entry = effect.entry
@@ -234,13 +270,16 @@ class Node:
         try:
             write()
         except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
-            what = "disk full" if exc.errno == 28 else "cannot write the game log"
-            failure = (f"{what}: {reason} ({self.log_path}); free space and run "
-                       "hanabi-p2p join --resume")
-            self.failure = failure
-            self._done.set()
-            raise StorageFailed(failure) from None
+            raise self._storage_failed(exc) from None
+
+    def _storage_failed(self, exc: OSError) -> StorageFailed:
+        reason = exc.strerror or type(exc).__name__
+        what = "disk full" if exc.errno == 28 else "cannot write the game log"
+        failure = (f"{what}: {reason} ({self.log_path}); free space and run "
+                   "hanabi-p2p join --resume")
+        self.failure = failure
+        self._done.set()
+        return StorageFailed(failure)
 
 
 def _first_failure(jobs: Sequence[Callable[[], None]]) -> fx.CheckOutcome:
