@@ -15,6 +15,7 @@ from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import ABORTED, AUDITED
+from hanabi_p2p.session.verify import Verdict, verify_game
 
 
 def test_an_honest_table_runs_its_deck_checks_in_the_shell_and_finishes_audited() -> None:
@@ -73,6 +74,10 @@ def test_a_bad_proof_checked_in_the_shell_is_blamed_on_its_seat_before_any_revea
         # no card was revealed: the deck never became ready anywhere
         assert not any(isinstance(e, ev.DeckReady) for e in p.events)
         assert p.session.state is None
+        # the cheat is in the log, signed: `log verify` blames the same player
+        report = verify_game(p.stored)
+        assert report.verdict is Verdict.INVALID
+        assert [problem.author for problem in report.problems] == [cheater.peer_id]
     # the next seat built its own step on the cheater's before checking it: deferral was on
     successor = next(p for p in honest if p.session.my_seat == 2)
     deck = successor.session.deck
