@@ -75,8 +75,13 @@ MAX_BROWSE_S = 60.0
 # before, to another browser or announcing a change of seats, waits that long before
 # answering again). So every table on the link answers within a round trip of that query,
 # sent when the browse starts; 0.3 s covers a round trip on a slow Wi-Fi and a host whose
-# event loop is busy for a moment. (The query is sent twice, against a lost datagram.)
+# event loop is busy for a moment. (The query is sent twice, against a lost datagram; with
+# no answer to it at all the browse falls back to MULTICAST_GRACE_S.)
 BROWSE_GRACE_S = 0.3
+# Without any answer to the legacy unicast query (a firewall that lets mDNS in but not unicast
+# to other ports, a responder that ignores such queries), only multicast answers count, and
+# one may come a second late: the browse then waits this long after the first answer instead.
+MULTICAST_GRACE_S = 1.2
 # The legacy unicast query goes out when the browse starts and once more this much later.
 CENSUS_RESEND_S = 0.1
 # A legacy unicast answer is one UDP datagram of at most this many bytes (RFC 6762 17).
@@ -541,10 +546,11 @@ def _census_socket(interface: str) -> socket.socket:
     return sock
 
 
-async def _census(zc: Zeroconf, interface: str) -> None:
+async def _census(zc: Zeroconf, interface: str, on_answer: Callable[[], None]) -> None:
     """Ask every table on the link at once, as a legacy unicast querier (see BROWSE_GRACE_S),
     and feed the answers to `zc`'s cache like any mDNS answer: the browse sees the tables,
-    and resolving them needs no further query. Runs until cancelled."""
+    and resolving them needs no further query. `on_answer` is called for each answer.
+    Runs until cancelled."""
     loop = asyncio.get_running_loop()
     try:
         sock = _census_socket(interface)
@@ -569,6 +575,7 @@ async def _census(zc: Zeroconf, interface: str) -> None:
             # (answers only, from port 5353: what an mDNS responder sends)
             if message.valid and message.is_response() and port == _MDNS_PORT:
                 zc.record_manager.async_updates_from_response(message)
+                on_answer()
     finally:
         asker.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -586,7 +593,8 @@ async def browse_tables(interface: str, timeout: float,
     """Tables advertised on the LAN of `interface`, watched for `timeout` seconds.
 
     With `until`, the browse stops early: as soon as `until(tables)` says NOW, or `grace`
-    seconds after it first said SOON (see `settled`).
+    seconds after it first said SOON (see `settled`) - MULTICAST_GRACE_S if the legacy
+    unicast query it then makes has had no answer.
     """
     if not 0 < timeout <= MAX_BROWSE_S:
         raise UserError(f"the browse timeout must be between 0 and {MAX_BROWSE_S:g} seconds")
@@ -635,10 +643,27 @@ async def browse_tables(interface: str, timeout: float,
             loop.call_soon_threadsafe(schedule, name)
 
     browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE_TYPE, handlers=[on_change])
-    census = loop.create_task(_census(aiozc.zeroconf, interface)) if until else None
-    stop_at = loop.time() + timeout
+    census_answered = False
+
+    def on_census_answer() -> None:
+        nonlocal census_answered
+        if not census_answered:
+            census_answered = True
+            changed.set()  # the grace may be shorter now
+
+    census = (loop.create_task(_census(aiozc.zeroconf, interface, on_census_answer))
+              if until else None)
+    deadline = loop.time() + timeout
+    soon_since: float | None = None  # when `until` first said SOON
+
+    def stop_at() -> float:
+        if soon_since is None:
+            return deadline
+        wait = grace if census_answered else max(grace, MULTICAST_GRACE_S)
+        return min(deadline, soon_since + wait)
+
     try:
-        while (left := stop_at - loop.time()) > 0:
+        while (left := stop_at() - loop.time()) > 0:
             try:
                 await asyncio.wait_for(changed.wait(), left)
             except TimeoutError:
@@ -647,8 +672,8 @@ async def browse_tables(interface: str, timeout: float,
             verdict = Settled.NOT_YET if until is None else until(_sorted(found))
             if verdict is Settled.NOW:
                 break
-            if verdict is Settled.SOON:
-                stop_at = min(stop_at, loop.time() + grace)
+            if verdict is Settled.SOON and soon_since is None:
+                soon_since = loop.time()
     finally:
         if census is not None:
             census.cancel()

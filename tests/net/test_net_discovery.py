@@ -323,7 +323,8 @@ from hanabi_p2p.net.discovery import SERVICE_TYPE, _census, _zeroconf_on
 
 async def main() -> None:
     aiozc = _zeroconf_on(sys.argv[1])
-    census = asyncio.get_running_loop().create_task(_census(aiozc.zeroconf, sys.argv[1]))
+    census = asyncio.get_running_loop().create_task(
+        _census(aiozc.zeroconf, sys.argv[1], lambda: None))
     await asyncio.sleep(1.0)
     census.cancel()
     cache = aiozc.zeroconf.cache
