@@ -10,12 +10,14 @@ Rows (issue 13), each the median of --runs runs (wall clock, since waiting is wh
 * game over -> exit: from each process's game-over line to its exit (median of the slowest
   process of each game);
 * `join` start -> seated, 2 players: from starting the joiner to its "Everyone is seated"
-  line. By address (`join --address`, no mDNS) unless --mdns is given.
+  line. By address (`join --address`, no mDNS) unless --mdns is given; with --mdns, by the
+  table's name, or with --any-table by no name at all (the only open table: the browse then
+  waits discovery.BROWSE_GRACE_S after the first answer for a second table).
 
 Every peer is `hanabi-p2p host|join --bot` in its own process on 127.0.0.1, each with its own
 data directory in a temporary directory. The games' logs become the `log list` data set.
 
-Usage: .venv/bin/python bench/feel.py [--runs N] [--cold-games N] [--mdns]
+Usage: .venv/bin/python bench/feel.py [--runs N] [--cold-games N] [--mdns [--any-table]]
 Prints a table, then (last line) one JSON object with the figures.
 """
 
@@ -133,14 +135,16 @@ class Game:
         return [self.host, *self.guests]
 
 
-def play(root: Path, players: int, table: str, program: Sequence[str], *, mdns: bool) -> Game:
+def play(root: Path, players: int, table: str, program: Sequence[str], *, mdns: bool,
+         any_table: bool = False) -> Game:
     """A whole game between `players` computer players, one process each."""
     host_args = ["host", "--players", str(players), "--table", table, *peer_args(root, "host")]
     if not mdns:
         host_args.append("--no-mdns")
     host = Proc.start("host", host_args, program)
     _, opened = host.when(TABLE_OPEN)
-    where = ([table] if mdns else ["--address", f"{opened.group(1)}:{opened.group(2)}"])
+    where = (([] if any_table else [table]) if mdns
+             else ["--address", f"{opened.group(1)}:{opened.group(2)}"])
     guests = [Proc.start(f"guest{i}", ["join", *where, *peer_args(root, f"guest{i}")], program)
               for i in range(1, players)]
     game = Game(host, guests)
@@ -176,6 +180,9 @@ def main() -> None:
                         help="games `log list` checks with no cache (default: 10)")
     parser.add_argument("--mdns", action="store_true",
                         help="join by table name through mDNS on loopback, not by address")
+    parser.add_argument("--any-table", action="store_true",
+                        help="with --mdns: `join` with no table name (the only open table; "
+                             "nobody else may advertise a table on loopback meanwhile)")
     parser.add_argument("--program", metavar="CMD",
                         help="command line that runs hanabi-p2p for the command rows and "
                              "`log list` (e.g. another checkout, to compare); the games "
@@ -215,7 +222,8 @@ def main() -> None:
             figures["deck_setup_5p_s"] = statistics.median(setups)
             figures["game_over_exit_s"] = statistics.median(exits)
             for run in range(args.runs):
-                game = play(root / f"two-{run}", 2, f"feel two {run}", installed, mdns=args.mdns)
+                game = play(root / f"two-{run}", 2, f"feel two {run}", installed, mdns=args.mdns,
+                            any_table=args.any_table)
                 joins.append(game.guests[0].when(SEATED)[0] - game.guests[0].started)
             figures["join_seated_s"] = statistics.median(joins)
 
@@ -228,13 +236,14 @@ def main() -> None:
         cold_s = command_time(["log", "list", "--data-dir", str(cold)], 1)
         figures["log_list_cold_per_game_s"] = cold_s / args.cold_games
 
+    join_by = ("mdns, no name" if args.any_table else "mdns") if args.mdns else "address"
     rows = [("hanabi-p2p --version", "version_s"), ("hanabi-p2p --help", "help_s"),
             ("replay FILE (whole game)", "replay_s"),
             (f"log list, {LIST_GAMES} games, cached", "log_list_100_s"),
             ("log list, uncached, per game", "log_list_cold_per_game_s"),
             ("5-player deck: seated -> ready", "deck_setup_5p_s"),
             ("game over -> exit (slowest)", "game_over_exit_s"),
-            (f"join ({'mDNS' if args.mdns else 'address'}) -> seated, 2p", "join_seated_s")]
+            (f"join ({join_by}) -> seated, 2p", "join_seated_s")]
     print(f"{'what a person waits for':<34} {'median':>9} {'target':>8}   (runs: {args.runs})")
     for label, key in rows:
         if key not in figures:
@@ -243,7 +252,7 @@ def main() -> None:
         print(f"{label:<34} {figures[key]:>8.3f}s {f'{target:g}s' if target else '':>8}")
     figures = {k: round(v, 4) for k, v in figures.items()}
     figures["runs"] = args.runs
-    figures["join_by"] = "mdns" if args.mdns else "address"
+    figures["join_by"] = join_by
     print(json.dumps(figures))
 
 

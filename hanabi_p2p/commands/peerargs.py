@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import getpass
 import os
 import sys
@@ -159,7 +160,12 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
 
 def run_game(main: Callable[[], Awaitable[GameResult]], frontend: Frontend) -> int:
     """Run a peer to the end and report like every peer does: score, rating, `log: PATH`."""
-    return report_result(asyncio.run(_with_frontend(main, frontend)))
+    result = asyncio.run(_with_frontend(main, frontend))
+    # The game is over and its log durable; all that is left is two lines and the exit.
+    # Frozen objects are left out of the interpreter's final collections: that spares a
+    # finished 5-player game about 0.1 s of exit (more on a loaded machine).
+    gc.freeze()
+    return report_result(result)
 
 
 def report_result(result: GameResult) -> int:

@@ -10,13 +10,14 @@ With ``defer_checks=True`` the costly checks of a shuffle or lock (point validat
 proofs: nearly all of a peer's deck CPU) are not run by `receive`, which only makes the cheap
 structural checks and at once returns this peer's own shuffle or lock when it falls due; the
 caller sends that, then runs `run_checks` (see there; in a worker thread if it likes, and its
-checks in parallel). The deck is READY, and anything can be revealed, only once every
-deferred check has passed (SPEC §2.8), so building on an unchecked predecessor leaks
-nothing: a peer's own step is the same function of its seed whatever its input.
+checks in parallel), or, when the caller's event loop must never block on them, takes the
+jobs with `take_checks`, runs them wherever it likes and reports with `finish_checks`. The
+deck is READY, and anything can be revealed, only once every deferred check has passed
+(SPEC §2.8), so building on an unchecked predecessor leaks nothing: a peer's own step is
+the same function of its seed whatever its input.
 
-A DeckPeer is not thread-safe: call it from one thread at a time (an IO shell can give it a
-single-worker executor to keep its event loop free); only the jobs `run_checks` hands to its
-runner may run in parallel.
+A DeckPeer is not thread-safe: call it from one thread at a time; only the jobs that
+`run_checks` hands to its runner, or `take_checks` to its caller, may run in parallel.
 """
 
 from __future__ import annotations
@@ -118,6 +119,7 @@ class DeckPeer:
         self._transcript: list[tuple[int, DeckMessage]] = []
         self._defer_checks = defer_checks
         self._deferred: list[ProofCheck] = []  # costly checks not run yet, in arrival order
+        self._running: list[ProofCheck] = []  # taken by take_checks, outcome not reported yet
 
     # ---- queries -------------------------------------------------------------------------
 
@@ -131,8 +133,14 @@ class DeckPeer:
 
     @property
     def checks_pending(self) -> int:
-        """Deferred proof checks not run yet (always 0 without ``defer_checks``)."""
-        return len(self._deferred)
+        """Deferred proof checks that have not passed yet (always 0 without
+        ``defer_checks``), those taken by `take_checks` included."""
+        return len(self._deferred) + len(self._running)
+
+    def defer_checks(self) -> None:
+        """Defer the costly checks of every shuffle and lock received from now on (as
+        ``defer_checks=True`` does from the start); what was checked stays checked."""
+        self._defer_checks = True
 
     @property
     def error(self) -> Exception | None:
@@ -167,13 +175,19 @@ class DeckPeer:
     def seeds(self) -> dict[int, bytes]:
         return dict(self._seeds)
 
+    def made(self, message: DeckMessage) -> bool:
+        """Did this peer make and send `message` itself?"""
+        return message in self._sent
+
     def transcript(self) -> list[tuple[int, DeckMessage]]:
         """Every message accepted so far (own ones too) as (seat, message), in order."""
         return list(self._transcript)
 
     def audit(self) -> AuditResult:
         """Audit this table from everything this peer accepted (needs every seed)."""
-        return audit(self.config, self.table_id, self.seats, self._transcript)
+        # (our own steps in our transcript are the ones we made: not recomputed)
+        return audit(self.config, self.table_id, self.seats, self._transcript,
+                     made_by_us=self.my_seat)
 
     # ---- actions -------------------------------------------------------------------------
 
@@ -234,14 +248,41 @@ class DeckPeer:
         order, so that the blame does not depend on timing; e.g. with a thread pool
         ``lambda jobs: [f.result() for f in [pool.submit(j) for j in jobs]]``. Do not call
         another method of this peer while it runs."""
-        self._require_usable()
-        jobs, self._deferred = self._deferred, []
-
-        def step() -> list[DeckMessage]:
+        jobs = self.take_checks()
+        try:
             runner(jobs)
-            return self._advance()
+        except DeckCheatError as exc:
+            return self.finish_checks(exc)
+        return self.finish_checks(None) if jobs else self._run(self._advance)
 
-        return self._run(step)
+    def take_checks(self) -> list[ProofCheck]:
+        """Hand over the deferred checks, to run off this thread (in parallel if you like),
+        then report the outcome with `finish_checks`; meanwhile the deck cannot become
+        READY. One batch at a time: empty while a batch is out, or nothing is deferred."""
+        self._require_usable()
+        if self._running:
+            return []
+        self._running, self._deferred = self._deferred, []
+        return list(self._running)
+
+    def finish_checks(self, error: DeckCheatError | None) -> list[DeckMessage]:
+        """The batch of `take_checks` ran: ``error`` is what its first failing job in list
+        order raised, or None if every job passed. Returns what this peer sends as a result
+        (like `run_checks`); on an error moves to ERROR and raises it. Ignored when this
+        peer stopped meanwhile (an error found while the batch ran: the batch came before
+        it, so `_run` ran its jobs again, in order, to blame the earliest cheat)."""
+        if self._phase is Phase.ERROR:
+            return []
+        if not self._running:
+            raise LocalProtocolError("finish_checks() without a batch from take_checks()")
+        self._running = []
+        if error is not None:
+            # the batch came before anything deferred since: its failure is the earliest
+            self._deferred = []
+            self._error = error
+            self._phase = Phase.ERROR
+            raise error
+        return self._run(self._advance)
 
     def seed_reveal(self) -> list[DeckMessage]:
         """Publish the seed for the audit (game over, or after a cheat). Allowed even in
@@ -278,8 +319,10 @@ class DeckPeer:
             error: DeckCheatError | DeckCorruptError = exc
             # Deferred checks belong to messages that came before the one that failed: a
             # failure among them comes first, as it would have without deferring, so that
-            # the blame does not depend on the mode.
-            jobs, self._deferred = self._deferred, []
+            # the blame does not depend on the mode. A batch out with take_checks came
+            # before those: it is run again here, in order (its outcome is ignored later).
+            jobs = [*self._running, *self._deferred]
+            self._running, self._deferred = [], []
             try:
                 run_in_order(jobs)
             except DeckCheatError as earlier:
@@ -372,7 +415,7 @@ class DeckPeer:
         done = {"all-commits": lambda: len(self._commits) == players,
                 "all-shuffles": lambda: len(self._shuffles) == players,
                 # READY lets cards be revealed: only once every deferred check has passed
-                "all-locks": lambda: len(self._locks) == players and not self._deferred}
+                "all-locks": lambda: len(self._locks) == players and not self.checks_pending}
         while (step := COMPLETES.get(self._phase)) is not None and done[step]():
             self._phase = TRANSITIONS[(self._phase, step)]
         if self._phase is Phase.SHUFFLE and len(self._shuffles) == self.my_seat:

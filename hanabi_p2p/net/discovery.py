@@ -30,13 +30,18 @@ import asyncio
 import contextlib
 import enum
 import ipaddress
+import secrets
 import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import ifaddr
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
+from zeroconf._dns import DNSQuestion
+from zeroconf._protocol.incoming import DNSIncoming
+from zeroconf._protocol.outgoing import DNSOutgoing
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+from zeroconf.const import _CLASS_IN, _FLAGS_QR_QUERY, _MDNS_ADDR, _MDNS_PORT, _TYPE_PTR
 
 from hanabi_p2p.errors import LocalProtocolError, RemoteProtocolError, UserError
 from hanabi_p2p.limits import (
@@ -61,11 +66,28 @@ RESOLVE_TIMEOUT_S = 1.5
 # How long a browse may last at most (`tables --timeout`, `join --browse-seconds`).
 MAX_BROWSE_S = 60.0
 # Once a browse has an answer that a late advert could still change (the only open table, or
-# the only name with a given start), it waits this much longer before settling. Responders
-# answer a query within 20-120 ms (RFC 6762, 6.), but one that multicast the same record in
-# the last second - to another browser's query, or announcing a change of seats - waits a
-# second more (6., python-zeroconf adds up to 200 ms of aggregation): 1.2 s covers that.
-BROWSE_GRACE_S = 1.2
+# the only name with a given start), it waits this much longer, from that first answer, before
+# settling. Besides the ordinary browse, a browse asks once more as a legacy unicast querier
+# (RFC 6762 6.7: from a port other than 5353): every responder answers such a query at once,
+# by unicast to that port alone - no random delay, no aggregation, and none of the one-second
+# wait a responder keeps between two multicasts of a record (6.), which is what a browse of
+# multicast answers had to allow for (1.2 s: a host that multicast its advert in the second
+# before, to another browser or announcing a change of seats, waits that long before
+# answering again). So every table on the link answers within a round trip of that query,
+# sent when the browse starts; 0.3 s covers a round trip on a slow Wi-Fi and a host whose
+# event loop is busy for a moment. (The query is sent twice, against a lost datagram; with
+# no answer to it at all the browse falls back to MULTICAST_GRACE_S.)
+BROWSE_GRACE_S = 0.3
+# Without any answer to the legacy unicast query (a firewall that lets mDNS in but not unicast
+# to other ports, a responder that ignores such queries), only multicast answers count, and
+# one may come a second late: the browse then waits this long after the first answer instead.
+MULTICAST_GRACE_S = 1.2
+# The legacy unicast query goes out when the browse starts and once more this much later.
+CENSUS_RESEND_S = 0.1
+# A legacy unicast answer is one UDP datagram of at most this many bytes (RFC 6762 17).
+CENSUS_MAX_DATAGRAM = 9000
+# Datagrams read from the census socket in one browse at most (anyone can send some).
+CENSUS_MAX_DATAGRAMS = 4 * 64
 # A table id prefix must be this long to name a table (`tables` shows 8 hex digits); a
 # shorter word is only matched against table names.
 MIN_ID_PREFIX_CHARS = 4
@@ -509,6 +531,58 @@ async def _resolve(zc: Zeroconf, name: str) -> FoundTable | _Malformed | None:
     return FoundTable(ad=ad, address=addresses[0], port=info.port)
 
 
+def _census_socket(interface: str) -> socket.socket:
+    """A UDP socket on an ephemeral port of `interface` that multicasts out of it alone."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        sock.setblocking(False)
+        sock.bind((interface, 0))
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(interface))
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_TTL, 255)
+        sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+async def _census(zc: Zeroconf, interface: str, on_answer: Callable[[], None]) -> None:
+    """Ask every table on the link at once, as a legacy unicast querier (see BROWSE_GRACE_S),
+    and feed the answers to `zc`'s cache like any mDNS answer: the browse sees the tables,
+    and resolving them needs no further query. `on_answer` is called for each answer.
+    Runs until cancelled."""
+    loop = asyncio.get_running_loop()
+    try:
+        sock = _census_socket(interface)
+    except OSError:
+        return  # the ordinary browse still finds the tables, only later
+    query = DNSOutgoing(_FLAGS_QR_QUERY, multicast=False, id_=secrets.randbelow(0xFFFF) + 1)
+    query.add_question(DNSQuestion(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN))
+    packets = query.packets()
+
+    async def ask() -> None:
+        for delay in (0.0, CENSUS_RESEND_S):
+            await asyncio.sleep(delay)
+            for packet in packets:
+                with contextlib.suppress(OSError):  # (the browse goes on without it)
+                    await loop.sock_sendto(sock, packet, (_MDNS_ADDR, _MDNS_PORT))
+
+    asker = loop.create_task(ask())
+    try:
+        for _ in range(CENSUS_MAX_DATAGRAMS):
+            data, (host, port) = await loop.sock_recvfrom(sock, CENSUS_MAX_DATAGRAM)
+            message = DNSIncoming(data, (host, port))
+            # (answers only, from port 5353: what an mDNS responder sends)
+            if message.valid and message.is_response() and port == _MDNS_PORT:
+                zc.record_manager.async_updates_from_response(message)
+                on_answer()
+    finally:
+        asker.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asker
+        sock.close()
+
+
 def _sorted(tables: dict[str, FoundTable]) -> list[FoundTable]:
     return sorted(tables.values(), key=lambda t: (t.ad.name, t.ad.table_id))
 
@@ -519,7 +593,8 @@ async def browse_tables(interface: str, timeout: float,
     """Tables advertised on the LAN of `interface`, watched for `timeout` seconds.
 
     With `until`, the browse stops early: as soon as `until(tables)` says NOW, or `grace`
-    seconds after it first said SOON (see `settled`).
+    seconds after it first said SOON (see `settled`) - MULTICAST_GRACE_S if the legacy
+    unicast query it then makes has had no answer.
     """
     if not 0 < timeout <= MAX_BROWSE_S:
         raise UserError(f"the browse timeout must be between 0 and {MAX_BROWSE_S:g} seconds")
@@ -568,9 +643,27 @@ async def browse_tables(interface: str, timeout: float,
             loop.call_soon_threadsafe(schedule, name)
 
     browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE_TYPE, handlers=[on_change])
-    stop_at = loop.time() + timeout
+    census_answered = False
+
+    def on_census_answer() -> None:
+        nonlocal census_answered
+        if not census_answered:
+            census_answered = True
+            changed.set()  # the grace may be shorter now
+
+    census = (loop.create_task(_census(aiozc.zeroconf, interface, on_census_answer))
+              if until else None)
+    deadline = loop.time() + timeout
+    soon_since: float | None = None  # when `until` first said SOON
+
+    def stop_at() -> float:
+        if soon_since is None:
+            return deadline
+        wait = grace if census_answered else max(grace, MULTICAST_GRACE_S)
+        return min(deadline, soon_since + wait)
+
     try:
-        while (left := stop_at - loop.time()) > 0:
+        while (left := stop_at() - loop.time()) > 0:
             try:
                 await asyncio.wait_for(changed.wait(), left)
             except TimeoutError:
@@ -579,9 +672,13 @@ async def browse_tables(interface: str, timeout: float,
             verdict = Settled.NOT_YET if until is None else until(_sorted(found))
             if verdict is Settled.NOW:
                 break
-            if verdict is Settled.SOON:
-                stop_at = min(stop_at, loop.time() + grace)
+            if verdict is Settled.SOON and soon_since is None:
+                soon_since = loop.time()
     finally:
+        if census is not None:
+            census.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await census
         for task in list(resolving):
             task.cancel()
         await asyncio.gather(*resolving, return_exceptions=True)

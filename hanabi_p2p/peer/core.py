@@ -161,6 +161,7 @@ class PeerCore:
         self._told_complete: frozenset[bytes] = frozenset()
         self._known_complete: set[bytes] = set()
         self._loading = False
+        self._checks_out = False  # a CheckDeck is with the shell
         self._now = now
         # spectators linked to us (peer -> its name), and those other players reported
         self._watchers: dict[bytes, str] = {}
@@ -292,6 +293,13 @@ class PeerCore:
             forget = command.forget and not session.seats
             self._finish(fx.EndKind.LEFT, command.reason, forget=forget, chosen=True)
             return
+        self._settle()
+
+    def deck_checked(self, outcome: fx.CheckOutcome, now: float) -> None:
+        """The shell ran the jobs of our last CheckDeck (see there)."""
+        self._now = now
+        self._checks_out = False
+        self.session.deck_checks_done(outcome)
         self._settle()
 
     def tick(self, now: float) -> None:
@@ -588,6 +596,8 @@ class PeerCore:
         # a spectator dials every player and takes no links; a player takes a few spectators
         guests = 0 if self.watching else GUEST_LINKS
         self._effects.append(fx.AdmitOnly(tuple(s.peer_id for s in seats), guests))
+        if self.session.deck is not None:
+            self.session.deck.defer_checks()  # the shell runs them: see CheckDeck
         for seat in seats:
             if seat.peer_id != self.me:
                 self._effects.append(fx.Connect(seat.peer_id, seat.address.host, seat.address.port))
@@ -662,6 +672,7 @@ class PeerCore:
         self._take_early_keys()
         self._flush_events(always=True)
         self._send_watch_keys()
+        self._hand_out_deck_checks()
         if self.finished is None and self.session.phase in (AUDITED, ABORTED):
             if self.watching:
                 # nobody needs a spectator's copy: done as soon as the game is
@@ -677,6 +688,17 @@ class PeerCore:
                 # stop as soon as they hear it, not a sync interval later
                 self._effects.append(fx.Broadcast(fr.Have(self._have())))
             self._check_linger(self._now)
+
+    def _hand_out_deck_checks(self) -> None:
+        """The deck's costly proof checks go to the shell, after the entries that carry our
+        own deck step (so it is sent first), one batch at a time."""
+        deck = self.session.deck
+        if deck is None or self._checks_out:
+            return
+        jobs = deck.take_checks()
+        if jobs:
+            self._checks_out = True
+            self._effects.append(fx.CheckDeck(tuple(jobs)))
 
     def _on_complete(self, peer_id: bytes, body: bytes) -> None:
         """A seated peer that holds the whole game tells us who else does (as their HAVEs

@@ -9,8 +9,10 @@ to a crash (a resumed peer must never sign a second, different entry with the sa
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from hanabi_p2p.deck.errors import DeckCheatError
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.net.frames import Frame
 from hanabi_p2p.rules.actions import Action
@@ -161,6 +163,19 @@ class Notify:
     events: tuple[ev.Event, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class CheckDeck:
+    """Run these deck proof checks (pure; any thread, in parallel: libsodium releases the
+    GIL) and report with ``PeerCore.deck_checked``: the DeckCheatError the first failing job
+    in list order raised (so the blame never depends on timing), or None. Until then the
+    deck is not ready and nothing is revealed; our own shuffle or lock is sent already."""
+
+    jobs: tuple[Callable[[], None], ...]
+
+
+CheckOutcome = DeckCheatError | None
+
+
 class EndKind(enum.Enum):
     AUDITED = "audited"  # the game is over and its deck audit ran
     ABORTED = "aborted"  # stopped for a reason (a cheat, an unreachable player, a resign)
@@ -177,4 +192,5 @@ class Finished:
     chosen: bool = False  # our player chose to leave (a Leave command)
 
 
-Effect = StoreEntry | Send | Broadcast | Connect | AdmitOnly | Disconnect | Notify | Finished
+Effect = (StoreEntry | Send | Broadcast | Connect | AdmitOnly | Disconnect | Notify | CheckDeck
+          | Finished)

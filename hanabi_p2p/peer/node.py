@@ -4,15 +4,24 @@ Everything a peer decides happens in the sans-IO ``PeerCore``; this class only c
 inputs in (mesh events, the time, commands) and its effects out (store, send, connect,
 notify, finish), in the order the core gives them. Its tasks live in one
 ``asyncio.TaskGroup``: if any of them fails, the peer ends with that error, visibly.
+
+The deck's proof checks (nearly all of a peer's deck CPU) run on a small thread pool, off
+the event loop: libsodium releases the GIL, so they use the cores a laptop has while the
+loop keeps the links and the screen alive. So does the fsync of entries received from peers
+(group commit: one at a time, covering everything written before it starts); our own
+entries are fsync'd before anything that follows them is sent, on the loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from hanabi_p2p.deck.errors import DeckCheatError
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica
@@ -56,6 +65,10 @@ class Node:
         self._done = asyncio.Event()
         self._executing = False
         self._group: asyncio.TaskGroup | None = None
+        self._checkers: ThreadPoolExecutor | None = None  # made when the deck first needs it
+        self._syncer: ThreadPoolExecutor | None = None  # group commit of received entries
+        self._sync_running = False
+        self._sync_again = False  # entries were written while the running fsync had started
 
     # -- what others read -------------------------------------------------------------------
 
@@ -121,6 +134,14 @@ class Node:
         finally:
             self._group = None
             self._done.set()
+            if self._checkers is not None:
+                # a check still running belongs to a game we left: nobody waits for it
+                self._checkers.shutdown(wait=False, cancel_futures=True)
+                self._checkers = None
+            if self._syncer is not None:
+                # an fsync still running must end before the game file may be closed
+                self._syncer.shutdown(wait=True)
+                self._syncer = None
 
     async def _mesh_events(self) -> None:
         while (event := await self.mesh.next_event()) is not None:
@@ -167,9 +188,36 @@ class Node:
                     else:
                         self._apply(effect)
                 if unsynced:
-                    self._store(self.game_file.sync)
+                    self._sync_received()
         finally:
             self._executing = False
+
+    def _sync_received(self) -> None:
+        """Make the received entries written so far durable, off the event loop when the
+        node runs: they can always be fetched again, so nothing waits for this."""
+        if self._group is None:
+            self._store(self.game_file.sync)
+        elif self._sync_running:
+            self._sync_again = True
+        else:
+            self._sync_running = True
+            self.spawn(self._group_commit(), "group commit")
+
+    async def _group_commit(self) -> None:
+        if self._syncer is None:
+            self._syncer = ThreadPoolExecutor(1, "log-sync")
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                self._sync_again = False
+                try:
+                    await loop.run_in_executor(self._syncer, self.game_file.sync)
+                except OSError as exc:
+                    raise self._storage_failed(exc) from None
+                if not self._sync_again:
+                    return
+        finally:
+            self._sync_running = False
 
     def _append(self, effect: fx.StoreEntry) -> None:
         entry = effect.entry
@@ -192,22 +240,56 @@ class Node:
             self.spawn(mesh.disconnect(effect.peer_id, effect.reason), "disconnect")
         elif isinstance(effect, fx.Notify):
             self.on_events(list(effect.events))
+        elif isinstance(effect, fx.CheckDeck):
+            if self._group is None:  # not running (replaying a log): here and now
+                self.core.deck_checked(_first_failure(effect.jobs), self.clock())
+            else:
+                self.spawn(self._check_deck(effect.jobs), "deck checks")
         elif isinstance(effect, fx.Finished):
             if effect.failure and not self.failure:
                 self.failure = effect.failure
             self._done.set()
 
+    async def _check_deck(self, jobs: Sequence[Callable[[], None]]) -> None:
+        if self._checkers is None:
+            self._checkers = ThreadPoolExecutor(os.cpu_count() or 1, "deck-checks")
+        loop = asyncio.get_running_loop()
+        results = await asyncio.gather(
+            *(loop.run_in_executor(self._checkers, job) for job in jobs), return_exceptions=True)
+        outcome: fx.CheckOutcome = None
+        for result in results:
+            if isinstance(result, DeckCheatError):
+                outcome = result  # the first failure in list order: blame never races
+                break
+            if isinstance(result, BaseException):
+                raise result  # a bug, not a cheat: end the peer visibly
+        if not self.finished:
+            self.core.deck_checked(outcome, self.clock())
+            self._execute()
+
     def _store(self, write: Callable[[], None]) -> None:
         try:
             write()
         except OSError as exc:
-            reason = exc.strerror or type(exc).__name__
-            what = "disk full" if exc.errno == 28 else "cannot write the game log"
-            failure = (f"{what}: {reason} ({self.log_path}); free space and run "
-                       "hanabi-p2p join --resume")
-            self.failure = failure
-            self._done.set()
-            raise StorageFailed(failure) from None
+            raise self._storage_failed(exc) from None
+
+    def _storage_failed(self, exc: OSError) -> StorageFailed:
+        reason = exc.strerror or type(exc).__name__
+        what = "disk full" if exc.errno == 28 else "cannot write the game log"
+        failure = (f"{what}: {reason} ({self.log_path}); free space and run "
+                   "hanabi-p2p join --resume")
+        self.failure = failure
+        self._done.set()
+        return StorageFailed(failure)
+
+
+def _first_failure(jobs: Sequence[Callable[[], None]]) -> fx.CheckOutcome:
+    for job in jobs:
+        try:
+            job()
+        except DeckCheatError as exc:
+            return exc
+    return None
 
 
 def _worth_reporting(event: LinkFailed) -> bool:

@@ -5,6 +5,11 @@ secrets at all; it collects the public transcript. The log verifier, given the f
 audit decoded, knows every card once the deck is locked; a spectator (``watching``) decodes
 what its keys open with a ``WatchDeck``: the public cards, and every hand at a table that
 sends spectators its keys.
+
+A peer core with a thread pool calls `defer_checks` once seated: from then on its DeckPeer
+sends its own shuffle or lock before checking its predecessors' proofs, and the costly checks
+wait for `take_checks` (run them anywhere, then report with `finish_checks`); the deck is not
+ready, so nothing is revealed, until every one of them has passed (SPEC 2.8).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from hanabi_p2p.deck import (
     audit,
 )
 from hanabi_p2p.deck import decode_message as _decode
+from hanabi_p2p.deck.peer import ProofCheck
 from hanabi_p2p.deck.watch import WatchDeck
 from hanabi_p2p.rules.cards import Card, GameConfig
 
@@ -146,6 +152,24 @@ class DeckAdapter:
         self.record(seat, messages)
         return out
 
+    # ---- deferred checks (a seated peer whose shell runs them off its event loop)
+
+    def defer_checks(self) -> None:
+        if self.peer is not None:
+            self.peer.defer_checks()
+
+    def take_checks(self) -> list[ProofCheck]:
+        """The deck proof checks to run now (pure, any thread, in parallel), in the order
+        whose first failure is the one to blame; empty while a batch is still out."""
+        if self.peer is None or self.peer.error is not None:
+            return []
+        return self.peer.take_checks()
+
+    def finish_checks(self, error: DeckCheatError | None) -> list[Any]:
+        """The outcome of the last `take_checks` batch; returns our answers (wire form).
+        Raises the DeckCheatError (it names the seat whose signed message failed)."""
+        return self._out(self.peer.finish_checks(error)) if self.peer else []
+
     @property
     def ready(self) -> bool:
         if self.peer is not None:
@@ -196,7 +220,8 @@ class DeckAdapter:
             done = {s for s, m in self.transcript if isinstance(m, Shuffle)}
             return [min(set(range(len(self.seats))) - done)]
         if phase is Phase.LOCK:
-            return [min(set(range(len(self.seats))) - self._locks_seen)]
+            # every lock in but its proofs still being checked: waiting for nobody
+            return sorted(set(range(len(self.seats))) - self._locks_seen)[:1]
         return []
 
     def missing_keys(self, position: int) -> list[int]:
@@ -212,4 +237,14 @@ class DeckAdapter:
         return [s for s in range(len(self.seats)) if s not in seen]
 
     def audit(self) -> AuditResult:
-        return audit(self.config, self.table_id, self.seats, self.transcript)
+        return audit(self.config, self.table_id, self.seats, self.transcript,
+                     made_by_us=self._made_by_us())
+
+    def _made_by_us(self) -> int | None:
+        """Our seat, if every shuffle and lock in our seat's name is one our DeckPeer made
+        (so it reproduces by construction); else None, and the audit recomputes them all."""
+        peer, seat = self.peer, self.my_seat
+        if peer is None or seat is None:
+            return None
+        ours = [m for s, m in self.transcript if s == seat and isinstance(m, Shuffle | Lock)]
+        return seat if all(peer.made(m) for m in ours) else None

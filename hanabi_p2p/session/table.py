@@ -688,6 +688,16 @@ class TableSession:
             self._start_play()
         self._learn_faces()
 
+    def deck_checks_done(self, error: DeckCheatError | None) -> None:
+        """The deck checks the shell ran off its event loop (deckio.DeckAdapter.take_checks)
+        came back: go on, or stop the game blaming the seat whose signed message failed."""
+        try:
+            out = self._require_deck().finish_checks(error)
+        except DeckCheatError as exc:
+            self.abort(exc.peer_id, str(exc))
+            return
+        self._after_deck(out)
+
     def _on_deck(self, entry: Entry) -> None:
         seat = self._seat_or_fault(entry)
         msgs = self._decode_deck(entry, b.deck_from_wire(entry.body))

@@ -10,6 +10,7 @@ from deck_helpers import ready_table
 from hanabi_p2p.deck import Check, Lock, OwnerKey, PublicKey, SeedReveal, SharedKeys, audit
 from hanabi_p2p.deck.messages import DeckMessage
 from hanabi_p2p.deck.table import DeckTable
+from hanabi_p2p.session.deckio import DeckAdapter
 
 Transcript = list[tuple[int, DeckMessage]]
 
@@ -111,3 +112,24 @@ def test_the_first_failing_step_is_named() -> None:
                          dataclasses.replace(lock, keys=(lock.keys[1], *lock.keys[1:])))
     transcript.append((0, PublicKey(0, bytes(32))))
     assert run(table, transcript) == (False, 2, Check.MISMATCH)
+
+
+def _adapter_of(table: DeckTable, seat: int, transcript: Transcript) -> DeckAdapter:
+    """The session's view of seat `seat` (its real DeckPeer) holding `transcript`."""
+    adapter = DeckAdapter(table.config, table.table_id, table.peer_ids, seat, b"\0" * 32)
+    adapter.peer = table.peers[seat]
+    for seat_of_message, message in transcript:
+        adapter.record(seat_of_message, [message])
+    return adapter
+
+
+def test_a_peer_skips_only_its_own_steps_and_only_when_it_made_them(finished: DeckTable) -> None:
+    """A seated peer's audit does not recompute the shuffle and lock its own DeckPeer made
+    (same verdict); one in its name that it did not make is recomputed, and blamed."""
+    honest = _adapter_of(finished, 1, finished.sent).audit()
+    assert honest == audit(finished.config, finished.table_id, finished.peer_ids, finished.sent)
+    lock = first(finished.sent, Lock, 1)
+    assert isinstance(lock, Lock)
+    forged = dataclasses.replace(lock, proofs=(lock.proofs[1], *lock.proofs[1:]))
+    result = _adapter_of(finished, 1, replace(finished.sent, Lock, 1, forged)).audit()
+    assert (result.ok, result.blamed_seat, result.check) == (False, 1, Check.MISMATCH)

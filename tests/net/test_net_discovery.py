@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from netlab import Host, NetLab
+from netlab import Host, NetLab, require_netlab
 
 from hanabi_p2p.cli import main as cli_main
 from hanabi_p2p.commands.tables import CheckedTable, format_tables, watch_hint
@@ -283,3 +283,82 @@ def test_without_default_route_several_addresses_are_listed(netlab: NetLab) -> N
     assert result.returncode == 2
     assert f"{host.address} (eth0)" in result.stderr and "10.231.9.9 (eth0)" in result.stderr
     assert "--interface" in result.stderr and "Traceback" not in result.stderr
+
+
+# `join` with no table name, in the namespace of `host`: the tables its browse settled on
+BROWSE_NO_NAME = """
+import asyncio, sys
+from hanabi_p2p.net.discovery import browse_tables, settled
+found = asyncio.run(browse_tables(sys.argv[1], 3.0, until=lambda t: settled(t, None)))
+print(" ".join(sorted(t.ad.name for t in found.tables)))
+"""
+
+
+@pytest.mark.netns
+@pytest.mark.parametrize("where", ["lan", "one-machine"])
+def test_join_without_a_name_sees_a_second_table_that_just_multicast_its_advert(
+        where: str) -> None:
+    """Two tables are open; one of them multicast its advert a moment ago (a change of
+    seats), which keeps an mDNS responder from multicasting it again for a second. A joiner
+    that names no table must still see both (and so refuse to pick one), on a LAN and with
+    everything on one machine (where unicast answers to port 5353 may reach another
+    program's socket), although it settles 0.3 s after the first answer."""
+    require_netlab()
+    with NetLab("hpf") as lab:
+        if where == "lan":
+            first_host, second_host, joiner = lab.lan(3)
+        else:
+            first_host = second_host = joiner = lab.loopback()
+        first = advertise(first_host, "--name", "Early", "--table-id", "11" * 16,
+                          "--port", "4101")
+        second = advertise(second_host, "--name", "Late", "--table-id", "22" * 16,
+                           "--port", "4102")
+        for table in (first, second):
+            assert table.stdin is not None and table.stdout is not None
+            table.stdin.write("seats 2\n")
+            table.stdin.flush()
+            assert table.stdout.readline().strip() == "updated"
+        result = joiner.run(sys.executable, "-c", BROWSE_NO_NAME, joiner.address)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split() == ["Early", "Late"]
+
+
+# The legacy unicast query alone (no browse): which tables' adverts reached the cache
+CENSUS_ONLY = """
+import asyncio, sys
+from zeroconf.const import _CLASS_IN, _TYPE_PTR
+from hanabi_p2p.net.discovery import SERVICE_TYPE, _census, _zeroconf_on
+
+async def main() -> None:
+    aiozc = _zeroconf_on(sys.argv[1])
+    census = asyncio.get_running_loop().create_task(
+        _census(aiozc.zeroconf, sys.argv[1], lambda: None))
+    await asyncio.sleep(1.0)
+    census.cancel()
+    cache = aiozc.zeroconf.cache
+    names = [r.alias for r in cache.async_all_by_details(SERVICE_TYPE, _TYPE_PTR, _CLASS_IN)]
+    print(" ".join(sorted(names)))
+    await aiozc.async_close()
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.netns
+@pytest.mark.parametrize("where", ["lan", "one-machine"])
+def test_the_legacy_unicast_query_is_answered_by_every_table(where: str) -> None:
+    """What lets `join` settle soon: one query from an ephemeral port brings every table's
+    advert back by unicast, to that port alone (so also with the joiner and both hosts on
+    one machine, sharing port 5353), whatever the hosts multicast lately."""
+    require_netlab()
+    with NetLab("hpf") as lab:
+        if where == "lan":
+            first_host, second_host, joiner = lab.lan(3)
+        else:
+            first_host = second_host = joiner = lab.loopback()
+        advertise(first_host, "--name", "One", "--table-id", "11" * 16, "--port", "4101")
+        advertise(second_host, "--name", "Two", "--table-id", "22" * 16, "--port", "4102")
+        result = joiner.run(sys.executable, "-c", CENSUS_ONLY, joiner.address)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.split() == [f"hanabi-{'11' * 16}._hanabi-p2p._tcp.local.",
+                                         f"hanabi-{'22' * 16}._hanabi-p2p._tcp.local."]

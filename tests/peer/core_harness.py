@@ -11,6 +11,7 @@ clock: a game of many minutes takes milliseconds.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import random
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hanabi_p2p.bots.simple import choose_action
+from hanabi_p2p.deck.errors import DeckCheatError
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.identity import Identity
 from hanabi_p2p.log.entry import Entry
@@ -47,6 +49,7 @@ class SimPeer:
     finished: fx.Finished | None = None
     frozen: bool = False  # the process is stuck: reads nothing, sends nothing
     bot: bool = True
+    checks_run: int = 0  # deck proof checks this peer's "shell" ran for its core
 
     @property
     def peer_id(self) -> bytes:
@@ -164,11 +167,31 @@ class SimNet:
                                lambda a=a, b=b, why=why: self.link_down(a, b, why, redial=False))
             elif isinstance(effect, fx.Notify):
                 p.events.extend(effect.events)
+            elif isinstance(effect, fx.CheckDeck):
+                # as the node's thread pool would, a moment later: in order, here
+                self._schedule(0.0, functools.partial(self._check_deck, p, effect.jobs))
             elif isinstance(effect, fx.Finished):
                 p.finished = effect
         # a computer player acts as soon as it can, outside the core's own processing
         if p.bot and p.session.can_act():
             self._schedule(0.0, lambda: self._maybe_act(p))
+
+    def _check_deck(self, p: SimPeer, jobs: tuple[Callable[[], None], ...]) -> None:
+        if p.finished is not None:
+            return
+        if p.frozen:  # a stopped process finishes its checks when it goes on
+            self._schedule(TICK_S, functools.partial(self._check_deck, p, jobs))
+            return
+        outcome: fx.CheckOutcome = None
+        for job in jobs:
+            try:
+                job()
+            except DeckCheatError as exc:
+                outcome = exc
+                break
+        p.checks_run += len(jobs)
+        p.core.deck_checked(outcome, self.now)
+        self._effects(p)
 
     def _index(self, peer_id: bytes) -> int:
         return next(p.index for p in self.peers if p.peer_id == peer_id)
