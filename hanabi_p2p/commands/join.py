@@ -42,16 +42,20 @@ MIN_BROWSE_S = 0.5
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_table_arguments(parser, "join the host at this address directly (when mDNS is blocked)")
+    parser.add_argument("--resume", action="store_true",
+                        help="come back to an unfinished game of this installation")
+    add_common(parser)
+
+
+def add_table_arguments(parser: argparse.ArgumentParser, address_help: str) -> None:
+    """How `join` and `watch` name the table: TABLE, --address, --browse-seconds."""
     parser.add_argument("table", nargs="?", metavar="TABLE",
                         help="the table's name, the start of its name, or its id; "
                              "needed when several are open")
-    parser.add_argument("--address", metavar="HOST:PORT",
-                        help="join the host at this address directly (when mDNS is blocked)")
-    parser.add_argument("--resume", action="store_true",
-                        help="come back to an unfinished game of this installation")
+    parser.add_argument("--address", metavar="HOST:PORT", help=address_help)
     parser.add_argument("--browse-seconds", type=float, default=BROWSE_SECONDS, metavar="S",
                         help="look for tables at most this long (default: %(default)s)")
-    add_common(parser)
 
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -64,6 +68,11 @@ def parse_address(text: str) -> tuple[str, int]:
 def check_arguments(args: argparse.Namespace) -> None:
     """Refuse a bad argument before anything is created or sent."""
     check_common(args)
+    check_table_arguments(args)
+
+
+def check_table_arguments(args: argparse.Namespace) -> None:
+    """The checks of `add_table_arguments`' arguments."""
     if not 0 < args.browse_seconds <= MAX_BROWSE_S:
         raise UserError(f"--browse-seconds must be between 0 and {MAX_BROWSE_S:g}")
     if args.table is not None and not 0 < len(args.table) <= MAX_TABLE_NAME_CHARS:

@@ -16,13 +16,17 @@ import os
 import sys
 
 from hanabi_p2p import i18n
-from hanabi_p2p.commands.join import BROWSE_SECONDS, find_table, parse_address
+from hanabi_p2p.commands.join import (
+    add_table_arguments,
+    check_table_arguments,
+    find_table,
+    parse_address,
+)
 from hanabi_p2p.commands.peerargs import check_common, peer_options, report_result
 from hanabi_p2p.datadir import add_data_dir_argument
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.i18n import _
 from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
-from hanabi_p2p.net.discovery import MAX_BROWSE_S
 from hanabi_p2p.peer.frontends import Frontend, Headless
 from hanabi_p2p.peer.launch import GameResult, PeerOptions, watch_address, watch_table
 from hanabi_p2p.safe_text import safe
@@ -31,14 +35,8 @@ HELP = "watch a game at a table on the network (or at --address HOST:PORT)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("table", nargs="?", metavar="TABLE",
-                        help="the table's name, the start of its name, or its id; "
-                             "needed when several are open")
-    parser.add_argument("--address", metavar="HOST:PORT",
-                        help="watch the table of the player at this address (when mDNS is "
-                             "blocked)")
-    parser.add_argument("--browse-seconds", type=float, default=BROWSE_SECONDS, metavar="S",
-                        help="look for tables at most this long (default: %(default)s)")
+    add_table_arguments(parser, "watch the table of the player at this address (when mDNS "
+                                "is blocked)")
     parser.add_argument("--name", metavar="NAME",
                         help="the name the players see you watch under")
     parser.add_argument("--headless", action="store_true",
@@ -60,12 +58,7 @@ def check_arguments(args: argparse.Namespace) -> None:
     args.bot, args.bot_delay = False, None
     args.wait_timeout, args.lobby_timeout = 600.0, None
     check_common(args)
-    if not 0 < args.browse_seconds <= MAX_BROWSE_S:
-        raise UserError(f"--browse-seconds must be between 0 and {MAX_BROWSE_S:g}")
-    if args.table is not None and not 0 < len(args.table) <= MAX_TABLE_NAME_CHARS:
-        raise UserError(f"TABLE must be 1 to {MAX_TABLE_NAME_CHARS} characters")
-    if args.address:
-        parse_address(args.address)
+    check_table_arguments(args)
 
 
 def choose_frontend(args: argparse.Namespace) -> Frontend:
