@@ -54,6 +54,12 @@ class Say(Enum):
                           "need saving too, so a clue that helps beats a discard — a stall")
     FIX = N_("clue {player} {clue}: their slot {slot} reads as playable but it is {card} "
              "— a fix")
+    PLAN_PLAY = N_("play slot {slot}: counting the turns left, playing it now gets the most "
+                   "cards played by the end ({count} more)")
+    PLAN_CLUE = N_("clue {player} {clue}: counting the turns left, this gets the most cards "
+                   "played by the end ({count} more)")
+    PLAN_DISCARD = N_("discard slot {slot}: counting the turns left, this gets the most cards "
+                      "played by the end ({count} more)")
     DISCARD_TRASH = N_("discard slot {slot}: the clues say it is no longer needed")
     DISCARD_CHOP = N_("discard slot {slot}: it is the chop, the oldest unclued card")
     DISCARD_NEXT = N_("discard slot {slot}: my chop must be a last copy, so the next unclued "
