@@ -780,11 +780,16 @@ class _Decision:
 
     def _reachable(self, model: Model) -> int:
         """The most points the model could score: per suit, the run of next ranks found in
-        the hands (a card of mine counts as any face it may be)."""
+        the hands (a clued card of mine counts as any face it may be; the model never plays
+        an unclued one of mine, nor a card still to be drawn)."""
         have = 0
+        everything = model.all_faces
         for hand in model.hands:
             for face, mask in hand:
-                have |= 1 << face if face >= 0 else mask
+                if face >= 0:
+                    have |= 1 << face
+                elif mask != everything:  # (nobody can show me an unclued card of mine)
+                    have |= mask
         total = 0
         for s, top in enumerate(model.fireworks):
             base = s * RANKS_PER_SUIT
@@ -802,10 +807,12 @@ class _Decision:
         p = self.p
         rep = self.rep
         base = self._model()
+        reachable = self._reachable(base)
+        if reachable == 0:
+            return advice  # no card anybody could still learn to play
         best: float = self._outcome(base, advice.action)
         if advice.reason is Reason.GAMBLE:
             best += advice.words.count / 100  # its chance to score
-        reachable = self._reachable(base)
         if best >= reachable:
             return advice  # nothing can do better in the model
         best_advice = advice
