@@ -66,11 +66,9 @@ ENDGAME_KEEP_TOKENS = 0
 # The end-game plan (bots/endgame.py) looks ahead over the remaining turns once the deck holds
 # no more cards than there are players plus this (and in the final round); -1: no plan.
 # Measured over 2000 seeded games, no plan -> 0: 2p 22.79 -> 22.86, 3p 23.37 -> 23.45,
-# 4p 23.08 -> 23.16, 5p 21.79 -> 21.83; 1 and 3 did no better (3p 23.44, 23.43) and cost more.
+# 4p 23.08 -> 23.16, 5p 21.79 -> 21.83, multicolour 2p 26.72 -> 26.78; 1 and 3 did no better
+# (3p 23.44, 23.43) and cost more.
 PLAN_EXTRA_CARDS = 0
-# The plan also weighs one stall clue (no card played) against the conventions' choice:
-# measured 2p 22.86 -> 22.87, 3p 23.45 -> 23.45 (more perfect games at both).
-STALL_CANDIDATE = True
 # A prompt or finesse asks at most this many players (the first ones after the giver) in
 # turn: the longer the wait, the longer the focus stays ambiguous and no other can start.
 # Measured over 200 seeded games: 1 -> 22.52 (4p), 21.04 (5p); 2 -> 22.35, 20.66.
@@ -821,13 +819,12 @@ class _Decision:
             if p._is_playable(m) and c not in self.avoid:
                 candidates.append(Play(p.seat, c))
         if rep.clue_tokens > 0:
-            stall = STALL_CANDIDATE
+            # (weighing one stall clue too did not pay: 2p +0.01, 4p -0.01, 5p -0.03)
             for clue in self.clues():
                 if type(clue) is Clue:
                     rated = self._rate_clue(clue)
-                    if rated is not None and (rated[1] or stall):
+                    if rated is not None and rated[1]:
                         candidates.append(clue)
-                        stall = stall and bool(rated[1])  # one stall is enough
         chop = p.chop(p.seat)
         if rep.clue_tokens < MAX_CLUE_TOKENS and chop is not None:
             candidates.append(Discard(p.seat, chop))
