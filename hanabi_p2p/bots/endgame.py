@@ -97,8 +97,9 @@ class Model:
 
     # -- the rest of the game
 
-    def run(self, seat: int) -> int:
-        """Play the model out from ``seat``'s turn; the points scored on the way."""
+    def run(self, seat: int, limit: int = 25) -> int:
+        """Play the model out from ``seat``'s turn; the points scored on the way (it stops
+        once they reach ``limit``: what the caller knows cannot be exceeded)."""
         players = len(self.hands)
         points = 0
         # every turn draws a card or spends a token, and a discard that regains one draws:
@@ -106,7 +107,7 @@ class Model:
         # deck never ends, as in "all or nothing", which the player does not plan)
         turns = (2 * self.cards_left + MAX_CLUE_TOKENS + len(self.fireworks)  # (5s give tokens)
                  + 2 * players)
-        while not self.over and turns > 0:
+        while points < limit and turns > 0 and not self.over:
             points += self._turn(seat)
             seat = (seat + 1) % players
             turns -= 1
@@ -128,7 +129,10 @@ class Model:
                 self.stall()
                 return 0
         if not hand:
-            self.stall() if self.tokens > 0 else self._end_turn(drew=False)
+            if self.tokens > 0:
+                self.stall()
+            else:
+                self._end_turn(drew=False)
             return 0
         # the oldest card it does not know to be useful later
         index = len(hand) - 1
