@@ -24,7 +24,7 @@ from hanabi_p2p.deck import group, steps
 from hanabi_p2p.deck.derive import card_points
 from hanabi_p2p.deck.errors import Check, DeckCheatError
 from hanabi_p2p.deck.group import Point, Scalar
-from hanabi_p2p.deck.messages import Lock
+from hanabi_p2p.deck.messages import DeckMessage, Lock, OwnerKey, PublicKey
 from hanabi_p2p.rules.cards import Card, GameConfig
 
 
@@ -52,7 +52,19 @@ class WatchDeck:
 
     # ---- from the signed log
 
-    def on_lock(self, seat: int, lock: Lock) -> None:
+    def take(self, seat: int, messages: Iterable[DeckMessage]) -> None:
+        """A seat's deck messages from an entry the session took: its lock, and the keys
+        it published (already checked with `check_public_key`, which refused the entry
+        otherwise: each key costs one check, not two)."""
+        for message in messages:
+            if isinstance(message, Lock):
+                self._on_lock(seat, message)
+            elif (isinstance(message, PublicKey | OwnerKey) and seat in self._locks
+                  and 0 <= message.position < self.size):
+                self._keys[(seat, message.position)] = message.key
+                self._decode(message.position)
+
+    def _on_lock(self, seat: int, lock: Lock) -> None:
         if seat in self._locks or len(lock.keys) != self.size:
             return  # (the players refuse a malformed or second lock; so does our session)
         self._locks[seat] = lock
@@ -67,19 +79,14 @@ class WatchDeck:
 
     def check_public_key(self, seat: int, position: int, key: bytes) -> None:
         """A key published in a signed entry (deal or reveal): its author's fault if wrong,
-        as it is for the players, so the entry is refused the same way (DeckCheatError)."""
+        as it is for the players, so the entry is refused the same way (DeckCheatError).
+        Call it for every key of an entry before `take`."""
         lock = self._locks.get(seat)
         if lock is None or not 0 <= position < self.size:
             return  # the session refuses what comes before the deck is locked
         if not _matches(key, lock.keys[position]):
             raise DeckCheatError(seat, self.seats[seat], Check.WRONG_KEY,
                                  f"k for position {position} does not match its K")
-
-    def on_public_key(self, seat: int, position: int, key: bytes) -> None:
-        self.check_public_key(seat, position, key)
-        if seat in self._locks and 0 <= position < self.size:
-            self._keys[(seat, position)] = key
-            self._decode(position)
 
     # ---- from a seated peer's link, at a table that lets spectators see the hands
 

@@ -29,7 +29,6 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from hanabi_p2p.deck.messages import MAX_DECK_SIZE
 from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, MAX_WATCHERS, PEER_ID_BYTES
 from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
@@ -169,7 +168,6 @@ class PeerCore:
         self._keys_sent: dict[bytes, set[int]] = {}
         self._guest_since: dict[bytes, float] = {}
         self._served_at: dict[bytes, float] = {}
-        self._early_keys: dict[bytes, dict[int, bytes]] = {}  # a spectator's, see there
 
     # ================================================================ inputs
 
@@ -669,7 +667,6 @@ class PeerCore:
                 break
         else:
             raise LocalProtocolError("the session keeps posting: a loop in the peer core")
-        self._take_early_keys()
         self._flush_events(always=True)
         self._send_watch_keys()
         self._hand_out_deck_checks()
@@ -848,18 +845,13 @@ class PeerCore:
         if not self.watching:
             return
         try:
-            keys = ww.decode_keys(body)
+            problems = self.session.add_watch_keys(peer_id, ww.decode_keys(body))
         except HanabiError as exc:
-            self._watch_key_problems(peer_id, [str(exc)])
-            return
-        if self.session.deck is None:
-            # keys can overtake the entries that seat the table (they come by another
-            # path): keep them until the deck exists, as many as one deck's per peer
-            if peer_id in self._early_keys or len(self._early_keys) < GUEST_LINKS:
-                early = self._early_keys.setdefault(peer_id, {})
-                early.update(keys[: MAX_DECK_SIZE - len(early)])
-            return
-        self._watch_key_problems(peer_id, self.session.add_watch_keys(peer_id, keys))
+            problems = [str(exc)]
+        for problem in problems:
+            # unsigned bytes over a link: a link problem, never a blame
+            self.counters.link_problems += 1
+            self._event(fx.LinkProblem(peer_id, f"sent keys that do not fit: {problem}"))
 
     def _on_watch_refused(self, peer_id: bytes, body: bytes) -> None:
         """A player (or the host, in the lobby) will not have us watch: stop, saying why."""
@@ -873,20 +865,6 @@ class PeerCore:
             reason = "no reason given"
         self._finish(fx.EndKind.LEFT, f"{self.describe(peer_id)} does not take spectators "
                                       f"now: {reason}")
-
-    def _take_early_keys(self) -> None:
-        if not self._early_keys or self.session.deck is None:
-            return
-        early, self._early_keys = self._early_keys, {}
-        for peer_id, keys in sorted(early.items()):
-            self._watch_key_problems(peer_id,
-                                     self.session.add_watch_keys(peer_id, keys.items()))
-
-    def _watch_key_problems(self, peer_id: bytes, problems: list[str]) -> None:
-        for problem in problems:
-            # unsigned bytes over a link: a link problem, never a blame
-            self.counters.link_problems += 1
-            self._event(fx.LinkProblem(peer_id, f"sent keys that do not fit: {problem}"))
 
     def _drop_silent_guests(self, now: float) -> None:
         for peer_id, since in sorted(self._guest_since.items()):

@@ -91,12 +91,8 @@ class DeckAdapter:
             self.transcript.append((seat, message))
         if isinstance(message, Lock):
             self._locks_seen.add(seat)
-            if self.watch is not None:
-                self.watch.on_lock(seat, message)
         elif isinstance(message, PublicKey):
             self._public_seen.setdefault(message.position, set()).add(seat)
-        if isinstance(message, PublicKey | OwnerKey) and self.watch is not None:
-            self.watch.on_public_key(seat, message.position, message.key)
 
     def _out(self, msgs: Iterable[DeckMessage]) -> list[Any]:
         wire = []
@@ -150,6 +146,8 @@ class DeckAdapter:
                 self.record(seat, messages)
             raise
         self.record(seat, messages)
+        if self.watch is not None:
+            self.watch.take(seat, messages)  # its keys were checked above
         return out
 
     # ---- deferred checks (a seated peer whose shell runs them off its event loop)

@@ -41,9 +41,10 @@ from enum import IntEnum, StrEnum
 from typing import Any
 
 from hanabi_p2p.deck import DeckCheatError, DeckMessage
-from hanabi_p2p.deck.messages import OwnerKey, PublicKey, SeedReveal, SharedKeys
+from hanabi_p2p.deck.messages import MAX_DECK_SIZE, OwnerKey, PublicKey, SeedReveal, SharedKeys
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import display_name
+from hanabi_p2p.limits import MAX_PLAYERS
 from hanabi_p2p.log.entry import Entry, Signer
 from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.rules.cards import Card, GameConfig
@@ -181,6 +182,8 @@ class TableSession:
         decodes what its keys open and stops where the players stop."""
         self.author = author
         self.watching = watching
+        # a spectator's keys that came before the seating: peer -> position -> k
+        self._early_watch_keys: dict[bytes, dict[int, bytes]] = {}
         self._known_faces = known_faces
         self._audit_at_end = audit_at_end
         self.me = author.peer_id
@@ -402,9 +405,16 @@ class TableSession:
         """A spectator takes a seated peer's keys (sent over its link at a table that lets
         spectators see the hands) and decodes what they open; returns the reasons of the
         keys refused (a link problem: the frame carries no signature)."""
+        if self.deck is None:
+            # keys can overtake the entries that seat the table (they come by another
+            # path): kept until the seating, one deck's worth from each of a few peers
+            if peer_id in self._early_watch_keys or len(self._early_watch_keys) < MAX_PLAYERS:
+                early = self._early_watch_keys.setdefault(peer_id, {})
+                early.update(list(keys)[: MAX_DECK_SIZE - len(early)])
+            return []
         seat = self.seat_of(peer_id)
-        if seat is None or self.deck is None:
-            return ["keys from a peer that is not seated, or before the deck exists"]
+        if seat is None:
+            return ["keys from a peer that is not seated"]
         problems = self.deck.add_watch_keys(seat, keys)
         self._learn_faces()
         return problems
@@ -643,6 +653,12 @@ class TableSession:
             known_faces=self._known_faces,
             watching=self.watching,
         )
+        early, self._early_watch_keys = self._early_watch_keys, {}
+        for peer_id, keys in sorted(early.items()):
+            index = self.seat_of(peer_id)
+            if index is not None:  # (the deck holds them until the seat's lock, and drops
+                # one that does not fit it then, as it does any key that came early)
+                self.deck.add_watch_keys(index, sorted(keys.items()))
         if self.my_seat is not None:
             self._post_deck(self.deck.start())
 

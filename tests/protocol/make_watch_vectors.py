@@ -48,10 +48,10 @@ def spectator_faces(table: DeckTable, private: dict[int, dict[int, bytes]] | Non
     """What a spectator decodes from the public transcript (and the private keys, if any)."""
     watch = WatchDeck(table.config, table.peer_ids)
     for seat, message in table.sent:
-        if isinstance(message, Lock):
-            watch.on_lock(seat, message)
-        elif isinstance(message, OwnerKey):
-            watch.on_public_key(seat, message.position, message.key)
+        if isinstance(message, Lock | OwnerKey):
+            if isinstance(message, OwnerKey):
+                watch.check_public_key(seat, message.position, message.key)
+            watch.take(seat, [message])
     for seat, keys in sorted((private or {}).items()):
         assert not watch.add_private_keys(seat, sorted(keys.items()))
     return {position: f"{card.suit.value}{card.rank}"
