@@ -27,7 +27,7 @@ from hanabi_p2p.net.discovery import (
 )
 from hanabi_p2p.peer.frontends import Frontend
 from hanabi_p2p.peer.launch import GameResult, PeerOptions, join_address, join_known, resume
-from hanabi_p2p.peer.probe import PROBE_TIMEOUT_S, CheckedTable, check_advert
+from hanabi_p2p.peer.probe import PROBE_TIMEOUT_S, CheckedTable, ProbeResult, check_advert
 from hanabi_p2p.safe_text import safe
 
 HELP = "join a table found on the network, or at --address HOST:PORT"
@@ -160,13 +160,19 @@ async def find_table(interface: str, wanted: str | None, seconds: float) -> Chec
             raise last
 
 
-async def _find_and_join(opts: PeerOptions, args: argparse.Namespace,
-                         frontend: Frontend) -> GameResult:
+async def find_for(opts: PeerOptions, args: argparse.Namespace,
+                   frontend: Frontend) -> tuple[FoundTable, ProbeResult, str]:
+    """`join` and `watch`: the table the arguments name, found and checked against its
+    host, with what its host said and its name fit for the terminal."""
     frontend.status(_("looking for tables on {interface} ...").format(interface=opts.interface))
     checked = await find_table(opts.interface, args.table, args.browse_seconds)
-    table, probe = checked.table, checked.probe
-    assert probe is not None  # a genuine table answered
-    name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
+    assert checked.probe is not None  # a genuine table answered
+    return checked.table, checked.probe, safe(checked.table.ad.name, MAX_TABLE_NAME_CHARS)
+
+
+async def _find_and_join(opts: PeerOptions, args: argparse.Namespace,
+                         frontend: Frontend) -> GameResult:
+    table, probe, name = await find_for(opts, args, frontend)
     if table.ad.seats_taken >= table.ad.seats_total:
         raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken)")
     frontend.status(_("joining {name} at {address}").format(

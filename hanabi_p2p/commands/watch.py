@@ -19,17 +19,15 @@ from hanabi_p2p import i18n
 from hanabi_p2p.commands.join import (
     add_table_arguments,
     check_table_arguments,
-    find_table,
+    find_for,
     parse_address,
 )
 from hanabi_p2p.commands.peerargs import check_common, peer_options, report_result
 from hanabi_p2p.datadir import add_data_dir_argument
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.i18n import _
-from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
 from hanabi_p2p.peer.frontends import Frontend, Headless
 from hanabi_p2p.peer.launch import GameResult, PeerOptions, watch_address, watch_table
-from hanabi_p2p.safe_text import safe
 
 HELP = "watch a game at a table on the network (or at --address HOST:PORT)"
 
@@ -83,11 +81,7 @@ def _options(args: argparse.Namespace) -> PeerOptions:
 
 async def _find_and_watch(opts: PeerOptions, args: argparse.Namespace,
                           frontend: Frontend) -> GameResult:
-    frontend.status(_("looking for tables on {interface} ...").format(interface=opts.interface))
-    checked = await find_table(opts.interface, args.table, args.browse_seconds)
-    table, probe = checked.table, checked.probe
-    assert probe is not None  # a genuine table answered
-    name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
+    table, probe, name = await find_for(opts, args, frontend)
     frontend.status(_("watching {name} at {address}").format(
         name=repr(name), address=f"{table.address}:{table.port}"))
     return await watch_table(opts, table.address, table.port, probe.table_id, probe.host_id,
