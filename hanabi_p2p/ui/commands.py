@@ -312,16 +312,20 @@ def parse_watching(line: str, board: Board | None, names: Sequence[str]) -> Inte
         return _common(word, line, Mode.WATCH)
     if board is None:
         raise CommandError(_("the game has not started yet"))
-    usage = _("usage: info PLAYER SLOT")
     if len(args) != 2:
-        raise CommandError(usage)
-    seat = find_player(args[0], names)
+        raise CommandError(_("usage: info PLAYER SLOT"))
+    return Info(_their_card(args[0], args[1], board, names))
+
+
+def _their_card(player: str, slot: str, board: Board, names: Sequence[str]) -> int:
+    """The card id in `slot` of the hand of `player` (a name or #seat)."""
+    seat = find_player(player, names)
     hand = board.hands[seat]
-    if not args[1].isdigit() or not 1 <= int(args[1]) <= len(hand):
+    if not slot.isdigit() or not 1 <= int(slot) <= len(hand):
         raise CommandError(
-            _("{name} has no card in slot {slot}").format(name=_name(seat, names), slot=args[1])
+            _("{name} has no card in slot {slot}").format(name=_name(seat, names), slot=slot)
         )
-    return Info(hand[int(args[1]) - 1].card)
+    return hand[int(slot) - 1].card
 
 
 def _name(seat: int, names: Sequence[str]) -> str:
@@ -455,13 +459,7 @@ def _card_ref(
         return _my_card(board, _slot(args[0], board)), args[1:]
     if len(args) < 2:
         raise CommandError(usage)
-    seat = find_player(args[0], names)
-    hand = board.hands[seat]
-    if not args[1].isdigit() or not 1 <= int(args[1]) <= len(hand):
-        raise CommandError(
-            _("{name} has no card in slot {slot}").format(name=_name(seat, names), slot=args[1])
-        )
-    return hand[int(args[1]) - 1].card, args[2:]
+    return _their_card(args[0], args[1], board, names), args[2:]
 
 
 def _split_clue(line: str, args: list[str], names: Sequence[str]) -> tuple[str, str]:
