@@ -17,7 +17,7 @@ from hanabi_p2p.ui.board import Board, CardCell, board_from_state
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_letter, suit_style
 from hanabi_p2p.ui.terms import end_reason, variant_summary
 from hanabi_p2p.ui.text import Line, fit, flow, join_cells, pad, width, wrap_text
-from hanabi_p2p.ui.view import OWN_MACHINE, TableView, WatcherRow
+from hanabi_p2p.ui.view import OWN_MACHINE, TableView, WatcherRow, WatchView
 
 # A name, its computer-player mark (⚙ and whose machine runs it) and the seat number.
 MAX_NAME_COLUMNS = 18
@@ -55,7 +55,7 @@ def watchers_text(watchers: Sequence[WatcherRow]) -> str:
 
 
 def labels_for(
-    view: TableView, new_from: int | None = None, notes: dict[int, str] | None = None
+    view: TableView | WatchView, new_from: int | None = None, notes: dict[int, str] | None = None
 ) -> TableLabels:
     """The labels of a table view; names come from peers, so they are cleaned here."""
     return TableLabels(

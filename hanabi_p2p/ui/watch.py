@@ -9,6 +9,8 @@ the log), so a spectator reads the same table the players do.
 
 from __future__ import annotations
 
+import dataclasses
+
 from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.board import Board
@@ -20,6 +22,7 @@ from hanabi_p2p.ui.table import (
     _fireworks_line,
     _spread,
     _tokens_lines,
+    labels_for,
     log_lines,
 )
 from hanabi_p2p.ui.terms import end_reason, variant_summary
@@ -36,17 +39,9 @@ def watch_board(view: WatchView) -> Board:
 
 
 def watch_labels(view: WatchView, new_from: int | None = None) -> TableLabels:
-    """Names come from peers: cleaned here, as for the players' table."""
-    return TableLabels(
-        names=tuple(safe_name(name) for name in view.names),
-        table_name=safe_name(view.table_name),
-        log=view.log,
-        waiting_for=view.waiting_for,
-        disconnected=view.disconnected,
-        status=view.status,
-        runners=tuple(safe_name(runner) for runner in view.runners),
-        new_from=new_from,
-    )
+    """The players' table's labels (names cleaned there), without the list of who
+    watches: the spectator's own title says it is watching."""
+    return dataclasses.replace(labels_for(view, new_from), watchers="")
 
 
 def watching_text(watching: Watching) -> str:
