@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
+from typing import NamedTuple
 
 from hanabi_p2p.bots.endgame import Model, ModelCard
 from hanabi_p2p.bots.seatview import SeatView
@@ -136,13 +137,23 @@ class Advice:
         return self.words.render()
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    """Public facts about the fireworks, as face masks (one bit per face index)."""
+class Board(NamedTuple):
+    """Public facts about the fireworks, as face masks (one bit per face index). (A named
+    tuple: every player makes one after every play and discard.)"""
 
     playable: int  # the next card of each firework
     trash: int  # already played, or above a rank whose every copy is gone
     critical: int  # still needed and the last copy left
+
+
+class Context(NamedTuple):
+    """What the clued cards and the fireworks mean for reading the next clue."""
+
+    known: int  # faces everyone knows a clued card is (good touch: no other is clued so)
+    queued: list[int]  # per suit, the rank reached once those known cards are played
+    next_mask: int  # the card each firework needs after the queued ones: a play clue's meaning
+    connectable: int  # faces a prompt or finesse may make a focus (one above next, not queued)
+    eventual: int  # faces playable once the queued cards are played
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,7 +218,7 @@ class HGroupPlayer:
         self._suit_masks = [(0, 0, 0)] * len(table.suits)
         self.board = self._make_board()
         self.pending: Pending | None = None
-        self._ctx: tuple[int, list[int], int, int] | None = None
+        self._ctx: Context | None = None
         self._chops: dict[int, int | None] = {}  # seat -> chop, valid while _ctx is
         self._dealt = False
         # the seat whose chop the last action (a clue) touched, if any
@@ -401,33 +412,6 @@ class HGroupPlayer:
                         known |= m
         return known
 
-    def _queued(self, known: int) -> list[int]:
-        """Per suit, the rank reached once every card everyone knows is its next is played."""
-        out = []
-        for s, top in enumerate(self.fw):
-            base = s * RANKS_PER_SUIT
-            reach = top
-            while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
-                reach += 1
-            out.append(reach)
-        return out
-
-    def _next_mask(self, queued: list[int]) -> int:
-        """The card each firework needs after the queued ones: a play clue's meaning."""
-        m = 0
-        for s, top in enumerate(queued):
-            if top < RANKS_PER_SUIT:
-                m |= 1 << (s * RANKS_PER_SUIT + top)
-        return m
-
-    def _eventual_mask(self, queued: list[int]) -> int:
-        """Faces that will be playable once the queued cards are played."""
-        m = 0
-        for s, top in enumerate(queued):
-            for r in range(self.fw[s], min(top + 1, RANKS_PER_SUIT)):
-                m |= 1 << (s * RANKS_PER_SUIT + r)
-        return m
-
     def chop(self, seat: int) -> int | None:
         """The oldest unclued card of ``seat``: the one it discards next."""
         if self._ctx is not None and seat in self._chops:
@@ -492,19 +476,29 @@ class HGroupPlayer:
                 out.append(Connection(missing, face, cards))
         return tuple(out)
 
-    def _context(self) -> tuple[int, list[int], int, int]:
-        """(faces everyone knows a clued card is, queued rank per suit, what a play clue
-        means, faces a prompt or finesse may make a focus), cached until the next action or
-        public conclusion changes them."""
+    def _context(self) -> Context:
+        """What the clued cards and the fireworks mean for the next clue (see ``Context``),
+        cached until the next action or public conclusion changes it."""
         ctx = self._ctx
         if ctx is None:
             known = self._known_faces()
-            queued = self._queued(known)
-            connectable = 0
-            for s, top in enumerate(queued):
-                if top == self.fw[s] and top + 2 <= RANKS_PER_SUIT:
-                    connectable |= 1 << (s * RANKS_PER_SUIT + top + 1)
-            ctx = self._ctx = (known, queued, self._next_mask(queued), connectable)
+            queued = []
+            next_mask = connectable = eventual = 0
+            for s, top in enumerate(self.fw):
+                base = s * RANKS_PER_SUIT
+                reach = top
+                while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
+                    reach += 1
+                queued.append(reach)
+                if reach < RANKS_PER_SUIT:
+                    next_mask |= 1 << (base + reach)
+                    if reach == top and top + 2 <= RANKS_PER_SUIT:
+                        connectable |= 1 << (base + top + 1)
+                # ranks top..reach (the card after the queued ones included), up to the 5
+                above = min(reach + 1, RANKS_PER_SUIT) - top
+                if above > 0:
+                    eventual |= ((1 << above) - 1) << (base + top)
+            ctx = self._ctx = Context(known, queued, next_mask, connectable, eventual)
             self._chops = {}
         return ctx
 
@@ -514,7 +508,7 @@ class HGroupPlayer:
         the new convention mask of each touched card, and what waits on the next player."""
         clued = self.clued
         chop = self.chop(clue.target)
-        known, queued, next_mask, connectable = self._ctx or self._context()
+        known, queued, next_mask, connectable, _ = self._ctx or self._context()
         mask = self._clue_mask(clue)
         out: dict[int, int] = {}
         pending = None
@@ -625,13 +619,12 @@ class _Decision:
         self.names = names
         self.avoid = avoid  # cards not to play this turn
         self.rep = player.replica
-        self.known, self.queued, _, _ = player._context()
+        self.known, self.queued, _, _, self.eventual = player._context()
         self._busy: dict[int, bool] = {}
         self._clues: list[Clue] | None = None
         self._ratings: dict[int, tuple[int, int] | None] = {}
         # what a rated clue tells its receiver, as the rating read it (for the end-game plan)
         self._meanings: dict[int, dict[int, int]] = {}
-        self.eventual = player._eventual_mask(self.queued)
         # every face some clued card visible to this seat is (for good touch as a giver)
         self.clued_faces: dict[int, int] = {}
         for other, hand in enumerate(self.rep.hands):
@@ -653,7 +646,7 @@ class _Decision:
         """What to say: ``say`` about player ``seat`` (a clue's receiver, a card's holder)."""
         name = self.names[seat] if self.names is not None and seat < len(self.names) else None
         return Words(say, slot=slot, seat=seat, player=name, clue=clue, card=card,
-                     focus=focus, count=count)
+                     focus=focus, number=count)
 
     def clues(self) -> list[Clue]:
         """Every clue this seat may give now (computed once per turn)."""
@@ -698,14 +691,22 @@ class _Decision:
         play = self._play(mine)
         if play is not None:
             return play
-        clue = self._best_clue() if tokens > 0 else None
+        need = MIN_CLUE_VALUE
+        if tokens <= LOW_TOKENS and self._threatened():
+            need *= 2  # keep the last token for a save
+        clue = None
+        if tokens > 0:
+            # Most turns only a clue worth ``need`` would be given (else my chop goes): then
+            # no clue worth less needs rating. Not in the cases below that take a lesser clue.
+            only_good = (tokens < RICH_TOKENS and rep.final_round_turns_left is None
+                         and rep.cards_left > ENDGAME_STALL_CARDS
+                         and not (p.saved == p.seat and tokens >= AFTER_SAVE_TOKENS)
+                         and p.chop(p.seat) is not None)
+            clue = self._best_clue(need if only_good else None)
         if rep.final_round_turns_left is not None:
             last = self._last_turn(mine, clue)
             if last is not None:
                 return last
-        need = MIN_CLUE_VALUE
-        if tokens <= LOW_TOKENS and self._threatened():
-            need *= 2  # keep the last token for a save
         if clue is not None and (clue[0] >= need or tokens == MAX_CLUE_TOKENS
                                  or (tokens >= RICH_TOKENS and clue[0] > 0)):
             return clue[1]
@@ -815,7 +816,7 @@ class _Decision:
             return advice  # no card anybody could still learn to play
         best: float = self._outcome(base, advice.action, reachable)
         if advice.reason is Reason.GAMBLE:
-            best += advice.words.count / 100  # its chance to score
+            best += advice.words.number / 100  # its chance to score
         if best >= reachable:
             return advice  # nothing can do better in the model
         best_advice = advice
@@ -1043,6 +1044,61 @@ class _Decision:
         return [a for a in self.clues()
                 if type(a) is Clue and a.target == target]
 
+    def _value_bounds(self, clues: list[Clue]) -> list[int]:
+        """Per clue, no less than the value ``_rate`` gives it (when it gives one), and
+        cheap: the touched cards' faces are known to this seat, so good and bad touch are
+        counted as ``_rate`` counts them, a save as well, and a card counts as a play if its
+        face is one the queued plays reach and its holder does not know that yet (or, for a
+        prompt or finesse, if a face is one above a firework's next card: then the
+        connecting card plays too)."""
+        p = self.p
+        fi = p.fi
+        clued = p.clued
+        inf = p.inf
+        possible = p.poss
+        eventual = self.eventual
+        not_eventual = ~eventual
+        connectable = p._context().connectable
+        trash = p.board.trash
+        clued_faces = self.clued_faces
+        saves: dict[int, int | None] = {}  # target -> its chop if worth saving
+        out = []
+        for clue in clues:
+            plays = good = bad = conn = 0
+            seen_here = 0
+            touched = clue.touched or frozenset()
+            for c in touched:
+                f = fi[c]
+                if f < 0:
+                    continue  # (_rate gives no value then)
+                bit = 1 << f
+                if bit & eventual:
+                    poss = possible[c]
+                    if (inf[c] & poss or poss) & not_eventual:
+                        plays += 1
+                elif bit & connectable:
+                    conn = 1
+                if clued[c]:
+                    continue
+                if bit & trash or f in clued_faces or bit & seen_here:
+                    bad += 1
+                else:
+                    good += 1
+                seen_here |= bit
+            plays += 2 * conn
+            value = (plays * PLAY_WEIGHT + good * GOOD_TOUCH_WEIGHT
+                     + conn * BLUFF_NAMES_WEIGHT - bad * BAD_TOUCH_WEIGHT)
+            target = clue.target
+            if plays and not self.busy(target):
+                value += IDLE_WEIGHT
+            if target not in saves:
+                chop = p.chop(target)
+                saves[target] = chop if chop is not None and self._worth_saving(chop) else None
+            if saves[target] in touched:
+                value += SAVE_WEIGHT
+            out.append(value)
+        return out
+
     def _rate_clue(self, clue: Clue) -> tuple[int, int] | None:
         """(value, plays) of a clue, or None if it would mislead its receiver (computed
         once a turn: a save, the best clue and a stall may each ask)."""
@@ -1192,14 +1248,22 @@ class _Decision:
                 out.add((action.target, action.colour, action.rank))
         return out
 
-    def _best_clue(self) -> tuple[int, Advice] | None:
+    def _best_clue(self, floor: int | None = None) -> tuple[int, Advice] | None:
+        """The clue worth most and its value; None if there is none (with ``floor``: none
+        worth that much, and clues worth less are not rated)."""
         p = self.p
         players = p.config.players
-        best: tuple[tuple[int, bool, int], Clue, int] | None = None
+        best: tuple[tuple[int, bool, int, int], Clue, int] | None = None
         recent = self._recent_clues()
-        for clue in self.clues():
-            if type(clue) is not Clue:
-                continue
+        clues = [clue for clue in self.clues() if type(clue) is Clue]
+        bounds = self._value_bounds(clues)
+        # Rated from the most promising on, and no further once a clue's bound is below the
+        # best value found: the same choice as rating them all, for about half the work.
+        for i in sorted(range(len(clues)), key=bounds.__getitem__, reverse=True):
+            if ((best is not None and bounds[i] < best[0][0])
+                    or (floor is not None and bounds[i] < floor)):
+                break
+            clue = clues[i]
             rated = self._rate_clue(clue)
             if rated is None:
                 continue
@@ -1207,12 +1271,12 @@ class _Decision:
             soon = -((clue.target - p.seat) % players)
             # between equal clues, not the one just given again (people find that odd)
             fresh = (clue.target, clue.colour, clue.rank) not in recent
-            key = (value, fresh, soon)
+            key = (value, fresh, soon, -i)  # (-i: the first listed of equal clues)
             if best is None or key > best[0]:
                 best = (key, clue, plays)
-        if best is None:
+        if best is None or (floor is not None and best[0][0] < floor):
             return None
-        (value, _, _), clue, plays = best
+        (value, _, _, _), clue, plays = best
         if plays:
             say, reason = Say.PLAY_CLUE, Reason.PLAY_CLUE
         elif self.rep.clue_tokens == MAX_CLUE_TOKENS:

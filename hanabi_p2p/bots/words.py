@@ -11,8 +11,8 @@ language) and colours with the table's own colour words (``hanabi_p2p.ui.terms``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from hanabi_p2p.i18n import N_, _, ngettext
 from hanabi_p2p.rules.actions import Clue
@@ -71,9 +71,10 @@ class Say(Enum):
                         "this one costs the fewest points")
 
 
-@dataclass(frozen=True, slots=True)
-class Words:
-    """A sentence still to be rendered: ``say`` and what fills its placeholders."""
+class Words(NamedTuple):
+    """A sentence still to be rendered: ``say`` and what fills its placeholders (a named
+    tuple: one is made every turn of every self-play game, and a tuple is quicker to make
+    than a frozen dataclass)."""
 
     say: Say
     slot: int = 0
@@ -82,17 +83,17 @@ class Words:
     clue: Clue | None = None
     card: Card | None = None
     focus: Card | None = None
-    count: int = 0  # cards played (a play clue), or a chance in percent (a gamble)
+    number: int = 0  # cards played (a play clue), or a chance in percent (a gamble)
 
     def render(self) -> str:
-        template = _play_clue(self.count) if self.say is Say.PLAY_CLUE else _(self.say.value)
+        template = _play_clue(self.number) if self.say is Say.PLAY_CLUE else _(self.say.value)
         # a name comes from a peer: shown only once made safe for a terminal
         player = (_("seat {number}").format(number=self.seat + 1) if self.player is None
                   else safe_name(self.player))
         return template.format(
             slot=self.slot, player=player, holder=player,
             clue=_clue_word(self.clue), card=self.card, missing=self.card,
-            focus=self.focus, count=self.count, percent=self.count,
+            focus=self.focus, count=self.number, percent=self.number,
         )
 
 
