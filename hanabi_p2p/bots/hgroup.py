@@ -220,6 +220,9 @@ class HGroupPlayer:
         self.pending: Pending | None = None
         self._ctx: Context | None = None
         self._chops: dict[int, int | None] = {}  # seat -> chop, valid while _ctx is
+        # per seat, the faces everyone knows its clued cards are (None: to be recomputed,
+        # as its hand or what is known of it changed)
+        self._known_in: list[int | None] = [None] * config.players
         self._dealt = False
         # the seat whose chop the last action (a clue) touched, if any
         self.saved: int | None = None
@@ -287,6 +290,7 @@ class HGroupPlayer:
                                     and mask >> self.table.index(f) & 1)
                 action = Clue(action.seat, action.target, action.colour, action.rank, touched)
             meaning, self.pending = self._read_clue(action, touched)
+            self._known_in[action.target] = None
             chop = self.chop(action.target)
             self.saved = action.target if chop is not None and chop in touched else None
             for card, mask in meaning.items():
@@ -302,6 +306,7 @@ class HGroupPlayer:
             return
         self.saved = None
         if isinstance(action, Play | Discard):
+            self._known_in[action.seat] = None
             self._see(action.card, state)
             placed, drew = replica.apply(action)
             fi = self.fi[action.card]
@@ -322,6 +327,9 @@ class HGroupPlayer:
         focus = pending.focus
         seat = pending.waiting[0]
         self._ctx = None
+        holder = self.replica.holder(focus)
+        if holder is not None:
+            self._known_in[holder] = None
         face = state.faces[action.card] if isinstance(action, Play) else None
         if isinstance(action, Play) and face is not None:
             fi = self.table.index(face)
@@ -403,13 +411,19 @@ class HGroupPlayer:
         clued = self.clued
         inf = self.inf
         possible = self.poss
-        for hand in self.replica.hands:
-            for c in hand:
-                if clued[c]:
-                    poss = possible[c]
-                    m = inf[c] & poss or poss
-                    if m & (m - 1) == 0:
-                        known |= m
+        known_in = self._known_in
+        for seat, hand in enumerate(self.replica.hands):
+            k = known_in[seat]
+            if k is None:
+                k = 0
+                for c in hand:
+                    if clued[c]:
+                        poss = possible[c]
+                        m = inf[c] & poss or poss
+                        if m & (m - 1) == 0:
+                            k |= m
+                known_in[seat] = k
+            known |= k
         return known
 
     def chop(self, seat: int) -> int | None:
