@@ -224,6 +224,8 @@ class HGroupPlayer:
         # as its hand or what is known of it changed)
         self._known_in: list[int | None] = [None] * config.players
         self._dealt = False
+        # my last clue and how it reads, as rated when I chose it (see advise)
+        self._my_read: tuple[TurnAction, tuple[dict[int, int], Pending | None]] | None = None
         # the seat whose chop the last action (a clue) touched, if any
         self.saved: int | None = None
 
@@ -275,6 +277,7 @@ class HGroupPlayer:
 
     def _follow(self, action: Action, state: GameState) -> None:
         replica = self.replica
+        mine, self._my_read = self._my_read, None  # (only for the very next action)
         if isinstance(action, Move | Terminate):
             replica.apply(action)
             return
@@ -289,7 +292,10 @@ class HGroupPlayer:
                                     if (f := faces[c]) is not None
                                     and mask >> self.table.index(f) & 1)
                 action = Clue(action.seat, action.target, action.colour, action.rank, touched)
-            meaning, self.pending = self._read_clue(action, touched)
+            if mine is not None and mine[0] == action and self.pending is None:
+                meaning, self.pending = mine[1]
+            else:
+                meaning, self.pending = self._read_clue(action, touched)
             self._known_in[action.target] = None
             chop = self.chop(action.target)
             self.saved = action.target if chop is not None and chop in touched else None
@@ -589,7 +595,15 @@ class HGroupPlayer:
             # read as an answer: not this turn.
             self._resolve(pending, None, state)
             avoid = frozenset(c for o in pending.options if (c := o.card_of(self.seat)))
-        return _Decision(self, names, avoid).decide()
+        decision = _Decision(self, names, avoid)
+        advice = decision.decide()
+        action = advice.action
+        # my clue, once it is in the history, reads as it did when I rated it: nothing
+        # happens in between (a pending question to me was settled before I chose)
+        read = (decision.reads.get(id(action))
+                if isinstance(action, Clue) and self.pending is None else None)
+        self._my_read = (action, read) if read is not None else None
+        return advice
 
     def answer_to(self, pending: Pending) -> Connection | None:
         """Must this seat (the first still asked) answer ``pending``? It sees the focus:
@@ -639,6 +653,8 @@ class _Decision:
         self._ratings: dict[int, tuple[int, int] | None] = {}
         # what a rated clue tells its receiver, as the rating read it (for the end-game plan)
         self._meanings: dict[int, dict[int, int]] = {}
+        # how each rated clue reads (``_read_clue``), by id
+        self.reads: dict[int, tuple[dict[int, int], Pending | None]] = {}
         # every face some clued card visible to this seat is (for good touch as a giver)
         self.clued_faces: dict[int, int] = {}
         for other, hand in enumerate(self.rep.hands):
@@ -1145,10 +1161,12 @@ class _Decision:
                     and possible[c] & mask & ~excluded):
                 return None
         meaning, pending = p._read_clue(clue, touched)
+        self.reads[id(clue)] = (meaning, pending)
         chop = p.chop(clue.target)
         plays = bad = good = save = 0
         bluffed = False
         if pending is not None:
+            meaning = dict(meaning)  # (the reading as read is kept in self.reads)
             f = p.fi[pending.focus]
             option = next((o for o in pending.options if o.focus_face == f), None)
             if option is not None:
