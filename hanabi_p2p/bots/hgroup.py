@@ -379,25 +379,11 @@ class HGroupPlayer:
 
     def _suit_board(self, s: int) -> tuple[int, int, int]:
         """(playable, trash, critical) face masks of suit ``s``."""
-        copies = self.table.copies
-        top = self.fw[s]
-        playable = trash = critical = 0
         base = s * RANKS_PER_SUIT
-        dead = False
-        for r in range(1, RANKS_PER_SUIT + 1):
-            fi = base + r - 1
-            if r <= top or dead:
-                trash |= 1 << fi
-                continue
-            if r == top + 1:
-                playable |= 1 << fi
-            left = copies[fi] - self.gone[fi]
-            if left <= 0:
-                dead = True
-                trash |= 1 << fi
-            elif left == 1:
-                critical |= 1 << fi
-        return playable, trash, critical
+        end = base + RANKS_PER_SUIT
+        playable, trash, critical = _suit_facts(
+            self.fw[s], tuple(self.table.copies[base:end]), tuple(self.gone[base:end]))
+        return playable << base, trash << base, critical << base
 
     def _clue_mask(self, clue: Clue) -> int:
         if clue.colour is not None:
@@ -1432,6 +1418,28 @@ class _Decision:
 # What the end-game plan may overrule: not an answer to a finesse or prompt, a fix, or a save.
 _PLANNED = frozenset({Reason.PLAY_KNOWN, Reason.PLAY_CLUE, Reason.DISCARD_TRASH,
                       Reason.DISCARD_CHOP, Reason.STALL, Reason.LOCKED, Reason.GAMBLE})
+
+
+@cache
+def _suit_facts(top: int, copies: tuple[int, ...], gone: tuple[int, ...]
+                ) -> tuple[int, int, int]:
+    """(playable, trash, critical) rank masks (bit 0: rank 1) of a suit whose firework has
+    reached ``top``, with ``copies`` of each rank in the deck and ``gone`` discarded."""
+    playable = trash = critical = 0
+    dead = False
+    for r in range(RANKS_PER_SUIT):
+        if r < top or dead:
+            trash |= 1 << r
+            continue
+        if r == top:
+            playable |= 1 << r
+        left = copies[r] - gone[r]
+        if left <= 0:
+            dead = True
+            trash |= 1 << r
+        elif left == 1:
+            critical |= 1 << r
+    return playable, trash, critical
 
 
 @cache
