@@ -74,6 +74,12 @@ CHAT_BURST = 5
 CHAT_WINDOW_S = 10.0
 # Answers to a peer's HAVE with our own HAVE, at most this often (no ping-pong).
 HAVE_ECHO_S = 0.2
+# Every seated peer is linked to every other, so an entry applied this recently, while the
+# link to a peer was up, is still on its way to that peer from its author: a HAVE that lacks
+# it is not answered with it, nor is it asked for from a peer that claims it. Each entry then
+# crosses each link once instead of two or three times; one that is really lost goes with
+# the first HAVE after this long (a sync interval later at most).
+IN_FLIGHT_S = 0.5
 
 # MSG topic after the game: the peer ids (32 bytes each) the sender knows hold every entry.
 COMPLETE_TOPIC = "complete"
@@ -151,6 +157,9 @@ class PeerCore:
         self._last_have_sent = now
         self._have_echo_at: dict[bytes, float] = {}
         self._down_since: dict[bytes, float] = {}
+        self._up_at: dict[bytes, float] = {}  # when each peer's current link came up
+        self._applied_from: dict[bytes, float] = {}  # author -> when we last applied its entry
+        self._got_at: dict[bytes, float] = {}  # entry hash -> when we made or first received it
         self._buckets: dict[bytes, TokenBucket] = {}
         self._chat = SlidingWindow(CHAT_BURST, CHAT_WINDOW_S)
         self._linger_until: float | None = None
@@ -195,6 +204,7 @@ class PeerCore:
             self._effects.append(fx.Disconnect(peer_id, "removed from the table by the host"))
             return
         self.connected.add(peer_id)
+        self._up_at[peer_id] = now
         self._down_since.pop(peer_id, None)
         if self.watching:
             self._effects.append(fx.Send(peer_id, fr.Message(
@@ -386,6 +396,7 @@ class PeerCore:
         if not self._admit(entry):
             self.counters.strangers_refused += 1
             return
+        self._got_at.setdefault(entry.hash, self._now)
         result = self.replica.add(entry)
         self._handle(result, source=peer_id)
         if result.status is Status.HELD and self.replica.has_gaps():
@@ -417,6 +428,7 @@ class PeerCore:
         for entry in result.applied:
             own = entry.author == self.me
             self.counters.applied_at.setdefault(entry.hash, self._now)
+            self._applied_from[entry.author] = self._now
             if self._loading:
                 continue
             self._effects.append(fx.StoreEntry(entry, own=own))
@@ -492,7 +504,7 @@ class PeerCore:
             members = self.members()
             theirs = {a: n for a, n in theirs.items() if a in members}
         self.sync.on_have(peer_id, theirs, self._now)
-        self._answer(peer_id, theirs)
+        self._answer(peer_id, theirs, in_flight_too=False)
         ours = self._have()
         self.sync.update_missing(ours, self._now)
         # tell a peer that differs what we hold, so both sides converge quickly (rate
@@ -500,19 +512,40 @@ class PeerCore:
         if theirs != ours and self._now - self._have_echo_at.get(peer_id, -1e9) > HAVE_ECHO_S:
             self._have_echo_at[peer_id] = self._now
             self._effects.append(fx.Send(peer_id, fr.Have(ours)))
-        if any(n > self.replica.next_seq(a) for a, n in theirs.items()):
+        if any(n > self.replica.next_seq(a) and not self._on_its_way(a)
+               for a, n in theirs.items()):
             wants = self._wants()
             if wants:
                 self._effects.append(fx.Send(peer_id, fr.Want(wants)))
         self._check_linger(self._now)
 
-    def _answer(self, peer_id: bytes, their_next: dict[bytes, int]) -> None:
+    def _answer(self, peer_id: bytes, their_next: dict[bytes, int], *,
+                in_flight_too: bool = True) -> None:
+        """Send the peer the entries it lacks: all of them when it asked (WANT); in answer
+        to a HAVE, not those still on their way to it (`IN_FLIGHT_S`)."""
         members = self.members()
         # authors the peer did not name: it holds none of theirs yet
         wanted = {a: their_next.get(a, 0) for a in members}
+        up_at = self._up_at.get(peer_id, self._now)
         for entry in self.replica.missing(wanted, limit=MAX_ENTRIES_PER_ANSWER):
-            if entry.author in members:
-                self._effects.append(fx.Send(peer_id, fr.Entry(entry.encoded)))
+            if entry.author not in members:
+                continue
+            if not in_flight_too:
+                at = self._got_at.get(entry.hash, -1e9)
+                if at >= up_at and self._now - at < IN_FLIGHT_S:
+                    continue  # (an author's later entries came later still)
+            self._effects.append(fx.Send(peer_id, fr.Entry(entry.encoded)))
+
+    def _on_its_way(self, author: bytes) -> bool:
+        """Some peer holds entries of ``author`` we lack, but the author is linked to us and
+        its entries are still coming in (or we learnt of them only just): what we lack is
+        behind them on the same link, no need to ask anyone for it."""
+        if author not in self.connected:
+            return False
+        since = self.sync.missing_since(author)
+        latest = max(since if since is not None else -1e9,
+                     self._applied_from.get(author, -1e9))
+        return self._now - latest < IN_FLIGHT_S
 
     # ================================================================ lobby
 
@@ -658,6 +691,7 @@ class PeerCore:
                 seq, prev = self.replica.next_link(self.me)
                 entry = make_entry(self.identity, table_id=self.session.table_id, seq=seq,
                                    prev=prev, turn=turn, kind=kind, body=body)
+                self._got_at[entry.hash] = self._now
                 self._handle(self.replica.add(entry), source=None)
             events = self.session.take_events()
             self._events.extend(events)  # first: what they cause is reported after them
