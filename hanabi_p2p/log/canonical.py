@@ -46,14 +46,48 @@ def _check(value: Any, depth: int, where: str) -> Any:
     raise CanonicalError(f"{where}: type {type(value).__name__} is not allowed")
 
 
+class _Outside(Exception):
+    """`_normal` met something outside the model: `_check` says what and where."""
+
+
+def _normal(value: Any, depth: int) -> Any:
+    """`_check` without building a location for every item: entries are made and read many
+    times a turn, and only a failure needs to say where it is."""
+    cls = value.__class__
+    if cls is str or cls is bool or value is None:
+        return value
+    if cls is int:
+        if not -(2**63) <= value < 2**64:
+            raise _Outside
+        return value
+    if cls is bytes:
+        return value
+    if depth >= MAX_DEPTH and (cls is list or cls is tuple or cls is dict) and value:
+        raise _Outside  # its items would be nested deeper than allowed
+    if cls is list or cls is tuple:
+        return [_normal(item, depth + 1) for item in value]
+    if cls is dict:
+        if not all(key.__class__ is str for key in value):
+            raise _Outside
+        return {key: _normal(value[key], depth + 1) for key in sorted(value)}
+    raise _Outside  # subclasses, bytearray, memoryview, floats...: the careful path decides
+
+
+def _normal_form(value: Any, where: str) -> Any:
+    try:
+        return _normal(value, 0)
+    except _Outside:
+        return _check(value, 0, where)  # the same verdict, with the location, or a normal form
+
+
 def normalize(value: Any, where: str = "value") -> Any:
     """``value`` in the form ``unpack`` would return it (lists, sorted maps), or CanonicalError."""
-    return _check(value, 0, where)
+    return _normal_form(value, where)
 
 
 def pack(value: Any, where: str = "value") -> bytes:
     """Canonical encoding of ``value``; raises CanonicalError for values outside the model."""
-    normal = _check(value, 0, where)
+    normal = _normal_form(value, where)
     try:
         out: bytes = msgpack.packb(normal, use_bin_type=True)
     except (OverflowError, ValueError, TypeError) as exc:  # defensive: _check covers these
@@ -81,6 +115,35 @@ def unpack(raw: bytes, where: str = "value") -> Any:
         raise
     except Exception as exc:  # msgpack raises many types on junk; all mean the same here
         raise CanonicalError(f"{where}: not valid msgpack ({type(exc).__name__})") from exc
-    if pack(value, where) != raw:
+    if not _is_decoded_model(value, 0):
+        _check(value, 0, where)  # raises, naming where the value leaves the model
+        raise CanonicalError(f"{where}: not in canonical form")  # (unsorted map keys)
+    if msgpack.packb(value, use_bin_type=True) != raw:
         raise CanonicalError(f"{where}: not in canonical form")
     return value
+
+
+def _is_decoded_model(value: Any, depth: int) -> bool:
+    """True if a value msgpack decoded is in the model with every map's keys sorted: then
+    re-encoding it as it is tells canonical bytes from the rest. The same verdict as
+    `_check` + sorting, without building a normal form or a location (only failures need
+    one): this runs on every received entry."""
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(value, list | dict) and value and depth >= MAX_DEPTH:
+        return False  # its items would be nested deeper than allowed
+    if isinstance(value, list):
+        return all(item.__class__ in _SCALARS or _is_decoded_model(item, depth + 1)
+                   for item in value)
+    if isinstance(value, dict):
+        keys = list(value)
+        if not all(key.__class__ is str for key in keys) or keys != sorted(keys):
+            return False
+        return all(item.__class__ in _SCALARS or _is_decoded_model(item, depth + 1)
+                   for item in value.values())
+    return value.__class__ in _SCALARS
+
+
+# What msgpack decodes that the model allows as it is (its ints are always in range; floats
+# and ext types are refused).
+_SCALARS = frozenset({type(None), bool, int, str, bytes})

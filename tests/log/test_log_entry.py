@@ -332,3 +332,62 @@ def test_hash_is_domain_separated_sha256_of_the_encoding() -> None:
     entry = sample()
     expected = hashlib.sha256(b"hanabi-p2p/v1/entry-hash" + entry.encoded).digest()
     assert entry.hash == expected
+
+
+any_msgpack = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.floats()
+    | st.binary(max_size=8) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4)
+    | st.dictionaries(st.text(max_size=4) | st.binary(max_size=4) | st.integers(0, 9), inner,
+                      max_size=4),
+    max_leaves=16,
+)
+
+
+def _reference_verdict(raw: bytes) -> bool:
+    """The slow definition: decode, normalise the whole value, re-encode, compare."""
+    try:
+        value = msgpack.unpackb(raw, raw=False, strict_map_key=False, use_list=True)
+        return canonical.pack(value) == raw
+    except Exception:
+        return False
+
+
+def _fast_verdict(raw: bytes) -> bool:
+    try:
+        canonical.unpack(raw)
+    except canonical.CanonicalError:
+        return False
+    return True
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_msgpack, st.randoms(use_true_random=False))
+def test_unpack_accepts_exactly_what_normalising_and_re_encoding_accepts(
+        value: Any, rng: Any) -> None:
+    """The receive path's fast check (no normal form built) gives the verdict of the full
+    one, on canonical bytes and on the same value with its maps' keys shuffled."""
+    def shuffled(v: Any) -> Any:
+        if isinstance(v, list):
+            return [shuffled(x) for x in v]
+        if isinstance(v, dict):
+            items = list(v.items())
+            rng.shuffle(items)
+            return {k: shuffled(x) for k, x in items}
+        return v
+    for candidate in (value, shuffled(value)):
+        raw = msgpack.packb(candidate, use_bin_type=True)
+        assert _fast_verdict(raw) == _reference_verdict(raw)
+
+
+@pytest.mark.parametrize("depth", [canonical.MAX_DEPTH - 1, canonical.MAX_DEPTH,
+                                   canonical.MAX_DEPTH + 1])
+@pytest.mark.parametrize("inner", [1, [], {}])
+def test_nesting_limit_is_the_same_for_scalars_and_empty_containers(depth: int,
+                                                                    inner: Any) -> None:
+    value: Any = inner
+    for _ in range(depth):
+        value = [value]
+    raw = msgpack.packb(value, use_bin_type=True)
+    assert _fast_verdict(raw) == _reference_verdict(raw)
+    assert _fast_verdict(raw) == (depth <= canonical.MAX_DEPTH)
