@@ -7,14 +7,17 @@ notify, finish), in the order the core gives them. Its tasks live in one
 
 The deck's proof checks (nearly all of a peer's deck CPU) run on a small thread pool, off
 the event loop: libsodium releases the GIL, so they use the cores a laptop has while the
-loop keeps the links and the screen alive. So does the fsync of entries received from peers
-(group commit: one at a time, covering everything written before it starts); our own
-entries are fsync'd before anything that follows them is sent, on the loop.
+loop keeps the links and the screen alive. So do the fsyncs: those of entries received from
+peers (group commit: one at a time, covering everything written before it starts), and
+those of our own entries, which must be durable before they are sent (a peer that restarts
+must never sign a second, different entry with the same number): the effects that follow
+one of our entries wait, in order, until its fsync is done, while the loop goes on reading.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import os
 import time
 from collections.abc import Callable, Coroutine, Sequence
@@ -69,6 +72,9 @@ class Node:
         self._syncer: ThreadPoolExecutor | None = None  # group commit of received entries
         self._sync_running = False
         self._sync_again = False  # entries were written while the running fsync had started
+        # effects that wait for the fsync of our own entry before them (in order)
+        self._backlog: collections.deque[fx.Effect] = collections.deque()
+        self._own_sync_running = False
 
     # -- what others read -------------------------------------------------------------------
 
@@ -177,20 +183,49 @@ class Node:
         if self._executing:
             return
         self._executing = True
+        backlog = self._backlog
+        unsynced = False  # received entries written since the last fsync
         try:
-            while effects := self.core.drain():
-                unsynced = False  # received entries written since the last fsync
-                for effect in effects:
-                    if isinstance(effect, fx.StoreEntry):
-                        self._append(effect)
-                        # our own entry's fsync made everything before it durable too
-                        unsynced = not effect.own
-                    else:
-                        self._apply(effect)
-                if unsynced:
-                    self._sync_received()
+            while True:
+                backlog.extend(self.core.drain())
+                if not backlog or self._own_sync_running:
+                    break
+                effect = backlog.popleft()
+                if not isinstance(effect, fx.StoreEntry):
+                    self._apply(effect)
+                    continue
+                self._append(effect)
+                if not effect.own:
+                    unsynced = True
+                elif self._group is None:  # not running (loading, tests): here and now
+                    self._store(self.game_file.sync)
+                    unsynced = False
+                else:
+                    # what follows waits for this fsync, which makes the received entries
+                    # written before it durable too
+                    self._own_sync_running = True
+                    unsynced = False
+                    self.spawn(self._sync_own(), "fsync of our entry")
+            if unsynced:
+                self._sync_received()
         finally:
             self._executing = False
+
+    async def _sync_own(self) -> None:
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._sync_thread(),
+                                                             self.game_file.sync)
+        except OSError as exc:
+            raise self._storage_failed(exc) from None
+        finally:
+            self._own_sync_running = False
+        self._execute()
+
+    def _sync_thread(self) -> ThreadPoolExecutor:
+        # one thread: fsyncs run one at a time, in the order they were asked for
+        if self._syncer is None:
+            self._syncer = ThreadPoolExecutor(1, "log-sync")
+        return self._syncer
 
     def _sync_received(self) -> None:
         """Make the received entries written so far durable, off the event loop when the
@@ -204,14 +239,13 @@ class Node:
             self.spawn(self._group_commit(), "group commit")
 
     async def _group_commit(self) -> None:
-        if self._syncer is None:
-            self._syncer = ThreadPoolExecutor(1, "log-sync")
+        syncer = self._sync_thread()
         loop = asyncio.get_running_loop()
         try:
             while True:
                 self._sync_again = False
                 try:
-                    await loop.run_in_executor(self._syncer, self.game_file.sync)
+                    await loop.run_in_executor(syncer, self.game_file.sync)
                 except OSError as exc:
                     raise self._storage_failed(exc) from None
                 if not self._sync_again:
@@ -221,8 +255,8 @@ class Node:
 
     def _append(self, effect: fx.StoreEntry) -> None:
         entry = effect.entry
-        # ours durable before anything that follows may send it; received ones in a batch
-        self._store(lambda: self.game_file.append(entry, sync=effect.own))
+        # written now; made durable by `_execute` (ours before what follows) or in a batch
+        self._store(lambda: self.game_file.append(entry, sync=False))
 
     def _apply(self, effect: fx.Effect) -> None:
         mesh = self.mesh
