@@ -15,9 +15,15 @@ protocol. All five run in this one process on one asyncio event loop, so
 * bytes sent are each node's own count of frames it queued (``Node.mesh.bytes_sent``,
   length prefix included; handshakes and keepalives excluded).
 
-Usage: .venv/bin/python bench/game.py [--games N] [--players P]
+With ``--processes`` every seat is its own OS process instead (the host, and joiners that
+dial its address), as at a real table where each player's program runs on its own machine;
+here they still share this machine's cores. Turn latency is then measured the same way
+across processes: every process records ``applied_at`` on the system-wide monotonic clock
+(Linux CLOCK_MONOTONIC) and writes it to a file when its game is over.
+
+Usage: .venv/bin/python bench/game.py [--games N] [--players P] [--processes]
 The last line printed is one JSON object with the headline figures (over all games).
-Targets (5 players): game_s_5p <= 3, turn_p50_ms <= 10, turn_p99_ms <= 50.
+Targets (issue 13, 5 players): turn_p50_ms <= 3, turn_p99_ms <= 10.
 """
 
 from __future__ import annotations
@@ -26,7 +32,11 @@ import argparse
 import asyncio
 import json
 import math
+import os
+import socket
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -35,7 +45,7 @@ from typing import Any
 
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
-from hanabi_p2p.peer.launch import GameResult, Peer, PeerOptions, host_table
+from hanabi_p2p.peer.launch import GameResult, Peer, PeerOptions, host_table, join_address
 from hanabi_p2p.peer.node import Node
 from hanabi_p2p.rules.cards import GameConfig
 
@@ -47,7 +57,8 @@ class GameRun:
     wall_s: float
     cpu_s: float
     setup_s: float  # start -> first action sent (lobby, seating, shuffle, deal)
-    latencies_ms: list[float]
+    latencies_ms: list[float]  # author applied -> the last other seat applied
+    first_ms: list[float]  # author applied -> the first other seat applied
     bytes_sent: list[int]
     score: int
     turns: int
@@ -91,20 +102,113 @@ def run_game(players: int) -> GameRun:
     # every peer is done once its own node stopped: the latest applied entry anywhere
     end = max(max(node.core.counters.applied_at.values()) for node in nodes)
     actions = [e for e in nodes[0].replica.applied if e.kind == "action"]
-    latencies = []
+    latencies, first = [], []
     for entry in actions:
-        times = [node.core.counters.applied_at[entry.hash] for node in nodes]
         sent = next(node.core.counters.applied_at[entry.hash] for node in nodes
                     if node.identity.peer_id == entry.author)
-        latencies.append((max(times) - sent) * 1000)
+        others = [node.core.counters.applied_at[entry.hash] for node in nodes
+                  if node.identity.peer_id != entry.author]
+        latencies.append((max(others) - sent) * 1000)
+        first.append((min(others) - sent) * 1000)
     first_sent = min(nodes[0].core.counters.applied_at[e.hash] for e in actions)
     return GameRun(
         wall_s=end - start,
         cpu_s=cpu,
         setup_s=first_sent - start,
         latencies_ms=latencies,
+        first_ms=first,
         bytes_sent=[node.mesh.bytes_sent for node in nodes],
         score=result.score,
+        turns=len(actions),
+    )
+
+
+# -- one process per seat ---------------------------------------------------------------------
+
+PEER_PROCESS_TIMEOUT_S = 120.0
+
+
+async def _one_seat(root: Path, seat: int, players: int, port: int) -> tuple[GameResult, Node]:
+    front = BotPlayer(out=None)
+    opts = PeerOptions(name=f"bench{seat}", data_dir=DataDir(root / f"seat{seat}"),
+                       interface=LOOPBACK, port=port if seat == 0 else 0, advertise=False)
+    if seat == 0:
+        result = await host_table(opts, "bench", GameConfig(players), front)
+    else:
+        result = await join_address(opts, LOOPBACK, port, front)
+    assert isinstance(front.peer, Peer) and front.peer.node is not None
+    return result, front.peer.node
+
+
+def seat_process(root: Path, seat: int, players: int, port: int, out: Path) -> None:
+    """The body of one seat's process: play, then write what the parent measures."""
+    result, node = asyncio.run(_one_seat(root, seat, players, port))
+    actions = [e for e in node.replica.applied if e.kind == "action"]
+    out.write_text(json.dumps({
+        "ok": result.ok, "failure": result.failure, "score": result.score,
+        "peer_id": node.identity.peer_id.hex(),
+        "applied_at": {h.hex(): t for h, t in node.core.counters.applied_at.items()},
+        "actions": [[e.hash.hex(), e.author.hex()] for e in actions],
+        "bytes_sent": node.mesh.bytes_sent, "cpu_s": time.process_time(),
+    }))
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((LOOPBACK, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _wait_listening(port: int, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex((LOOPBACK, port)) == 0:
+                return
+        time.sleep(0.01)
+    raise SystemExit("the host process did not open its table")
+
+
+def run_game_processes(players: int) -> GameRun:
+    with tempfile.TemporaryDirectory(prefix="hanabi-bench-") as tmp:
+        root, port = Path(tmp), _free_port()
+        outs = [root / f"seat{seat}.json" for seat in range(players)]
+
+        def spawn(seat: int) -> subprocess.Popen[bytes]:
+            return subprocess.Popen(
+                [sys.executable, __file__, "--seat", str(seat), "--players", str(players),
+                 "--port", str(port), "--root", tmp, "--out", str(outs[seat])],
+                env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+
+        start = time.monotonic()
+        deadline = start + PEER_PROCESS_TIMEOUT_S
+        procs = [spawn(0)]
+        _wait_listening(port, deadline)
+        procs += [spawn(seat) for seat in range(1, players)]
+        for proc in procs:
+            if proc.wait(timeout=max(1.0, deadline - time.monotonic())) != 0:
+                raise SystemExit(f"a seat's process failed (exit {proc.returncode})")
+        seats = [json.loads(out.read_text()) for out in outs]
+    for seat in seats:
+        if not seat["ok"]:
+            raise SystemExit(f"the benchmark game failed: {seat['failure']}")
+    applied = [seat["applied_at"] for seat in seats]
+    actions = seats[0]["actions"]
+    latencies, first = [], []
+    for entry_hash, author in actions:
+        sent = next(seat["applied_at"][entry_hash] for seat in seats
+                    if seat["peer_id"] == author)
+        others = [seat["applied_at"][entry_hash] for seat in seats if seat["peer_id"] != author]
+        latencies.append((max(others) - sent) * 1000)
+        first.append((min(others) - sent) * 1000)
+    return GameRun(
+        wall_s=max(max(a.values()) for a in applied) - start,
+        cpu_s=sum(seat["cpu_s"] for seat in seats),
+        setup_s=min(seats[0]["applied_at"][h] for h, _ in actions) - start,
+        latencies_ms=latencies,
+        first_ms=first,
+        bytes_sent=[seat["bytes_sent"] for seat in seats],
+        score=seats[0]["score"],
         turns=len(actions),
     )
 
@@ -114,24 +218,38 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1, help="games to play (default: 1)")
     parser.add_argument("--players", type=int, default=5, choices=range(2, 6),
                         help="seats (default: 5)")
+    parser.add_argument("--processes", action="store_true",
+                        help="each seat in its own process (default: all on one event loop)")
+    # internal: what a seat's process is told by the parent
+    parser.add_argument("--seat", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--root", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.seat is not None:
+        seat_process(args.root, args.seat, args.players, args.port, args.out)
+        return
+    play = run_game_processes if args.processes else run_game
     runs = []
     for index in range(args.games):
-        run = run_game(args.players)
+        run = play(args.players)
         runs.append(run)
         print(f"game {index + 1}: {run.wall_s:.2f} s wall ({run.cpu_s:.2f} s CPU), "
               f"setup {run.setup_s:.2f} s, {run.turns} turns, score {run.score}, "
               f"turn latency p50 {_percentile(run.latencies_ms, 0.5):.1f} ms "
-              f"p99 {_percentile(run.latencies_ms, 0.99):.1f} ms, "
+              f"p99 {_percentile(run.latencies_ms, 0.99):.1f} ms "
+              f"(first seat p50 {_percentile(run.first_ms, 0.5):.1f} ms), "
               f"sent per peer {statistics.mean(run.bytes_sent) / 1024:.0f} KiB", flush=True)
     latencies = [ms for run in runs for ms in run.latencies_ms]
     sent = [b for run in runs for b in run.bytes_sent]
     figures: dict[str, Any] = {
+        "mode": "processes" if args.processes else "one loop",
         f"game_s_{args.players}p": round(statistics.median(r.wall_s for r in runs), 3),
         "cpu_s": round(statistics.median(r.cpu_s for r in runs), 3),
         "setup_s": round(statistics.median(r.setup_s for r in runs), 3),
         "turn_p50_ms": round(_percentile(latencies, 0.5), 2),
         "turn_p99_ms": round(_percentile(latencies, 0.99), 2),
+        "first_seat_p50_ms": round(_percentile([ms for r in runs for ms in r.first_ms], 0.5), 2),
         "turns": len(latencies),
         "bytes_per_peer": round(statistics.mean(sent)),
         "bytes_per_peer_max": max(sent),
