@@ -20,13 +20,12 @@ import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
-    Ed25519PublicKey,
 )
-from nacl.bindings import crypto_core_ed25519_is_valid_point
+from nacl.bindings import crypto_core_ed25519_is_valid_point, crypto_sign_open
+from nacl.exceptions import BadSignatureError
 
 from hanabi_p2p.datadir import DataDir, atomic_write
 from hanabi_p2p.errors import UserError
@@ -178,30 +177,27 @@ def display_name(name: str, peer_id: bytes) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _public_key(peer_id: bytes) -> Ed25519PublicKey | None:
+def _is_valid_key(peer_id: bytes) -> bool:
     # Reject non-canonical encodings, points off the curve, and small-order or mixed-order
     # points: with such keys one "signature" can verify for many messages, and equivocation
     # proofs against them would prove nothing.
-    if len(peer_id) != PEER_ID_BYTES or not crypto_core_ed25519_is_valid_point(peer_id):
-        return None
-    try:
-        return Ed25519PublicKey.from_public_bytes(peer_id)
-    except ValueError:
-        return None
+    return len(peer_id) == PEER_ID_BYTES and bool(crypto_core_ed25519_is_valid_point(peer_id))
 
 
 def is_valid_peer_id(peer_id: bytes) -> bool:
     """True if ``peer_id`` is a usable Ed25519 public key (prime-order, canonical)."""
-    return _public_key(bytes(peer_id)) is not None
+    return _is_valid_key(bytes(peer_id))
 
 
 def verify_signature(peer_id: bytes, signature: bytes, message: bytes) -> bool:
-    """RFC 8032 Ed25519 verification (OpenSSL: rejects non-canonical S)."""
-    key = _public_key(bytes(peer_id))
-    if key is None or len(signature) != SIGNATURE_BYTES:
+    """RFC 8032 Ed25519 verification as libsodium's crypto_sign_verify_detached does it:
+    S must be canonical (S < L) and R not of small order (SPEC 3.1). libsodium, not OpenSSL:
+    it takes about half the time, and this runs for every entry every peer receives."""
+    peer_id = bytes(peer_id)
+    if len(signature) != SIGNATURE_BYTES or not _is_valid_key(peer_id):
         return False
     try:
-        key.verify(signature, message)
-    except InvalidSignature:
+        crypto_sign_open(bytes(signature) + bytes(message), peer_id)
+    except BadSignatureError:
         return False
     return True

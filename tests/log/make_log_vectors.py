@@ -9,6 +9,7 @@ are RFC 8032 section 7.1 test keys 1 and 2.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -64,6 +65,21 @@ def entry(identity: Identity, seq: int, prev: bytes, turn: int, kind: str, body:
     return make_entry(identity, table_id=TABLE, seq=seq, prev=prev, turn=turn, kind=kind, body=body)
 
 
+def identity_r_signed(entry: Entry) -> bytes:
+    """``entry`` re-signed by Alice with R = the identity point and S = h*a mod L: OpenSSL's
+    verification accepted this; SPEC 3.1 refuses an R of small order."""
+    L = 2**252 + 27742317777372353535851937790883648493
+    digest = hashlib.sha512(bytes.fromhex(SEEDS["alice"])).digest()
+    a = int.from_bytes(digest[:32], "little")
+    a &= (1 << 254) - 8
+    a |= 1 << 254
+    r_bytes = (1).to_bytes(32, "little")  # the identity, encoded
+    message = SIGN_DOMAIN + b"\x98" + entry.encoded[1:-(2 + 64)]
+    h = int.from_bytes(hashlib.sha512(r_bytes + ALICE.peer_id + message).digest(), "little") % L
+    signature = r_bytes + (h * a % L).to_bytes(32, "little")
+    return entry.encoded[:-64] + signature
+
+
 def main() -> None:
     # e0 and e1 carry valid SPEC 5.1 bodies; e2's body exercises the canonical encoding
     # and is no valid chat body (the log layer never reads bodies: SPEC 3.3, 3.9).
@@ -87,6 +103,9 @@ def main() -> None:
     forged[author_at : author_at + 32] = ALICE.peer_id
     unsorted_body = b"\x98" + e2.encoded[1 : -(2 + 64)].replace(b"\x85\xa4list", b"\x85\xa4zist")
     invalid = [
+        {"label": "signature whose R is the identity (S = h*a: a cofactorless check of "
+                  "S*B = R + h*A passes, but R is of small order)",
+         "encoded": identity_r_signed(e2).hex(), "error": "signature does not verify"},
         {"label": "last signature byte flipped", "encoded": bytes(flipped).hex(),
          "error": "signature does not verify"},
         {"label": "author replaced (forged author)", "encoded": bytes(forged).hex(),
