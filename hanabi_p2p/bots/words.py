@@ -60,6 +60,8 @@ class Say(Enum):
                    "played by the end ({count} more)")
     PLAN_DISCARD = N_("discard slot {slot}: counting the turns left, this gets the most cards "
                       "played by the end ({count} more)")
+    SCREAM = N_("discard slot {slot} rather than play: {player}'s chop is {card}, which must "
+                "not go, and no clue token is left to save it — a scream discard")
     DISCARD_TRASH = N_("discard slot {slot}: the clues say it is no longer needed")
     DISCARD_CHOP = N_("discard slot {slot}: it is the chop, the oldest unclued card")
     DISCARD_NEXT = N_("discard slot {slot}: my chop must be a last copy, so the next unclued "

@@ -209,3 +209,19 @@ def test_fix_a_clue_that_reads_as_a_play_and_is_not() -> None:
     assert advice.text == "clue Cathy 3: their slot 1 reads as playable but it is R3 — a fix"
     s.take(advice.action)
     assert s.advice(CATHY).action != Play(CATHY, s.slot(CATHY, 1))
+
+
+def test_scream_discard_instead_of_a_play_keeps_the_next_chop() -> None:
+    s = Scenario(2, ["R1 Y3 G4 B4 W4", "G3 B3 Y4 R4 B5"])
+    for to_bob, to_alice in (("3", "1"), ("4", "red"), ("3", "1"), ("4", "red")):
+        s.clue(ALICE, BOB, to_bob)
+        s.clue(BOB, ALICE, to_alice)
+    assert s.state.clue_tokens == 0 and s.chop(BOB) == 5  # B5, and Bob has nothing to do
+    advice = s.advice(ALICE)
+    assert advice.reason is Reason.SCREAM
+    assert advice.action == Discard(ALICE, s.slot(ALICE, 5))  # not her R1
+    assert advice.text == ("discard slot 5 rather than play: Bob's chop is B5, which must not "
+                           "go, and no clue token is left to save it — a scream discard")
+    s.take(advice.action)
+    assert s.chop(BOB) is None  # his B5 is kept as if clued
+    assert s.advice(BOB).action != Discard(BOB, s.slot(BOB, 5))
