@@ -7,13 +7,15 @@ import collections
 import nacl.bindings as sodium
 import pytest
 
-from hanabi_p2p.deck import group
-from hanabi_p2p.deck.derive import PeerSecrets, card_points, draw_below, frame
+from hanabi_p2p.deck.derive import PeerSecrets, card_point, card_points, draw_below, frame, sha512
+from hanabi_p2p.deck.group import EDWARDS25519, RISTRETTO255, DeckGroup
 from hanabi_p2p.rules.cards import GameConfig, Variant
+
+G = RISTRETTO255
 
 
 def secrets(seed: int = 1) -> PeerSecrets:
-    return PeerSecrets(bytes(16), bytes(32), bytes([seed]) * 32)
+    return PeerSecrets(bytes(16), bytes(32), bytes([seed]) * 32, G)
 
 
 def test_frame_is_length_prefixed_so_parts_cannot_slide() -> None:
@@ -21,18 +23,33 @@ def test_frame_is_length_prefixed_so_parts_cannot_slide() -> None:
     assert frame("x", 1) == b"\0\0\0\x01x\0\0\0\x04\0\0\0\x01"
 
 
+@pytest.mark.parametrize("deck_group", [RISTRETTO255, EDWARDS25519], ids=lambda g: g.name)
 @pytest.mark.parametrize("variant", list(Variant))
-def test_card_points_are_distinct_valid_and_one_per_copy(variant: Variant) -> None:
+def test_card_points_are_distinct_valid_and_one_per_copy(variant: Variant,
+                                                         deck_group: DeckGroup) -> None:
     config = GameConfig(2, variant)
-    points = card_points(config)
+    points = card_points(config, deck_group)
     assert len(points) == len(set(points)) == config.deck_size
-    assert all(sodium.crypto_core_ed25519_is_valid_point(p) for p in points)
+    assert all(deck_group.validate_point(p) == p for p in points)
+
+
+def test_card_points_per_group_follow_the_spec() -> None:
+    """SPEC 2.2: ristretto255 maps the whole SHA-512 of the label; 0.2.0's edwards25519 took
+    Elligator 2 of its first half (the points of old logs must not change)."""
+    digest = sha512(frame("hanabi-p2p/v1/card/red/1/copy0"))
+    ristretto = card_point(RISTRETTO255, "red", 1, 0)
+    edwards = card_point(EDWARDS25519, "red", 1, 0)
+    assert edwards == sodium.crypto_core_ed25519_from_uniform(digest[:32])
+    assert sodium.crypto_core_ed25519_is_valid_point(edwards)
+    assert ristretto == RISTRETTO255.hash_to_point(digest) != edwards
+    # a different second half gives a different ristretto255 point: all 64 bytes are used
+    assert RISTRETTO255.hash_to_point(digest[:32] + bytes(32)) != ristretto
 
 
 def test_secrets_depend_on_seed_table_and_peer() -> None:
     base = secrets()
-    others = [secrets(2), PeerSecrets(b"\1" * 16, bytes(32), base.seed),
-              PeerSecrets(bytes(16), b"\1" * 32, base.seed)]
+    others = [secrets(2), PeerSecrets(b"\1" * 16, bytes(32), base.seed, G),
+              PeerSecrets(bytes(16), b"\1" * 32, base.seed, G)]
     for other in others:
         assert other.shuffle_scalar != base.shuffle_scalar
         assert other.lock_scalar(0) != base.lock_scalar(0)
@@ -62,7 +79,7 @@ def test_first_card_of_the_permutation_is_roughly_uniform() -> None:
 
 def test_nonces_differ_per_statement() -> None:
     s = secrets()
-    a = s.nonce("lock", 0, [group.BASE_POINT])
-    assert a != s.nonce("lock", 1, [group.BASE_POINT])
+    a = s.nonce("lock", 0, [G.base_point])
+    assert a != s.nonce("lock", 1, [G.base_point])
     assert a != s.nonce("lock", 0, [s.shuffle_point])
-    assert a != s.nonce("shuffle", 0, [group.BASE_POINT])
+    assert a != s.nonce("shuffle", 0, [G.base_point])
