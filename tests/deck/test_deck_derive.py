@@ -8,7 +8,13 @@ import nacl.bindings as sodium
 import pytest
 
 from hanabi_p2p.deck.derive import PeerSecrets, card_point, card_points, draw_below, frame, sha512
-from hanabi_p2p.deck.group import EDWARDS25519, RISTRETTO255, DeckGroup
+from hanabi_p2p.deck.group import (
+    EDWARDS25519,
+    RISTRETTO255,
+    DeckGroup,
+    GroupError,
+    scalar_from_int,
+)
 from hanabi_p2p.rules.cards import GameConfig, Variant
 
 G = RISTRETTO255
@@ -83,3 +89,22 @@ def test_nonces_differ_per_statement() -> None:
     assert a != s.nonce("lock", 1, [G.base_point])
     assert a != s.nonce("lock", 0, [s.shuffle_point])
     assert a != s.nonce("shuffle", 0, [G.base_point])
+
+
+def test_ristretto255_follows_rfc_9496() -> None:
+    """The group is RFC 9496's: the encoding of 2·G (appendix A.1) and the one-way map of a
+    64-byte input (A.3) are the RFC's, and encodings it calls invalid (A.2: non-canonical,
+    negative, top bit set) are refused."""
+    assert RISTRETTO255.base_mul(scalar_from_int(2)).hex() == (
+        "6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919")
+    digest = bytes.fromhex(
+        "5d1be09e3d0c82fc538112490e35701979d99e06ca3e2b5b54bffe8b4dc772c1"
+        "4d98b696a1bbfb5ca32c436cc61c16563790306c79eaca7705668b47dffe5bb6")
+    assert RISTRETTO255.hash_to_point(digest).hex() == (
+        "3066f82a1a747d45120d1740f14358531a8f04bbffe6a819f86dfe50f44a0a46")
+    field_prime = 2**255 - 19
+    for bad in [field_prime.to_bytes(32, "little"), (field_prime + 6).to_bytes(32, "little"),
+                (2**255 - 1).to_bytes(32, "little"), b"\x00" + b"\xff" * 31,
+                (1).to_bytes(32, "little"), bytes(32)]:
+        with pytest.raises(GroupError):
+            RISTRETTO255.validate_point(bad)
