@@ -15,6 +15,8 @@ from hanabi_p2p.log.entry import BadEntry, Entry, decode_entry
 from hanabi_p2p.log.replica import Replica, Status
 from hanabi_p2p.log.verify import verify_entries
 from hanabi_p2p.rules.cards import Card, Suit
+from hanabi_p2p.session.bodies import DeckGroupName
+from hanabi_p2p.session.deckio import deck_group
 from hanabi_p2p.session.table import AUDITED, TableSession
 from hanabi_p2p.session.verify import verify_game
 
@@ -181,3 +183,8 @@ def test_a_0_2_0_game_replays_for_the_verifier_but_no_live_peer_plays_it(
     assert result.status is Status.REJECTED
     assert "deck group must be ristretto255" in result.reason
     assert live.table is None
+
+
+def test_each_group_name_of_table_open_is_the_group_of_that_name() -> None:
+    for name in DeckGroupName:
+        assert deck_group(name).name == name.value
