@@ -4,8 +4,9 @@ Times, for 2-5 players and the 50-card deck:
 * setup: commit, both phases with their proofs, every peer verifying every other peer's
   proofs, and the initial deal (every non-owner decoding every dealt card): the work of all
   peers added up;
-* the two phases alone without proofs (shuffle: s·X[perm[i]]; lock: (k/s)·X[i]), ours on
-  edwards25519, and the same textbook-style in the 2048-bit MODP group of RFC 3526
+* the two phases alone without proofs (shuffle: s·X[perm[i]]; lock: (k/s)·X[i]), ours in
+  the deck group (ristretto255; ``--group edwards25519`` runs every figure in the group of
+  0.2.0, to compare), and the same textbook-style in the 2048-bit MODP group of RFC 3526
   (x^s mod p, then x^(k/s mod p-1) mod p) with Python's pow, as the baseline;
 * the largest single batch: the longest one DeckPeer call took (what would block an event
   loop if called on it);
@@ -20,7 +21,7 @@ Times, for 2-5 players and the 50-card deck:
 Times are CPU time of this process (time.process_time), so that other programs running on
 the machine do not inflate them; the work is single-threaded.
 
-Usage: .venv/bin/python bench/deck.py [--repeat N] [--baseline-repeat N]
+Usage: .venv/bin/python bench/deck.py [--repeat N] [--baseline-repeat N] [--group NAME]
 The last line printed is one JSON object with the headline figures.
 """
 
@@ -41,6 +42,7 @@ from typing import Any
 
 from hanabi_p2p.deck import group
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
+from hanabi_p2p.deck.group import EDWARDS25519, RISTRETTO255, DeckGroup
 from hanabi_p2p.deck.messages import DeckMessage
 from hanabi_p2p.deck.table import DeckTable
 from hanabi_p2p.rules.cards import GameConfig
@@ -76,11 +78,14 @@ def timed_calls(table: DeckTable, longest: list[float]) -> None:
             setattr(peer, name, wrapper)
 
 
-def time_setup(players: int, run: int) -> tuple[float, float]:
+GROUPS = {g.name: g for g in (RISTRETTO255, EDWARDS25519)}
+
+
+def time_setup(players: int, run: int, deck_group: DeckGroup) -> tuple[float, float]:
     """(ms for the whole setup incl. initial deal, ms of the longest single call)."""
     longest = [0.0]
     start = clock()
-    table = DeckTable(GameConfig(players), f"bench-{players}-{run}")
+    table = DeckTable(GameConfig(players), f"bench-{players}-{run}", group=deck_group)
     timed_calls(table, longest)
     table.setup()
     table.initial_deal()
@@ -97,11 +102,12 @@ class Mode(Enum):
     SECOND_CORE = "deferred, 2 cores"  # our step first; the checks on a second core
 
 
-def critical_path(players: int, run: int, mode: Mode) -> tuple[float, list[float]]:
+def critical_path(players: int, run: int, mode: Mode,
+                  deck_group: DeckGroup) -> tuple[float, list[float]]:
     """(ms until the last peer's deck is ready, each peer's CPU ms) with one machine per peer
     (see the module docstring). Setup only: commit, shuffle, lock and every check."""
     table = DeckTable(GameConfig(players), f"bench-path-{players}-{run}",
-                      defer_checks=mode is not Mode.FIRST)
+                      defer_checks=mode is not Mode.FIRST, group=deck_group)
     free_at = [0.0] * players  # when each machine's main core is done with its work
     checks_free_at = [0.0] * players  # the checking core (Mode.SECOND_CORE)
     busy = [0.0] * players
@@ -137,27 +143,27 @@ def critical_path(players: int, run: int, mode: Mode) -> tuple[float, list[float
     return max(ready_at) * 1000, [b * 1000 for b in busy]
 
 
-def phase_inputs(players: int, run: int) -> list[PeerSecrets]:
+def phase_inputs(players: int, run: int, deck_group: DeckGroup) -> list[PeerSecrets]:
     table_id = hashlib.sha256(f"bench-phases-{run}".encode()).digest()[:16]
     return [PeerSecrets(table_id, bytes([seat]) * 32,
-                        hashlib.sha256(f"{run}/{seat}".encode()).digest())
+                        hashlib.sha256(f"{run}/{seat}".encode()).digest(), deck_group)
             for seat in range(players)]
 
 
-def time_phases_ours(players: int, run: int) -> float:
-    """Both phases on edwards25519 without proofs or checks; secrets derived beforehand."""
+def time_phases_ours(players: int, run: int, deck_group: DeckGroup) -> float:
+    """Both phases in the deck group without proofs or checks; secrets derived beforehand."""
     config = GameConfig(players)
-    peers = phase_inputs(players, run)
+    peers = phase_inputs(players, run, deck_group)
     size = config.deck_size
     plans = [(p.shuffle_scalar, p.permutation(size),
               [group.scalar_mul(p.lock_scalar(i), group.scalar_invert(p.shuffle_scalar))
                for i in range(size)]) for p in peers]
-    deck = card_points(config)
+    deck = card_points(config, deck_group)
     start = clock()
     for s, perm, _ in plans:
-        deck = [group.mul(s, deck[perm[i]]) for i in range(size)]
+        deck = [deck_group.mul(s, deck[perm[i]]) for i in range(size)]
     for _, _, unlocks in plans:
-        deck = [group.mul(e, x) for e, x in zip(unlocks, deck, strict=True)]
+        deck = [deck_group.mul(e, x) for e, x in zip(unlocks, deck, strict=True)]
     return (clock() - start) * 1000
 
 
@@ -173,7 +179,7 @@ def time_phases_modp(players: int, run: int) -> float:
     """The same two phases, textbook SRA in the RFC 3526 2048-bit group with pow()."""
     p, order = MODP_2048, MODP_2048 - 1
     size = GameConfig(players).deck_size
-    peers = phase_inputs(players, run)
+    peers = phase_inputs(players, run, RISTRETTO255)  # (only its permutations are used)
     plans = []
     for seat, secrets in enumerate(peers):
         s = modp_exponent(f"s/{run}/{seat}".encode())
@@ -198,23 +204,29 @@ def main() -> None:
     parser.add_argument("--path-players", type=int, nargs="*", default=[5],
                         help="player counts for the N-machine critical path (default: 5; "
                              "each count adds about 10 s)")
+    parser.add_argument("--group", choices=sorted(GROUPS), default=RISTRETTO255.name,
+                        help="the deck group (default: ristretto255, that of every live "
+                             "table; edwards25519 is 0.2.0's, to compare)")
     args = parser.parse_args()
+    deck_group = GROUPS[args.group]
 
     rows = []
     paths = []
     for players in (2, 3, 4, 5):
-        setups = [time_setup(players, run) for run in range(args.repeat)]
-        phases = [time_phases_ours(players, run) for run in range(args.repeat)]
+        setups = [time_setup(players, run, deck_group) for run in range(args.repeat)]
+        phases = [time_phases_ours(players, run, deck_group) for run in range(args.repeat)]
         rows.append((players, statistics.median(s for s, _ in setups),
                      max(b for _, b in setups), statistics.median(phases)))
         for mode in Mode if players in args.path_players else ():
-            runs = [critical_path(players, run, mode) for run in range(args.repeat)]
+            runs = [critical_path(players, run, mode, deck_group)
+                    for run in range(args.repeat)]
             paths.append((players, mode, statistics.median(chain for chain, _ in runs),
                           statistics.median(statistics.median(peers) for _, peers in runs),
                           statistics.median(max(peers) for _, peers in runs)))
     baseline = statistics.median(time_phases_modp(5, run)
                                  for run in range(args.baseline_repeat))
 
+    print(f"deck group: {deck_group.name}")
     print("players  setup ms (proofs, all peers)  largest call ms  phases ms (no proofs)")
     for players, setup, batch, phase_ms in rows:
         print(f"{players:>7}  {setup:>28.1f}  {batch:>15.1f}  {phase_ms:>21.1f}")
@@ -241,6 +253,7 @@ def main() -> None:
         "chain_ms": {f"{p}/{m.name.lower()}": round(c, 1) for p, m, c, _, _ in paths},
         "setup_ms": {str(p): round(s, 1) for p, s, _, _ in rows},
         "deck_size": 50,
+        "group": deck_group.name,
         "repeat": args.repeat,
     }))
 

@@ -224,6 +224,8 @@ def summary_lines(report: GameReport) -> list[str]:
         lines.append(f"table: {name}{report.table_id.hex()}")
     if report.table_options:
         lines.append("table options: " + ", ".join(report.table_options))
+    if report.deck_group:
+        lines.append(f"deck group: {report.deck_group}")
     if report.players:
         lines.append("players: " + ", ".join(
             f"{p.seat} {report.label(p.peer_id)}" for p in report.players))

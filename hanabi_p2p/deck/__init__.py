@@ -5,9 +5,11 @@ can, nobody can bias or alter the deck, and cheating is caught and blamed. Norma
 description: protocol/SPEC.md section 2. Public API:
 
 * `DeckPeer(config, table_id, seats, my_seat, seed)`: the sans-IO state machine
-  (`start`, `receive`, `deal_shares`, `public_share`, `seed_reveal`, queries).
+  (`start`, `receive`, `deal_shares`, `public_share`, `seed_reveal`, queries), in
+  ristretto255 unless given another `group` (`deck.group`: edwards25519 for 0.2.0 games).
 * `decode_message(obj, peer)` / `message.to_wire()`: the wire form of every message.
-* `audit(config, table_id, seats, transcript) -> AuditResult`: the end-of-game check.
+* `audit(config, table_id, seats, transcript, group=...) -> AuditResult`: the end-of-game
+  check, in the table's group.
 * `DeckCheatError` (blames a seat), `DeckCorruptError` (only the audit can blame), `Check`.
 """
 

@@ -16,9 +16,10 @@ from typing import TypeVar
 
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from hanabi_p2p.deck import channel, group, steps
+from hanabi_p2p.deck import channel, steps
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
 from hanabi_p2p.deck.errors import Check
+from hanabi_p2p.deck.group import DeckGroup, Point
 from hanabi_p2p.deck.messages import (
     Commit,
     DeckMessage,
@@ -87,29 +88,32 @@ def _collect(transcript: Sequence[tuple[int, DeckMessage]], players: int) -> _Co
 
 
 def audit(config: GameConfig, table_id: bytes, seats: Sequence[bytes],
-          transcript: Sequence[tuple[int, DeckMessage]], *,
+          transcript: Sequence[tuple[int, DeckMessage]], *, group: DeckGroup,
           made_by_us: int | None = None) -> AuditResult:
     """Audit a table's deck from every message its peers published, as (seat, message).
+
+    ``group``: the table's deck group (ristretto255; edwards25519 for a 0.2.0 log).
 
     ``made_by_us``: the seat of a caller whose every shuffle and lock in the transcript is
     one its own DeckPeer made from this seed (checked by the caller): those reproduce by
     construction, so they are not recomputed (a fifth of a 5-player audit). The verdict is
     the one a full audit gives."""
     try:
-        faces = _audit(config, table_id, list(seats), transcript, made_by_us)
+        faces = _audit(config, table_id, list(seats), transcript, group, made_by_us)
     except _AuditFailedError as failure:
         return AuditResult(False, failure.seat, failure.reason, failure.check)
     return AuditResult(True, faces=faces)
 
 
 def _audit(config: GameConfig, table_id: bytes, seats: list[bytes],
-           transcript: Sequence[tuple[int, DeckMessage]],
+           transcript: Sequence[tuple[int, DeckMessage]], group: DeckGroup,
            made_by_us: int | None) -> dict[int, Card]:
     players = len(seats)
     got = _collect(transcript, players)
-    secrets = [_seat_secrets(got, table_id, seats, seat) for seat in range(players)]
+    secrets = [_seat_secrets(got, table_id, seats, seat, group) for seat in range(players)]
 
-    points = tuple(card_points(config))
+    card_list = card_points(config, group)
+    points = tuple(card_list)
     total = group.point_sum(points)
     for seat in range(players):
         published = got.shuffles.get(seat)
@@ -127,34 +131,34 @@ def _audit(config: GameConfig, table_id: bytes, seats: list[bytes],
             raise _AuditFailedError(seat, Check.MISMATCH, "its lock does not reproduce")
         points = lock.points
 
-    faces = _decode_deck(config, secrets, points)
+    faces = _decode_deck(config, group, card_list, secrets, points)
     _check_reveals(got.reveals, secrets, table_id, seats, config.deck_size)
     return faces
 
 
 def _seat_secrets(got: _Collected, table_id: bytes, seats: list[bytes],
-                  seat: int) -> PeerSecrets:
+                  seat: int, group: DeckGroup) -> PeerSecrets:
     commit = got.commits.get(seat)
     if commit is None:
         raise _AuditFailedError(seat, Check.MISSING, "never published its commitment")
     seed = got.seeds.get(seat)
     if seed is None:
         raise _AuditFailedError(seat, Check.MISSING, "never revealed its seed")
-    secrets = PeerSecrets(table_id, seats[seat], seed)
+    secrets = PeerSecrets(table_id, seats[seat], seed, group)
     if secrets.x25519_public != commit.x25519_pub or secrets.commitment != commit.commitment:
         raise _AuditFailedError(seat, Check.COMMITMENT, "the seed does not match its commitment")
     return secrets
 
 
-def _decode_deck(config: GameConfig, secrets: list[PeerSecrets],
-                 locked: tuple[group.Point, ...]) -> dict[int, Card]:
+def _decode_deck(config: GameConfig, group: DeckGroup, cards: list[Point],
+                 secrets: list[PeerSecrets], locked: tuple[Point, ...]) -> dict[int, Card]:
     """Every position's face; the deck must be each card of the variant exactly once."""
     card_of = {point: card for point, (card, _) in
-               zip(card_points(config), config.deck_composition(), strict=True)}
+               zip(cards, config.deck_composition(), strict=True)}
     faces: dict[int, Card] = {}
-    seen: set[group.Point] = set()
+    seen: set[Point] = set()
     for position, point in enumerate(locked):
-        card_point = steps.unlock([s.lock_scalar(position) for s in secrets], point)
+        card_point = steps.unlock(group, [s.lock_scalar(position) for s in secrets], point)
         if card_point not in card_of or card_point in seen:
             # Unreachable when every step reproduced; kept because it is the property the
             # audit promises, and it costs one multiplication per card.

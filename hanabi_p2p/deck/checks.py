@@ -11,23 +11,24 @@ from dataclasses import dataclass
 from hanabi_p2p.deck import dleq, group
 from hanabi_p2p.deck.derive import PeerSecrets
 from hanabi_p2p.deck.errors import Check, DeckCheatError
-from hanabi_p2p.deck.group import Point, Scalar
+from hanabi_p2p.deck.group import DeckGroup, Point, Scalar
 from hanabi_p2p.deck.messages import Commit, Lock, Shuffle
 
 
 @dataclass(frozen=True, slots=True)
 class Sender:
-    """Who sent the message under check, at which table."""
+    """Who sent the message under check, at which table (and so in which group)."""
 
     table_id: bytes
     seat: int
     peer_id: bytes
+    group: DeckGroup
 
     def blame(self, check: Check, detail: str) -> DeckCheatError:
         return DeckCheatError(self.seat, self.peer_id, check, detail)
 
     def context(self, phase: str, position: int) -> dleq.ProofContext:
-        return dleq.ProofContext(self.table_id, self.peer_id, phase, position)
+        return dleq.ProofContext(self.group, self.table_id, self.peer_id, phase, position)
 
 
 def _verify(sender: Sender, ctx: dleq.ProofContext,
@@ -47,7 +48,7 @@ def shuffle_structure(sender: Sender, message: Shuffle, size: int) -> Point:
     if len(set(message.points)) != size:
         raise sender.blame(Check.DUPLICATE_POINT, "shuffle repeats a point")
     try:
-        return group.point_sum(message.points)
+        return sender.group.point_sum(message.points)
     except group.GroupError as exc:
         raise sender.blame(Check.INVALID_POINT, f"shuffle: {exc}") from None
 
@@ -57,10 +58,10 @@ def check_shuffle_proof(sender: Sender, message: Shuffle, input_sum: Point,
     """Phase 1, the costly part: S and every point valid, and the sum proof."""
     try:
         for point in (message.shuffle_point, *message.points):
-            group.validate_point(point)
+            sender.group.validate_point(point)
     except group.GroupError as exc:
         raise sender.blame(Check.INVALID_POINT, f"shuffle: {exc}") from None
-    statement = (group.BASE_POINT, message.shuffle_point, input_sum, output_sum)
+    statement = (sender.group.base_point, message.shuffle_point, input_sum, output_sum)
     if not _verify(sender, sender.context("shuffle", 0), statement, message.sum_proof):
         raise sender.blame(Check.SHUFFLE_PROOF,
                            "sum proof fails: a card was duplicated, dropped or substituted")
@@ -107,13 +108,13 @@ def check_key(sender: Sender, position: int, key: bytes, published: Point) -> Sc
     """A revealed k is used only if k·G equals the K published for that position."""
     if not group.is_canonical_scalar(key) or group.scalar_to_int(key) == 0:
         raise sender.blame(Check.WRONG_KEY, f"k for position {position} is no scalar")
-    if group.base_mul(key) != published:
+    if sender.group.base_mul(key) != published:
         raise sender.blame(Check.WRONG_KEY, f"k for position {position} does not match its K")
     return key
 
 
 def check_seed(sender: Sender, seed: bytes, committed: Commit) -> None:
-    derived = PeerSecrets(sender.table_id, sender.peer_id, seed)
+    derived = PeerSecrets(sender.table_id, sender.peer_id, seed, sender.group)
     if (derived.x25519_public != committed.x25519_pub
             or derived.commitment != committed.commitment):
         raise sender.blame(Check.COMMITMENT, "the seed does not match its commitment")

@@ -7,6 +7,7 @@ label; the labels and the exact layouts are normative (protocol/SPEC.md section 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 from collections.abc import Iterator, Sequence
@@ -17,8 +18,7 @@ from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
 
-from hanabi_p2p.deck import group
-from hanabi_p2p.deck.group import Point, Scalar
+from hanabi_p2p.deck.group import DeckGroup, Point, Scalar, reduce_wide, scalar_to_int
 from hanabi_p2p.rules.cards import GameConfig
 
 SEED_BYTES = 32
@@ -64,15 +64,22 @@ def card_label(suit: str, rank: int, copy: int) -> str:
     return f"{CARD_LABEL_PREFIX}/{suit}/{rank}/copy{copy}"
 
 
-def card_point(suit: str, rank: int, copy: int) -> Point:
-    """Hash-to-curve of the copy's label: nobody knows a discrete log of it."""
-    return group.from_uniform(sha512(frame(card_label(suit, rank, copy)))[:32])
+def card_point(deck_group: DeckGroup, suit: str, rank: int, copy: int) -> Point:
+    """Hash-to-group of the copy's label: nobody knows a discrete log of it."""
+    return deck_group.hash_to_point(sha512(frame(card_label(suit, rank, copy))))
 
 
-def card_points(config: GameConfig) -> list[Point]:
+def card_points(config: GameConfig, deck_group: DeckGroup) -> list[Point]:
     """One distinct point per physical card, in the canonical deck_composition() order."""
-    points = [card_point(card.suit.value, card.rank, copy)
-              for card, copy in config.deck_composition()]
+    return list(_card_points(config, deck_group))
+
+
+@functools.lru_cache(maxsize=64)
+def _card_points(config: GameConfig, deck_group: DeckGroup) -> tuple[Point, ...]:
+    # Every DeckPeer, audit, spectator and verifier of a table needs them (a 60-card deck is
+    # 60 hashes to the group): computed once per configuration and group in a process.
+    points = tuple(card_point(deck_group, card.suit.value, card.rank, copy)
+                   for card, copy in config.deck_composition())
     if len(set(points)) != len(points):  # would need a SHA-512 collision; never silently
         raise AssertionError("two card copies hashed to the same point")
     return points
@@ -94,11 +101,13 @@ def draw_below(words: Iterator[int], bound: int) -> int:
 
 @dataclass(frozen=True)
 class PeerSecrets:
-    """The secrets one peer derives from its seed for one table (also used by the audit)."""
+    """The secrets one peer derives from its seed for one table (also used by the audit).
+    Only `shuffle_point` depends on the table's group; every scalar is the same in both."""
 
     table_id: bytes
     peer_id: bytes
     seed: bytes
+    group: DeckGroup
 
     @cached_property
     def prk(self) -> bytes:
@@ -113,8 +122,8 @@ class PeerSecrets:
         """A non-zero scalar: reduce(HKDF-Expand(frame(label, *parts, attempt), 64))."""
         attempt = 0
         while True:
-            value = group.reduce_wide(self.expand(frame(label, *parts, attempt)))
-            if group.scalar_to_int(value) != 0:
+            value = reduce_wide(self.expand(frame(label, *parts, attempt)))
+            if scalar_to_int(value) != 0:
                 return value
             attempt += 1  # probability 2^-252: unreachable in practice, but specified
 
@@ -124,7 +133,7 @@ class PeerSecrets:
 
     @cached_property
     def shuffle_point(self) -> Point:
-        return group.base_mul(self.shuffle_scalar)
+        return self.group.base_mul(self.shuffle_scalar)
 
     def lock_scalar(self, position: int) -> Scalar:
         return self.scalar(LABEL_LOCK_SCALAR, position)

@@ -1,21 +1,37 @@
-"""The prime-order subgroup of edwards25519, through libsodium (PyNaCl).
+"""The deck's prime-order group: ristretto255 (rbcl), or edwards25519 for 0.2.0 logs (PyNaCl).
 
 Points and scalars stay plain 32-byte strings (the wire encoding) so that nothing has to be
-converted on the way in or out. Every point that comes from a peer passes through
-`validate_point` or through `mul`, whose libsodium implementation performs the very same
-checks (canonical encoding, on the curve, not of small order, in the prime-order subgroup)
-before multiplying; both raise `GroupError`, which the protocol turns into blame.
+converted on the way in or out. Both groups have the same order L, so scalars and their
+arithmetic are shared; only the point operations differ, behind a `DeckGroup`.
+
+Live tables use `RISTRETTO255` (protocol 3): its encoding names an element of the
+prime-order group and nothing else, so decoding a point is the whole validation, about a
+tenth of edwards25519's subgroup check, and a multiplication needs no per-call subgroup
+check. `EDWARDS25519` is kept only so that games saved by 0.2.0, whose `table.open` names no
+group, still verify and replay (protocol/SPEC.md §1 "Group").
+
+A `DeckGroup` is stateless and immutable, so the node's worker threads share it freely.
+Every refusal (not canonical, not a point, the identity, a zero scalar) raises `GroupError`,
+which the protocol turns into blame.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import os
+import sys
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
+from typing import Any
 
-import nacl.bindings as sodium
+import nacl.bindings as nacl_sodium
+import rbcl
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
-# Order of the prime-order subgroup: L = 2^252 + 27742317777372353535851937790883648493.
+HASH_BYTES = 64  # what `hash_to_point` takes: a SHA-512 digest
+# Order of both groups: L = 2^252 + 27742317777372353535851937790883648493.
 GROUP_ORDER = 2**252 + 27742317777372353535851937790883648493
 
 Point = bytes
@@ -24,6 +40,28 @@ Scalar = bytes
 
 class GroupError(ValueError):
     """A point or scalar is not acceptable (raised to the protocol layer, never to users)."""
+
+
+def _load_ristretto() -> Any:
+    """rbcl's libsodium (ctypes). rbcl writes its bundled library to a fresh temporary file on
+    every import and never removes it; once loaded the file is not needed (POSIX keeps the
+    mapping), so it is removed here instead of leaving 2.7 MB in the temporary directory per
+    process. Calls go to the library directly: rbcl's add and sub wrappers ignore libsodium's
+    refusal of an invalid operand, and every call here checks the return code itself."""
+    loader = sys.modules.get("rbcl._sodium")
+    path = getattr(loader, "lib_path", None)
+    if os.name == "posix" and isinstance(path, str) and os.path.isfile(path):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    return rbcl._sodium
+
+
+_ristretto = _load_ristretto()
+# libsodium writes its 32-byte results into these (one fresh buffer per call: thread-safe)
+_Out32 = ctypes.c_char * 32
+
+
+# ---------------------------------------------------------------------------- scalars
 
 
 def scalar_from_int(value: int) -> Scalar:
@@ -39,32 +77,53 @@ def is_canonical_scalar(scalar: bytes) -> bool:
     return len(scalar) == SCALAR_BYTES and scalar_to_int(scalar) < GROUP_ORDER
 
 
+def _scalar_operand(scalar: bytes) -> None:
+    # libsodium reads exactly 32 bytes through the pointer: never hand it fewer
+    if len(scalar) != SCALAR_BYTES:
+        raise GroupError("a scalar is 32 bytes")
+
+
 def reduce_wide(data: bytes) -> Scalar:
     """Reduce 64 uniformly random bytes modulo L (bias about 2^-259)."""
-    result: bytes = sodium.crypto_core_ed25519_scalar_reduce(data)
-    return result
+    if len(data) != HASH_BYTES:
+        raise GroupError("reduce takes 64 bytes")
+    out = _Out32()
+    _ristretto.crypto_core_ristretto255_scalar_reduce(out, data)
+    return out.raw
 
 
 def scalar_mul(a: Scalar, b: Scalar) -> Scalar:
-    result: bytes = sodium.crypto_core_ed25519_scalar_mul(a, b)
-    return result
+    _scalar_operand(a)
+    _scalar_operand(b)
+    out = _Out32()
+    _ristretto.crypto_core_ristretto255_scalar_mul(out, a, b)
+    return out.raw
 
 
 def scalar_add(a: Scalar, b: Scalar) -> Scalar:
-    result: bytes = sodium.crypto_core_ed25519_scalar_add(a, b)
-    return result
+    _scalar_operand(a)
+    _scalar_operand(b)
+    out = _Out32()
+    _ristretto.crypto_core_ristretto255_scalar_add(out, a, b)
+    return out.raw
 
 
 def scalar_sub(a: Scalar, b: Scalar) -> Scalar:
-    result: bytes = sodium.crypto_core_ed25519_scalar_sub(a, b)
-    return result
+    _scalar_operand(a)
+    _scalar_operand(b)
+    out = _Out32()
+    _ristretto.crypto_core_ristretto255_scalar_sub(out, a, b)
+    return out.raw
 
 
 def scalar_invert(a: Scalar) -> Scalar:
+    _scalar_operand(a)
     if scalar_to_int(a) % GROUP_ORDER == 0:
         raise GroupError("zero has no inverse")
-    result: bytes = sodium.crypto_core_ed25519_scalar_invert(a)
-    return result
+    out = _Out32()
+    if _ristretto.crypto_core_ristretto255_scalar_invert(out, a) != 0:
+        raise GroupError("zero has no inverse")
+    return out.raw
 
 
 def scalar_product(scalars: Iterable[Scalar]) -> Scalar:
@@ -74,63 +133,174 @@ def scalar_product(scalars: Iterable[Scalar]) -> Scalar:
     return product
 
 
-def validate_point(point: bytes) -> Point:
-    """Return `point` if it is a canonical element of the prime-order subgroup, not 0."""
-    if len(point) != POINT_BYTES or not sodium.crypto_core_ed25519_is_valid_point(point):
-        raise GroupError("not a valid point of the prime-order subgroup")
-    return point
+# ---------------------------------------------------------------------------- groups
 
 
-def mul(scalar: Scalar, point: Point) -> Point:
-    """scalar·point. libsodium validates `point` exactly as `validate_point` does first."""
-    try:
-        result: bytes = sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
-    except Exception as exc:  # PyNaCl raises RuntimeError/TypeError/ValueError variants
-        raise GroupError("scalar multiplication rejected the point or gave the identity") from exc
-    return result
+class DeckGroup(ABC):
+    """The point operations of one prime-order group of order L (scalars are shared)."""
+
+    name: str  # as SPEC 5.1 `group` and `log verify` name it
+    base_point: Point
+
+    @abstractmethod
+    def validate_point(self, point: bytes) -> Point:
+        """Return `point` if it is the canonical encoding of a group element other than the
+        identity; else raise GroupError."""
+
+    @abstractmethod
+    def mul(self, scalar: Scalar, point: Point) -> Point:
+        """scalar·point; refuses an invalid point and a zero or identity result."""
+
+    @abstractmethod
+    def base_mul(self, scalar: Scalar) -> Point:
+        """scalar·G for the group's base point G (several times faster than `mul`)."""
+
+    @abstractmethod
+    def add(self, a: Point, b: Point) -> Point: ...
+
+    @abstractmethod
+    def sub(self, a: Point, b: Point) -> Point: ...
+
+    @abstractmethod
+    def hash_to_point(self, digest: bytes) -> Point:
+        """The group element of a 64-byte SHA-512 digest, with no known discrete log."""
+
+    def point_sum(self, points: Iterable[Point]) -> Point:
+        """Sum of a non-empty sequence of points (the identity is never a valid result here)."""
+        iterator = iter(points)
+        try:
+            total = next(iterator)
+        except StopIteration:
+            raise GroupError("sum of no points") from None
+        for point in iterator:
+            total = self.add(total, point)
+        return total
+
+    def __repr__(self) -> str:
+        return f"<deck group {self.name}>"
 
 
-def base_mul(scalar: Scalar) -> Point:
-    """scalar·G for the standard base point G (several times faster than `mul`)."""
-    try:
-        result: bytes = sodium.crypto_scalarmult_ed25519_base_noclamp(scalar)
-    except Exception as exc:
-        raise GroupError("scalar is zero") from exc
-    return result
+def _point_operand(point: bytes) -> None:
+    """What libsodium 1.0.18's ristretto255 decoding misses: the top bit of the last byte
+    must be 0 (it ignores that bit, so a point would have two encodings, and "no point
+    twice" compares encodings). Also never hands libsodium fewer than 32 bytes."""
+    if len(point) != POINT_BYTES or point[31] & 0x80:
+        raise GroupError("not a canonical ristretto255 encoding")
 
 
-def add(a: Point, b: Point) -> Point:
-    try:
-        result: bytes = sodium.crypto_core_ed25519_add(a, b)
-    except Exception as exc:
-        raise GroupError("point addition rejected an operand") from exc
-    return result
+_IDENTITY = bytes(POINT_BYTES)
 
 
-def sub(a: Point, b: Point) -> Point:
-    try:
-        result: bytes = sodium.crypto_core_ed25519_sub(a, b)
-    except Exception as exc:
-        raise GroupError("point subtraction rejected an operand") from exc
-    return result
+class _Ristretto255(DeckGroup):
+    """ristretto255 (RFC 9496) through rbcl's libsodium. Decoding checks everything but the
+    top bit (see `_point_operand`): canonical field element, non-negative, a valid element;
+    every operation decodes its operands and fails on an invalid one."""
+
+    name = "ristretto255"
+
+    def __init__(self) -> None:
+        self.base_point = self.base_mul(scalar_from_int(1))
+
+    def validate_point(self, point: bytes) -> Point:
+        _point_operand(point)
+        if point == _IDENTITY or _ristretto.crypto_core_ristretto255_is_valid_point(point) != 1:
+            raise GroupError("not a valid ristretto255 point")
+        return point
+
+    def mul(self, scalar: Scalar, point: Point) -> Point:
+        _scalar_operand(scalar)
+        _point_operand(point)
+        out = _Out32()
+        if _ristretto.crypto_scalarmult_ristretto255(out, scalar, point) != 0:
+            raise GroupError("scalar multiplication rejected the point or gave the identity")
+        return out.raw
+
+    def base_mul(self, scalar: Scalar) -> Point:
+        _scalar_operand(scalar)
+        out = _Out32()
+        if _ristretto.crypto_scalarmult_ristretto255_base(out, scalar) != 0:
+            raise GroupError("scalar is zero")
+        return out.raw
+
+    def add(self, a: Point, b: Point) -> Point:
+        _point_operand(a)
+        _point_operand(b)
+        out = _Out32()
+        if _ristretto.crypto_core_ristretto255_add(out, a, b) != 0:
+            raise GroupError("point addition rejected an operand")
+        return out.raw
+
+    def sub(self, a: Point, b: Point) -> Point:
+        _point_operand(a)
+        _point_operand(b)
+        out = _Out32()
+        if _ristretto.crypto_core_ristretto255_sub(out, a, b) != 0:
+            raise GroupError("point subtraction rejected an operand")
+        return out.raw
+
+    def hash_to_point(self, digest: bytes) -> Point:
+        if len(digest) != HASH_BYTES:
+            raise GroupError("hash_to_point takes a 64-byte digest")
+        out = _Out32()
+        _ristretto.crypto_core_ristretto255_from_hash(out, digest)
+        return out.raw
 
 
-def point_sum(points: Iterable[Point]) -> Point:
-    """Sum of a non-empty sequence of points (the identity is never a valid result here)."""
-    iterator = iter(points)
-    try:
-        total = next(iterator)
-    except StopIteration:
-        raise GroupError("sum of no points") from None
-    for point in iterator:
-        total = add(total, point)
-    return total
+class _Edwards25519(DeckGroup):
+    """The prime-order subgroup of edwards25519 through PyNaCl: the group of 0.2.0 logs.
+    Every point that comes from a peer passes through `validate_point` or `mul`, whose
+    libsodium implementation makes the very same checks (canonical, on the curve, not of
+    small order, in the subgroup) before multiplying."""
+
+    name = "edwards25519"
+
+    def __init__(self) -> None:
+        self.base_point = self.base_mul(scalar_from_int(1))
+
+    def validate_point(self, point: bytes) -> Point:
+        if len(point) != POINT_BYTES or not nacl_sodium.crypto_core_ed25519_is_valid_point(
+                point):
+            raise GroupError("not a valid point of the prime-order subgroup")
+        return point
+
+    def mul(self, scalar: Scalar, point: Point) -> Point:
+        try:
+            result: bytes = nacl_sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
+        except Exception as exc:  # PyNaCl raises RuntimeError/TypeError/ValueError variants
+            raise GroupError("scalar multiplication rejected the point or gave the "
+                             "identity") from exc
+        return result
+
+    def base_mul(self, scalar: Scalar) -> Point:
+        try:
+            result: bytes = nacl_sodium.crypto_scalarmult_ed25519_base_noclamp(scalar)
+        except Exception as exc:
+            raise GroupError("scalar is zero") from exc
+        return result
+
+    def add(self, a: Point, b: Point) -> Point:
+        try:
+            result: bytes = nacl_sodium.crypto_core_ed25519_add(a, b)
+        except Exception as exc:
+            raise GroupError("point addition rejected an operand") from exc
+        return result
+
+    def sub(self, a: Point, b: Point) -> Point:
+        try:
+            result: bytes = nacl_sodium.crypto_core_ed25519_sub(a, b)
+        except Exception as exc:
+            raise GroupError("point subtraction rejected an operand") from exc
+        return result
+
+    def hash_to_point(self, digest: bytes) -> Point:
+        """Elligator 2 of the digest's first 32 bytes, cofactor cleared (0.2.0's card points)."""
+        if len(digest) != HASH_BYTES:
+            raise GroupError("hash_to_point takes a 64-byte digest")
+        result: bytes = nacl_sodium.crypto_core_ed25519_from_uniform(digest[:32])
+        return result
 
 
-def from_uniform(data: bytes) -> Point:
-    """Elligator 2 map of 32 bytes to the prime-order subgroup (cofactor cleared)."""
-    result: bytes = sodium.crypto_core_ed25519_from_uniform(data)
-    return result
-
-
-BASE_POINT: Point = base_mul(scalar_from_int(1))
+RISTRETTO255: DeckGroup = _Ristretto255()
+EDWARDS25519: DeckGroup = _Edwards25519()
+# The group of every table this program opens or joins (protocol 3).
+LIVE_GROUP = RISTRETTO255

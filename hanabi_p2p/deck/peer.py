@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from hanabi_p2p.deck import channel, checks, group, steps
+from hanabi_p2p.deck import channel, checks, steps
 from hanabi_p2p.deck.audit import AuditResult, audit
 from hanabi_p2p.deck.derive import (
     SEED_BYTES,
@@ -36,7 +36,7 @@ from hanabi_p2p.deck.derive import (
     card_points,
 )
 from hanabi_p2p.deck.errors import Check, DeckCheatError, DeckCorruptError
-from hanabi_p2p.deck.group import Point, Scalar
+from hanabi_p2p.deck.group import LIVE_GROUP, DeckGroup, GroupError, Point, Scalar
 from hanabi_p2p.deck.messages import (
     MAX_DECK_SIZE,
     Commit,
@@ -81,7 +81,8 @@ class DeckPeer:
     """One peer of the deck protocol for one table."""
 
     def __init__(self, config: GameConfig, table_id: bytes, seats: list[bytes], my_seat: int,
-                 seed: bytes, *, defer_checks: bool = False) -> None:
+                 seed: bytes, *, defer_checks: bool = False,
+                 group: DeckGroup = LIVE_GROUP) -> None:
         if len(table_id) != TABLE_ID_BYTES:
             raise LocalProtocolError(f"table_id must be {TABLE_ID_BYTES} bytes")
         if len(seats) != config.players or any(len(p) != PEER_ID_BYTES for p in seats):
@@ -95,9 +96,10 @@ class DeckPeer:
         self.seats = list(seats)
         self.my_seat = my_seat
         self.size = config.deck_size
-        self._secrets = PeerSecrets(table_id, seats[my_seat], seed)
+        self.group = group
+        self._secrets = PeerSecrets(table_id, seats[my_seat], seed, group)
         self._cards = config.deck_composition()
-        self._card_points = card_points(config)
+        self._card_points = card_points(config, group)
         self._card_of_point = {p: card for p, (card, _) in zip(self._card_points, self._cards,
                                                                strict=True)}
         self._phase = Phase.COMMIT
@@ -187,7 +189,7 @@ class DeckPeer:
         """Audit this table from everything this peer accepted (needs every seed)."""
         # (our own steps in our transcript are the ones we made: not recomputed)
         return audit(self.config, self.table_id, self.seats, self._transcript,
-                     made_by_us=self.my_seat)
+                     group=self.group, made_by_us=self.my_seat)
 
     # ---- actions -------------------------------------------------------------------------
 
@@ -429,7 +431,7 @@ class DeckPeer:
         libsodium refuses to multiply is the fault of the seat that sent the input."""
         try:
             return make()
-        except group.GroupError as exc:
+        except GroupError as exc:
             # (_run runs the deferred checks first: an earlier cheat is blamed before this)
             author = (self.my_seat - 1) % len(self.seats)  # lock 0 builds on the last shuffle
             raise self._cheat(author, Check.INVALID_POINT, f"input of our step: {exc}") from None
@@ -459,7 +461,7 @@ class DeckPeer:
                 self._on_seed(seat, message)
 
     def _sender(self, seat: int) -> checks.Sender:
-        return checks.Sender(self.table_id, seat, self.seats[seat])
+        return checks.Sender(self.table_id, seat, self.seats[seat], self.group)
 
     def _cheat(self, seat: int, check: Check, detail: str) -> DeckCheatError:
         return self._sender(seat).blame(check, detail)
@@ -498,7 +500,7 @@ class DeckPeer:
     def _shuffle_input(self, seat: int) -> tuple[tuple[Point, ...], Point]:
         if seat == 0:
             points = tuple(self._card_points)
-            return points, group.point_sum(points)
+            return points, self.group.point_sum(points)
         return self._shuffles[seat - 1].points, self._sums[seat - 1]
 
     def _make_shuffle(self) -> Shuffle:
@@ -507,7 +509,7 @@ class DeckPeer:
     def _on_shuffle(self, seat: int, message: Shuffle) -> None:
         _, input_sum = self._shuffle_input(seat)
         if seat == self.my_seat:  # our own, made by _make_shuffle: ΣZ = s·ΣX
-            output_sum = group.mul(self._secrets.shuffle_scalar, input_sum)
+            output_sum = self.group.mul(self._secrets.shuffle_scalar, input_sum)
         else:
             sender = self._sender(seat)
             output_sum = checks.shuffle_structure(sender, message, self.size)
@@ -589,7 +591,8 @@ class DeckPeer:
         keys = [self._keys.get((seat, position)) for seat in range(len(self.seats))]
         if any(key is None for key in keys):
             return
-        point = steps.unlock([k for k in keys if k is not None], self._locks[-1].points[position])
+        point = steps.unlock(self.group, [k for k in keys if k is not None],
+                             self._locks[-1].points[position])
         face = self._card_of_point.get(point)
         if face is None:
             raise DeckCorruptError(position, "decodes to a point that is not a card")

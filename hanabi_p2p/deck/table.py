@@ -11,6 +11,7 @@ import hashlib
 from collections import deque
 from collections.abc import Callable
 
+from hanabi_p2p.deck.group import LIVE_GROUP, DeckGroup
 from hanabi_p2p.deck.messages import DeckMessage
 from hanabi_p2p.deck.peer import DeckPeer
 from hanabi_p2p.rules.cards import GameConfig
@@ -31,14 +32,15 @@ class DeckTable:
 
     def __init__(self, config: GameConfig, label: str = "table", *,
                  table_id: bytes | None = None, tamper: Tamper | None = None,
-                 defer_checks: bool = False) -> None:
+                 defer_checks: bool = False, group: DeckGroup = LIVE_GROUP) -> None:
         self.config = config
+        self.group = group
         self.label = label
         self.table_id = table_id or hashlib.sha256(f"{label}/table".encode()).digest()[:16]
         identities = [seat_identity(label, seat) for seat in range(config.players)]
         self.peer_ids = [peer_id for peer_id, _ in identities]
         self.peers = [DeckPeer(config, self.table_id, self.peer_ids, seat, seed,
-                               defer_checks=defer_checks)
+                               defer_checks=defer_checks, group=group)
                       for seat, (_, seed) in enumerate(identities)]
         self.tamper = tamper
         self.sent: list[tuple[int, DeckMessage]] = []  # the public transcript, in order

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from hanabi_p2p.deck import group, steps
 from hanabi_p2p.deck.derive import card_points
 from hanabi_p2p.deck.errors import Check, DeckCheatError
-from hanabi_p2p.deck.group import Point, Scalar
+from hanabi_p2p.deck.group import LIVE_GROUP, DeckGroup, Point, Scalar
 from hanabi_p2p.deck.messages import DeckMessage, Lock, OwnerKey, PublicKey
 from hanabi_p2p.rules.cards import Card, GameConfig
 
@@ -36,10 +36,12 @@ class WatchKeyError(ValueError):
 class WatchDeck:
     """One spectator's view of the deck at one table."""
 
-    def __init__(self, config: GameConfig, seats: list[bytes]) -> None:
+    def __init__(self, config: GameConfig, seats: list[bytes], *,
+                 group: DeckGroup = LIVE_GROUP) -> None:
         self.size = config.deck_size
         self.seats = list(seats)
-        points = card_points(config)
+        self.group = group
+        points = card_points(config, group)
         self._card_of_point: dict[Point, Card] = {
             p: card for p, (card, _copy) in zip(points, config.deck_composition(), strict=True)
         }
@@ -84,7 +86,7 @@ class WatchDeck:
         lock = self._locks.get(seat)
         if lock is None or not 0 <= position < self.size:
             return  # the session refuses what comes before the deck is locked
-        if not _matches(key, lock.keys[position]):
+        if not _matches(self.group, key, lock.keys[position]):
             raise DeckCheatError(seat, self.seats[seat], Check.WRONG_KEY,
                                  f"k for position {position} does not match its K")
 
@@ -127,7 +129,7 @@ class WatchDeck:
     def _take(self, seat: int, position: int, key: bytes) -> None:
         if (seat, position) in self._keys:
             return
-        if not _matches(key, self._locks[seat].keys[position]):
+        if not _matches(self.group, key, self._locks[seat].keys[position]):
             raise WatchKeyError(f"the key for position {position} does not match its lock")
         self._keys[(seat, position)] = key
 
@@ -142,7 +144,7 @@ class WatchDeck:
         keys = [self._keys.get((seat, position)) for seat in range(len(self.seats))]
         if any(key is None for key in keys):
             return
-        point = steps.unlock([k for k in keys if k is not None],
+        point = steps.unlock(self.group, [k for k in keys if k is not None],
                              self._locks[last].points[position])
         face = self._card_of_point.get(point)
         if face is None:
@@ -151,7 +153,7 @@ class WatchDeck:
         self._new.append((position, face))
 
 
-def _matches(key: bytes, published: Point) -> bool:
+def _matches(deck_group: DeckGroup, key: bytes, published: Point) -> bool:
     if len(key) != 32 or not group.is_canonical_scalar(key) or group.scalar_to_int(key) == 0:
         return False
-    return group.base_mul(key) == published
+    return deck_group.base_mul(key) == published

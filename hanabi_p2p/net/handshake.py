@@ -75,7 +75,9 @@ from hanabi_p2p.net.frames import (
     Pake,
 )
 
-PROTOCOL_VERSION = 2
+# 3: the deck runs in ristretto255 (SPEC 1 "Group"); a version-2 program (0.2.0) shuffles in
+# edwards25519, so the two must never link.
+PROTOCOL_VERSION = 3
 MAX_SECRET_BYTES = 256
 # Bytes of randomness a CPace scalar is reduced from (64: no modulo bias).
 _SCALAR_SEED_BYTES = 64
@@ -449,7 +451,9 @@ class Handshake:
         if hello.version != self._version:
             raise VersionMismatchError(
                 label,
-                f"peer speaks network protocol version {hello.version}, we speak {self._version}",
+                f"peer speaks network protocol version {hello.version}, we speak "
+                f"{self._version}: players need hanabi-p2p releases that speak the same "
+                "version to play together",
             )
         if hello.table_id != self._table_id:
             raise WrongTableError(

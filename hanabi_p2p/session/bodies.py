@@ -162,12 +162,24 @@ class TableOption(StrEnum):
 TABLE_OPTION_ORDER: tuple[TableOption, ...] = tuple(TableOption)
 
 
+class DeckGroupName(StrEnum):
+    """The group the table's deck runs in (SPEC 5.1 `group`, SPEC 1 "Group")."""
+
+    RISTRETTO255 = "ristretto255"  # every table of protocol 3: `group` names it
+    EDWARDS25519 = "edwards25519"  # a 0.2.0 table (protocol 2): its table.open has no `group`
+
+
+# What this program opens and joins; the older group is only ever verified and replayed.
+LIVE_DECK_GROUP = DeckGroupName.RISTRETTO255
+
+
 @dataclass(frozen=True, slots=True)
 class TableOpen:
     name: str
     host_name: str
     config: GameConfig
     table_options: frozenset[TableOption] = field(default_factory=frozenset)
+    deck_group: DeckGroupName = LIVE_DECK_GROUP
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {
@@ -180,12 +192,15 @@ class TableOpen:
         # absent when empty, so a table without them encodes as it always did
         if self.table_options:
             wire["table"] = [o.value for o in TABLE_OPTION_ORDER if o in self.table_options]
+        # edwards25519 is said by leaving `group` out: a 0.2.0 table encodes as it always did
+        if self.deck_group is not DeckGroupName.EDWARDS25519:
+            wire["group"] = self.deck_group.value
         return wire
 
     @classmethod
     def from_wire(cls, body: Any) -> TableOpen:
         m = _map(body, "table.open", {"name", "host", "players", "variant", "options"},
-                 optional={"table"})
+                 optional={"table", "group"})
         options = [
             _enum_text(o, "option", OPTION_NAMES)
             for o in _list(m["options"], "options", MAX_OPTIONS)
@@ -202,6 +217,10 @@ class TableOpen:
                     o for o in TABLE_OPTION_ORDER if o in table_options]:
                 raise BadBody("table options must be listed once each, in the order of the "
                               "protocol (and the list left out when empty)")
+        # one encoding per table: edwards25519 only by absence (the 0.2.0 form)
+        deck_group = (DeckGroupName(_enum_text(m["group"], "deck group",
+                                               [DeckGroupName.RISTRETTO255.value]))
+                      if "group" in m else DeckGroupName.EDWARDS25519)
         variant = _enum_text(m["variant"], "variant", [v.value for v in Variant])
         players = _int(m["players"], "players", MIN_SEATS, MAX_SEATS)
         return cls(
@@ -209,6 +228,7 @@ class TableOpen:
             host_name=_str(m["host"], "host name", MAX_PLAYER_NAME_CHARS),
             config=GameConfig.from_names(players, variant, options),
             table_options=frozenset(table_options),
+            deck_group=deck_group,
         )
 
 

@@ -32,11 +32,23 @@ from hanabi_p2p.deck import (
     audit,
 )
 from hanabi_p2p.deck import decode_message as _decode
+from hanabi_p2p.deck.group import EDWARDS25519, RISTRETTO255, DeckGroup
 from hanabi_p2p.deck.peer import ProofCheck
 from hanabi_p2p.deck.watch import WatchDeck
 from hanabi_p2p.rules.cards import Card, GameConfig
+from hanabi_p2p.session.bodies import DeckGroupName
 
-__all__ = ["AuditResult", "DeckAdapter", "purpose_of_wire"]
+__all__ = ["AuditResult", "DeckAdapter", "deck_group", "purpose_of_wire"]
+
+_GROUPS: dict[DeckGroupName, DeckGroup] = {
+    DeckGroupName.RISTRETTO255: RISTRETTO255,
+    DeckGroupName.EDWARDS25519: EDWARDS25519,
+}
+
+
+def deck_group(name: DeckGroupName) -> DeckGroup:
+    """The group a table's `table.open` names (edwards25519 for a 0.2.0 log)."""
+    return _GROUPS[name]
 
 
 def purpose_of_wire(body: Any) -> str:
@@ -64,17 +76,21 @@ class DeckAdapter:
         seed: bytes,
         known_faces: dict[int, Card] | None = None,
         *,
+        group: DeckGroup,
         watching: bool = False,
     ) -> None:
         self.config = config
+        self.group = group
         self.table_id = table_id
         self.seats = list(seats)
         self.my_seat = my_seat
         self.peer = (
-            DeckPeer(config, table_id, self.seats, my_seat, seed) if my_seat is not None else None
+            DeckPeer(config, table_id, self.seats, my_seat, seed, group=group)
+            if my_seat is not None else None
         )
         self._known_faces = dict(known_faces or {})
-        self.watch = WatchDeck(config, self.seats) if watching and my_seat is None else None
+        self.watch = (WatchDeck(config, self.seats, group=group)
+                      if watching and my_seat is None else None)
         self._faces_given = False
         self._locks_seen: set[int] = set()
         self._public_seen: dict[int, set[int]] = {}
@@ -236,7 +252,7 @@ class DeckAdapter:
 
     def audit(self) -> AuditResult:
         return audit(self.config, self.table_id, self.seats, self.transcript,
-                     made_by_us=self._made_by_us())
+                     group=self.group, made_by_us=self._made_by_us())
 
     def _made_by_us(self) -> int | None:
         """Our seat, if every shuffle and lock in our seat's name is one our DeckPeer made

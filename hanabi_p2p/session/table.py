@@ -174,14 +174,18 @@ class TableSession:
         known_faces: dict[int, Card] | None = None,
         audit_at_end: bool = True,
         watching: bool = False,
+        old_deck_groups: bool = False,
     ) -> None:
         """``known_faces``: for an observer (not seated: the log verifier), every card's face
         as the deck audit decoded it, so turns can be checked in full. ``audit_at_end``:
         False for a verifier that audits the whole transcript itself afterwards.
         ``watching``: a spectator following a live game (never seated, never posting): it
-        decodes what its keys open and stops where the players stop."""
+        decodes what its keys open and stops where the players stop.
+        ``old_deck_groups``: the log verifier only: accept a 0.2.0 table (edwards25519
+        deck); a live peer plays ristretto255 tables alone (SPEC 5.1 `group`)."""
         self.author = author
         self.watching = watching
+        self._old_deck_groups = old_deck_groups
         # a spectator's keys that came before the seating: peer -> position -> k
         self._early_watch_keys: dict[bytes, dict[int, bytes]] = {}
         self._known_faces = known_faces
@@ -600,7 +604,12 @@ class TableSession:
             raise GameFault(self._who(entry), "table.open must be its author's first entry")
         if self.host_id is not None and entry.author != self.host_id:
             raise GameFault(self._who(entry), "table.open not signed by the host we contacted")
-        self.table = b.TableOpen.from_wire(entry.body)
+        table = b.TableOpen.from_wire(entry.body)
+        if table.deck_group is not b.LIVE_DECK_GROUP and not self._old_deck_groups:
+            # a 0.2.0 table (no `group`): protocol 2, which this program only verifies
+            raise b.BadBody(f"table.open: the deck group must be {b.LIVE_DECK_GROUP.value} "
+                            f"(this table uses {table.deck_group.value}, protocol 2)")
+        self.table = table
         self.host_id = entry.author
         self._events.append(ev.TableOpened(self.table.name))
 
@@ -651,6 +660,7 @@ class TableSession:
             self.my_seat,
             self._seed,
             known_faces=self._known_faces,
+            group=deckio.deck_group(self.table.deck_group),
             watching=self.watching,
         )
         early, self._early_watch_keys = self._early_watch_keys, {}

@@ -40,7 +40,7 @@ from enum import StrEnum
 from hanabi_p2p.deck import AuditResult, DeckMessage, Lock, SeedReveal, audit, decode_message
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
 from hanabi_p2p.deck.errors import Check
-from hanabi_p2p.deck.group import GroupError
+from hanabi_p2p.deck.group import DeckGroup, GroupError
 from hanabi_p2p.deck.steps import unlock
 from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.identity import fingerprint, verify_signature
@@ -53,6 +53,7 @@ from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.deckio import deck_group
 from hanabi_p2p.session.table import STEP_OF_KIND, UNKNOWN_STEP, TableSession, place
 
 # Entry kinds whose body carries deck messages in a "deck" list.
@@ -107,6 +108,7 @@ class GameReport:
     table_name: str = ""
     config: GameConfig | None = None
     table_options: tuple[str, ...] = ()  # how the table was run (SPEC 5.1 `table`)
+    deck_group: str = ""  # the deck's group (SPEC 5.1 `group`; edwards25519 for 0.2.0 logs)
     players: tuple[Player, ...] = ()
     names: dict[bytes, str] = field(default_factory=dict)  # every known author -> name
     problems: list[Problem] = field(default_factory=list)
@@ -327,9 +329,19 @@ def _structural_checks(ordered: list[Entry], report: GameReport) -> list[Entry]:
     return good
 
 
-def _table_and_seats(entries: Sequence[Entry]) -> tuple[GameConfig, list[bytes]] | None:
-    """The config from the first valid table.open and the seat order from its author's
-    lobby.seat; None if either is missing or malformed (the replay reports why)."""
+@dataclass(frozen=True, slots=True)
+class _Table:
+    """What the deck checks need of a table: from its table.open and lobby.seat."""
+
+    config: GameConfig
+    seats: list[bytes]
+    group: DeckGroup  # named by table.open (edwards25519 when a 0.2.0 log names none)
+
+
+def _table_and_seats(entries: Sequence[Entry]) -> _Table | None:
+    """The config and deck group from the first valid table.open and the seat order from
+    its author's lobby.seat; None if either is missing or malformed (the replay reports
+    why)."""
     opening = next((e for e in entries if e.kind == "table.open"), None)
     if opening is None:
         return None
@@ -339,16 +351,18 @@ def _table_and_seats(entries: Sequence[Entry]) -> tuple[GameConfig, list[bytes]]
     if seating is None:
         return None
     try:
-        config = b.TableOpen.from_wire(opening.body).config
+        opened = b.TableOpen.from_wire(opening.body)
         seats = [seat.peer_id for seat in b.LobbySeat.from_wire(seating.body).seats]
     except HanabiError:
         return None
-    return (config, seats) if len(seats) == config.players else None
+    if len(seats) != opened.config.players:
+        return None
+    return _Table(opened.config, seats, deck_group(opened.deck_group))
 
 
 def _deck_transcript(
     entries: Sequence[Entry],
-) -> tuple[list[tuple[int, DeckMessage]], tuple[GameConfig, list[bytes]] | None]:
+) -> tuple[list[tuple[int, DeckMessage]], _Table | None]:
     """Every deck message published by a seated author, as (seat, message), once each.
 
     Entries whose deck messages do not decode are skipped here: the replay rejects them and
@@ -356,8 +370,7 @@ def _deck_transcript(
     table = _table_and_seats(entries)
     if table is None:
         return [], None
-    _, seats = table
-    seat_of = {peer_id: seat for seat, peer_id in enumerate(seats)}
+    seat_of = {peer_id: seat for seat, peer_id in enumerate(table.seats)}
     transcript: list[tuple[int, DeckMessage]] = []
     seen: set[tuple[int, DeckMessage]] = set()
     for entry in entries:
@@ -380,7 +393,7 @@ def _deck_transcript(
 
 def _preview_faces(
     transcript: list[tuple[int, DeckMessage]],
-    table: tuple[GameConfig, list[bytes]] | None,
+    table: _Table | None,
     table_id: bytes,
 ) -> dict[int, Card] | None:
     """Every card's face, decoded from the revealed seeds and the last lock, or None.
@@ -392,7 +405,7 @@ def _preview_faces(
     """
     if table is None:
         return None
-    config, seats = table
+    config, seats, group = table.config, table.seats, table.group
     seeds: dict[int, bytes] = {}
     locks: dict[int, Lock] = {}
     for seat, message in transcript:
@@ -406,12 +419,13 @@ def _preview_faces(
     locked = locks[last].points
     if len(locked) != config.deck_size:
         return None
-    secrets = [PeerSecrets(table_id, peer_id, seeds[seat]) for seat, peer_id in enumerate(seats)]
-    card_of = dict(zip(card_points(config), config.deck_faces(), strict=True))
+    secrets = [PeerSecrets(table_id, peer_id, seeds[seat], group)
+               for seat, peer_id in enumerate(seats)]
+    card_of = dict(zip(card_points(config, group), config.deck_faces(), strict=True))
     faces: dict[int, Card] = {}
     try:
         for position, point in enumerate(locked):
-            card = card_of.get(unlock([s.lock_scalar(position) for s in secrets], point))
+            card = card_of.get(unlock(group, [s.lock_scalar(position) for s in secrets], point))
             if card is None:
                 return None
             faces[position] = card
@@ -423,7 +437,7 @@ def _preview_faces(
 
 
 def _settle_audit(
-    table: tuple[GameConfig, list[bytes]] | None,
+    table: _Table | None,
     faces: dict[int, Card] | None,
     entries: list[Entry],
     report: GameReport,
@@ -432,13 +446,13 @@ def _settle_audit(
     a message applied after the last seed is audited like the others (SPEC 5.7)."""
     if table is None or report.table_id is None:
         return
-    config, seats = table
+    config, seats = table.config, table.seats
     transcript, _ = _deck_transcript(canonical_order(entries))
     revealed = {seat for seat, message in transcript if isinstance(message, SeedReveal)}
     report.missing_seeds = tuple(s for s in range(len(seats)) if s not in revealed)
     if report.missing_seeds:
         return
-    result = audit(config, report.table_id, seats, transcript)
+    result = audit(config, report.table_id, seats, transcript, group=table.group)
     report.audit = result
     report.timeline.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
     if result.ok and faces is not None and result.faces != faces:
@@ -487,7 +501,8 @@ def _replay(
     """Feed every entry to a Replica driving an observer session; record what happens."""
     table_id = report.table_id or bytes(16)
     observer = TableSession(
-        _NoSigner(), table_id, seed=bytes(32), known_faces=faces, audit_at_end=False
+        _NoSigner(), table_id, seed=bytes(32), known_faces=faces, audit_at_end=False,
+        old_deck_groups=True,
     )
     recorder = _Recorder(observer, report)
     replica = Replica(table_id, recorder)
@@ -562,6 +577,7 @@ def _learn_names(observer: TableSession, report: GameReport) -> None:
         report.config = observer.table.config
         report.table_options = tuple(o.value for o in b.TABLE_OPTION_ORDER
                                      if o in observer.table.table_options)
+        report.deck_group = observer.table.deck_group.value
         if observer.host_id is not None:
             report.names[observer.host_id] = observer.table.host_name
     for peer_id, join in observer.joins.items():

@@ -13,7 +13,7 @@ VARIANTS = (Variant.STANDARD, Variant.MULTICOLOR_SHORT, Variant.MULTICOLOR)
 def secrets_of(table: DeckTable, seat: int, label: str | None = None) -> PeerSecrets:
     """The secrets of a seat of a DeckTable (what that peer holds)."""
     peer_id, seed = seat_identity(label or table.label, seat)
-    return PeerSecrets(table.table_id, peer_id, seed)
+    return PeerSecrets(table.table_id, peer_id, seed, table.group)
 
 
 def hand_positions(config: GameConfig, seat: int) -> range:

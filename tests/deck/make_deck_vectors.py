@@ -16,24 +16,28 @@ import msgpack
 from hanabi_p2p.deck.audit import audit
 from hanabi_p2p.deck.channel import derive_pair_key
 from hanabi_p2p.deck.derive import PeerSecrets, card_label, card_points, frame
+from hanabi_p2p.deck.group import EDWARDS25519, RISTRETTO255, DeckGroup
 from hanabi_p2p.deck.messages import Lock, Shuffle
 from hanabi_p2p.deck.table import DeckTable, seat_identity
 from hanabi_p2p.rules.cards import GameConfig, Variant
 
 VECTOR_DIR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "deck"
 
-SCENARIOS: dict[str, tuple[int, Variant]] = {
-    "deck-3p-standard.json": (3, Variant.STANDARD),
-    "deck-2p-multicolor-short.json": (2, Variant.MULTICOLOR_SHORT),
+SCENARIOS: dict[str, tuple[int, Variant, DeckGroup]] = {
+    "deck-3p-standard.json": (3, Variant.STANDARD, RISTRETTO255),
+    "deck-2p-multicolor-short.json": (2, Variant.MULTICOLOR_SHORT, RISTRETTO255),
+    # the group of 0.2.0 tables, which the verifier of old logs still runs
+    "deck-3p-standard-edwards25519.json": (3, Variant.STANDARD, EDWARDS25519),
 }
+GROUPS = {g.name: g for g in (RISTRETTO255, EDWARDS25519)}
 
 
-def build(players: int, variant: Variant) -> dict[str, Any]:
+def build(players: int, variant: Variant, group: DeckGroup) -> dict[str, Any]:
     config = GameConfig(players, variant)
     label = f"vectors-{players}-{variant.value}"
-    table = DeckTable(config, label)
+    table = DeckTable(config, label, group=group)
     seeds = [seat_identity(label, seat)[1] for seat in range(players)]
-    secrets = [PeerSecrets(table.table_id, table.peer_ids[seat], seeds[seat])
+    secrets = [PeerSecrets(table.table_id, table.peer_ids[seat], seeds[seat], group)
                for seat in range(players)]
     table.setup()
     table.initial_deal()
@@ -41,14 +45,15 @@ def build(players: int, variant: Variant) -> dict[str, Any]:
     for position in public:
         table.reveal_all(position)
     table.reveal_seeds()
-    result = audit(config, table.table_id, table.peer_ids, table.sent)
+    result = audit(config, table.table_id, table.peer_ids, table.sent, group=group)
     assert result.ok
 
     pubs = {seat: s.x25519_public for seat, s in enumerate(secrets)}
     peer_ids = dict(enumerate(table.peer_ids))
     return {
         "description": (
-            "hanabi-p2p deck protocol v1 known answers. Scenario: every seat starts; setup "
+            f"hanabi-p2p deck protocol known answers, deck group {group.name} (SPEC 1 "
+            "'Group'). Scenario: every seat starts; setup "
             "runs in seat order; the initial deal reveals positions 0..H-1 to all but seat 0, "
             "the next H to all but seat 1, and so on (for each position every seat in seat "
             "order sends its part: the owner deck.owner-key, the others deck.shared-keys); "
@@ -56,6 +61,7 @@ def build(players: int, variant: Variant) -> dict[str, Any]:
             f"positions {public} are revealed to all (deck.public-key from every seat in seat "
             "order); then every seat reveals its seed. 'messages' lists every message in "
             "the order it was published, as hex of msgpack(to_wire())."),
+        "group": group.name,
         "players": players,
         "variant": variant.value,
         "table_id": table.table_id.hex(),
@@ -65,7 +71,7 @@ def build(players: int, variant: Variant) -> dict[str, Any]:
                           "bytes": frame("hanabi-p2p/v1/example", b"ab", 7).hex()},
         "card_points": [
             {"label": card_label(card.suit.value, card.rank, copy), "point": point.hex()}
-            for (card, copy), point in zip(config.deck_composition(), card_points(config),
+            for (card, copy), point in zip(config.deck_composition(), card_points(config, group),
                                            strict=True)],
         "seats": [{
             "prk": s.prk.hex(),
@@ -102,9 +108,9 @@ def _lock_statement(table: DeckTable, seat: int, position: int) -> list[bytes]:
 
 def main() -> int:
     VECTOR_DIR.mkdir(parents=True, exist_ok=True)
-    for name, (players, variant) in SCENARIOS.items():
+    for name, (players, variant, group) in SCENARIOS.items():
         path = VECTOR_DIR / name
-        path.write_text(json.dumps(build(players, variant), indent=1) + "\n")
+        path.write_text(json.dumps(build(players, variant, group), indent=1) + "\n")
         print(f"wrote {path} ({path.stat().st_size} bytes)")
     return 0
 

@@ -25,7 +25,7 @@ def finished() -> DeckTable:
 
 
 def run(table: DeckTable, transcript: Transcript) -> tuple[bool, int | None, Check | None]:
-    result = audit(table.config, table.table_id, table.peer_ids, transcript)
+    result = audit(table.config, table.table_id, table.peer_ids, transcript, group=table.group)
     return result.ok, result.blamed_seat, result.check
 
 
@@ -46,7 +46,8 @@ def first(transcript: Transcript, pick: type, seat: int) -> DeckMessage:
 
 
 def test_honest_game_passes_with_every_face(finished: DeckTable) -> None:
-    result = audit(finished.config, finished.table_id, finished.peer_ids, finished.sent)
+    result = audit(finished.config, finished.table_id, finished.peer_ids, finished.sent,
+                   group=finished.group)
     assert result.ok and result.blamed_seat is None
     assert sorted(result.faces) == list(range(50))
     assert sorted(result.faces.values()) == sorted(finished.config.deck_faces())
@@ -116,7 +117,8 @@ def test_the_first_failing_step_is_named() -> None:
 
 def _adapter_of(table: DeckTable, seat: int, transcript: Transcript) -> DeckAdapter:
     """The session's view of seat `seat` (its real DeckPeer) holding `transcript`."""
-    adapter = DeckAdapter(table.config, table.table_id, table.peer_ids, seat, b"\0" * 32)
+    adapter = DeckAdapter(table.config, table.table_id, table.peer_ids, seat, b"\0" * 32,
+                          group=table.group)
     adapter.peer = table.peers[seat]
     for seat_of_message, message in transcript:
         adapter.record(seat_of_message, [message])
@@ -127,7 +129,8 @@ def test_a_peer_skips_only_its_own_steps_and_only_when_it_made_them(finished: De
     """A seated peer's audit does not recompute the shuffle and lock its own DeckPeer made
     (same verdict); one in its name that it did not make is recomputed, and blamed."""
     honest = _adapter_of(finished, 1, finished.sent).audit()
-    assert honest == audit(finished.config, finished.table_id, finished.peer_ids, finished.sent)
+    assert honest == audit(finished.config, finished.table_id, finished.peer_ids, finished.sent,
+                           group=finished.group)
     lock = first(finished.sent, Lock, 1)
     assert isinstance(lock, Lock)
     forged = dataclasses.replace(lock, proofs=(lock.proofs[1], *lock.proofs[1:]))

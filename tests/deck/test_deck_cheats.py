@@ -26,19 +26,44 @@ from hanabi_p2p.deck import (
 )
 from hanabi_p2p.deck.channel import pair_key, seal
 from hanabi_p2p.deck.derive import card_point
+from hanabi_p2p.deck.group import EDWARDS25519, RISTRETTO255, DeckGroup
 from hanabi_p2p.deck.messages import DeckMessage
 from hanabi_p2p.deck.table import DeckTable
 from hanabi_p2p.errors import LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.rules.cards import GameConfig
 
-# Points that must never be accepted.
-NON_CANONICAL = b"\xff" * 32  # y >= p
-IDENTITY = (1).to_bytes(32, "little")  # order 1
-ORDER_4 = bytes(32)  # y = 0
+G = RISTRETTO255  # the group of live tables
+FIELD_PRIME = 2**255 - 19
+SOME_POINT = card_point(G, "multicolor", 5, 0)  # valid, but not a card of the standard deck
+
+
+def _top_bit_set(point: bytes) -> bytes:
+    return point[:31] + bytes([point[31] | 0x80])
+
+
+# Encodings that must never be accepted, per group.
 ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
-SOME_POINT = card_point("multicolor", 5, 0)  # valid, but not a card of the standard deck
-MIXED_ORDER = group.add(SOME_POINT, ORDER_8)  # on the curve, outside the prime-order subgroup
-BAD_POINTS = [NON_CANONICAL, IDENTITY, ORDER_4, ORDER_8, MIXED_ORDER]
+_ED_SOME_POINT = card_point(EDWARDS25519, "multicolor", 5, 0)
+BAD_POINTS: dict[DeckGroup, dict[str, bytes]] = {
+    RISTRETTO255: {
+        "noncanonical": (FIELD_PRIME + 2).to_bytes(32, "little"),  # s >= p
+        # the same element as SOME_POINT, but libsodium 1.0.18 alone would accept it
+        "top-bit": _top_bit_set(SOME_POINT),
+        "negative": (1).to_bytes(32, "little"),  # s odd
+        "identity": bytes(32),
+        "not-a-point": (2).to_bytes(32, "little"),  # s^2 gives no square root
+    },
+    EDWARDS25519: {  # 0.2.0 tables, checked by the verifier of old logs
+        "noncanonical": b"\xff" * 32,  # y >= p
+        "identity": (1).to_bytes(32, "little"),  # order 1
+        "order4": bytes(32),  # y = 0
+        "order8": ORDER_8,
+        # on the curve, outside the prime-order subgroup
+        "mixed-order": EDWARDS25519.add(_ED_SOME_POINT, ORDER_8),
+    },
+}
+BAD_POINT_CASES = [pytest.param(g, bad, id=f"{g.name}-{name}")
+                   for g, points in BAD_POINTS.items() for name, bad in points.items()]
 
 Tamper = Callable[[int, DeckMessage], DeckMessage | None]
 
@@ -55,8 +80,9 @@ def replace_item(items: tuple[bytes, ...], index: int, value: bytes) -> tuple[by
     return (*items[:index], value, *items[index + 1:])
 
 
-def setup_with(tamper: Tamper, players: int = 3, label: str = "cheat") -> DeckTable:
-    table = DeckTable(GameConfig(players), label, tamper=tamper)
+def setup_with(tamper: Tamper, players: int = 3, label: str = "cheat",
+               deck_group: DeckGroup = G) -> DeckTable:
+    table = DeckTable(GameConfig(players), label, tamper=tamper, group=deck_group)
     table.setup()
     return table
 
@@ -70,32 +96,41 @@ def assert_blamed(error: pytest.ExceptionInfo[DeckCheatError], seat: int, check:
     assert f"seat {seat}" in str(error.value)
 
 
-@pytest.mark.parametrize("bad", BAD_POINTS, ids=["noncanonical", "identity", "order4",
-                                                 "order8", "mixed-order"])
-def test_invalid_point_in_shuffle_is_blamed(bad: bytes) -> None:
+@pytest.mark.parametrize(("deck_group", "bad"), BAD_POINT_CASES)
+def test_invalid_point_in_shuffle_is_blamed(deck_group: DeckGroup, bad: bytes) -> None:
     tamper = tampering(1, Shuffle, lambda m: dataclasses.replace(
         m, points=replace_item(m.points, 7, bad)))
     with pytest.raises(DeckCheatError) as error:
-        setup_with(tamper)
+        setup_with(tamper, deck_group=deck_group)
     assert_blamed(error, 1, Check.INVALID_POINT)
 
 
-@pytest.mark.parametrize("bad", BAD_POINTS, ids=["noncanonical", "identity", "order4",
-                                                 "order8", "mixed-order"])
+@pytest.mark.parametrize(("deck_group", "bad"), BAD_POINT_CASES)
 @pytest.mark.parametrize("field", ["points", "keys"])
-def test_invalid_point_in_lock_is_blamed(bad: bytes, field: str) -> None:
+def test_invalid_point_in_lock_is_blamed(deck_group: DeckGroup, bad: bytes, field: str) -> None:
     tamper = tampering(2, Lock, lambda m: dataclasses.replace(
         m, **{field: replace_item(getattr(m, field), 11, bad)}))
     with pytest.raises(DeckCheatError) as error:
-        setup_with(tamper)
+        setup_with(tamper, deck_group=deck_group)
     assert_blamed(error, 2, Check.INVALID_POINT)
 
 
-def test_invalid_shuffle_point_S_is_blamed() -> None:
-    tamper = tampering(0, Shuffle, lambda m: dataclasses.replace(m, shuffle_point=ORDER_8))
+@pytest.mark.parametrize(("deck_group", "bad"), BAD_POINT_CASES)
+def test_invalid_shuffle_point_S_is_blamed(deck_group: DeckGroup, bad: bytes) -> None:
+    tamper = tampering(0, Shuffle, lambda m: dataclasses.replace(m, shuffle_point=bad))
+    with pytest.raises(DeckCheatError) as error:
+        setup_with(tamper, deck_group=deck_group)
+    assert_blamed(error, 0, Check.INVALID_POINT)
+
+
+def test_the_top_bit_makes_no_second_encoding_of_a_shuffled_card() -> None:
+    """libsodium 1.0.18 (rbcl) decodes a ristretto255 encoding with its top bit set to the
+    same element: "no point twice" compares encodings, so the group must refuse it."""
+    tamper = tampering(1, Shuffle, lambda m: dataclasses.replace(
+        m, points=replace_item(m.points, 3, _top_bit_set(m.points[9]))))
     with pytest.raises(DeckCheatError) as error:
         setup_with(tamper)
-    assert_blamed(error, 0, Check.INVALID_POINT)
+    assert_blamed(error, 1, Check.INVALID_POINT)
 
 
 def test_bad_lock_proof_is_blamed() -> None:
@@ -135,7 +170,7 @@ def test_substituted_card_in_phase_1_is_blamed(cheater: int) -> None:
     """The cheater swaps one card for a card that is not in the deck, masked like the rest."""
     table = DeckTable(GameConfig(3), "cheat")
     s = secrets_of(table, cheater, "cheat").shuffle_scalar
-    forged = group.mul(s, SOME_POINT)
+    forged = G.mul(s, SOME_POINT)
     tamper = tampering(cheater, Shuffle, lambda m: dataclasses.replace(
         m, points=replace_item(m.points, 5, forged)))
     with pytest.raises(DeckCheatError) as error:
@@ -152,12 +187,12 @@ def test_wrong_number_of_cards_is_blamed() -> None:
 
 def test_sum_preserving_forgery_is_caught_at_decode_and_blamed_by_the_audit() -> None:
     """Keeping the point sum defeats the phase-1 proof; the decode check and audit don't."""
-    delta = card_point("multicolor", 1, 0)
+    delta = card_point(G, "multicolor", 1, 0)
 
     def forge(m: DeckMessage) -> DeckMessage:
         assert isinstance(m, Shuffle)
-        points = replace_item(m.points, 0, group.add(m.points[0], delta))
-        points = replace_item(points, 1, group.sub(m.points[1], delta))
+        points = replace_item(m.points, 0, G.add(m.points[0], delta))
+        points = replace_item(points, 1, G.sub(m.points[1], delta))
         return dataclasses.replace(m, points=points)
 
     table = setup_with(tampering(1, Shuffle, forge))
@@ -168,7 +203,7 @@ def test_sum_preserving_forgery_is_caught_at_decode_and_blamed_by_the_audit() ->
     table.tamper = None
     table.inbox.clear()
     table.reveal_seeds()  # seed_reveal works even after the error
-    result = audit(table.config, table.table_id, table.peer_ids, table.sent)
+    result = audit(table.config, table.table_id, table.peer_ids, table.sent, group=G)
     assert (result.ok, result.blamed_seat, result.check) == (False, 1, Check.MISMATCH)
     stopped = table.peers[0]
     assert stopped.phase is Phase.ERROR and len(stopped.seeds) == 3

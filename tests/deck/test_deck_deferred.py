@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from test_deck_cheats import MIXED_ORDER, NON_CANONICAL, replace_item, tampering
+from test_deck_cheats import BAD_POINTS, G, replace_item, tampering
 
 from hanabi_p2p.deck import Check, DeckCheatError, Lock, Phase, Shuffle
 from hanabi_p2p.deck.messages import DeckMessage
@@ -92,14 +92,21 @@ def key_twice(m: DeckMessage) -> DeckMessage:
     return dataclasses.replace(m, keys=replace_item(m.keys, 1, m.keys[0]))
 
 
+# The identity passes the structural checks (its encoding decodes; point sums take it) and
+# is refused by the costly ones, and by a multiplication: the point the deferred checks and
+# the next seat's own step see first.
+IDENTITY = BAD_POINTS[G]["identity"]
+
 # name -> (tamper, the seat to blame, the check)
 CHEATS: dict[str, tuple[Tamper, int, Check]] = {
     "lock-proof": (tampering(1, Lock, bad_lock_proof), 1, Check.LOCK_PROOF),
     "shuffle-proof": (tampering(1, Shuffle, bad_sum_proof), 1, Check.SHUFFLE_PROOF),
-    "mixed-order-point": (tampering(1, Shuffle, shuffle_point_7(MIXED_ORDER)), 1,
-                          Check.INVALID_POINT),
-    "non-canonical-point": (tampering(1, Shuffle, shuffle_point_7(NON_CANONICAL)), 1,
-                            Check.INVALID_POINT),
+    "identity-point": (tampering(1, Shuffle, shuffle_point_7(IDENTITY)), 1,
+                       Check.INVALID_POINT),
+    "non-canonical-point": (tampering(1, Shuffle, shuffle_point_7(BAD_POINTS[G]["noncanonical"])),
+                            1, Check.INVALID_POINT),
+    "top-bit-point": (tampering(1, Shuffle, shuffle_point_7(BAD_POINTS[G]["top-bit"])), 1,
+                      Check.INVALID_POINT),
     "lock-key-twice": (tampering(2, Lock, key_twice), 2, Check.DUPLICATE_KEY),
 }
 
@@ -130,12 +137,12 @@ def repeat_point(m: DeckMessage) -> DeckMessage:
     return dataclasses.replace(m, points=replace_item(m.points, 7, m.points[6]))
 
 
-@pytest.mark.parametrize("later", [shuffle_point_7(MIXED_ORDER), repeat_point],
+@pytest.mark.parametrize("later", [shuffle_point_7(IDENTITY), repeat_point],
                          ids=["own-step-refuses-a-point", "structure"])
 def test_an_earlier_cheat_is_blamed_first(later: Callable[[DeckMessage], DeckMessage]) -> None:
     """Seat 0 forges its sum proof (caught only by a check seat 2 has deferred), then seat 1
-    cheats in a way seat 2 sees at once (a point outside the subgroup, which seat 2's own
-    shuffle refuses to multiply; a repeated point): seat 2 blames seat 0, as it would have
+    cheats in a way seat 2 sees at once (the identity, which seat 2's own shuffle refuses
+    to multiply; a repeated point): seat 2 blames seat 0, as it would have
     when checking first."""
     for defer in (False, True):
         table = DeckTable(GameConfig(3), "cheat", defer_checks=defer)

@@ -47,7 +47,7 @@ def test_own_hand_does_not_decode_but_one_more_key_does(players: int) -> None:
     table = ready_table(players, label=f"privacy-{players}")
     table.initial_deal()
     table_copy_sent = list(table.sent)
-    cards = set(card_points(table.config))
+    cards = set(card_points(table.config, table.group))
     locked = table.peers[0].locked_deck
     for owner in range(players):
         assert all(table.peers[owner].known_face(p) is None
@@ -55,7 +55,7 @@ def test_own_hand_does_not_decode_but_one_more_key_does(players: int) -> None:
         for position in hand_positions(table.config, owner):
             known = owner_view_keys(table, owner, position)
             assert set(known) == {owner}  # nothing beyond its own k
-            assert steps.unlock(known.values(), locked[position]) not in cards
+            assert steps.unlock(table.group, known.values(), locked[position]) not in cards
             missing = [seat for seat in range(players) if seat != owner]
             true_keys = {seat: secrets_of(table, seat, table.label).lock_scalar(position)
                          for seat in missing}
@@ -63,12 +63,14 @@ def test_own_hand_does_not_decode_but_one_more_key_does(players: int) -> None:
             for left_out in missing:
                 partial = [*known.values(),
                            *(k for seat, k in true_keys.items() if seat != left_out)]
-                assert steps.unlock(partial, locked[position]) not in cards
+                assert steps.unlock(table.group, partial, locked[position]) not in cards
             # ... and with the last one it decodes, to what everybody else sees.
-            full = steps.unlock([*known.values(), *true_keys.values()], locked[position])
+            full = steps.unlock(table.group, [*known.values(), *true_keys.values()],
+                                locked[position])
             assert full in cards
             other = table.peers[(owner + 1) % players]
-            faces = dict(zip(card_points(table.config), table.config.deck_faces(), strict=True))
+            faces = dict(zip(card_points(table.config, table.group), table.config.deck_faces(),
+                             strict=True))
             assert faces[full] == other.known_face(position)
     assert table.sent == table_copy_sent
 
@@ -80,6 +82,6 @@ def test_owner_learns_its_card_only_from_the_public_reveal() -> None:
         assert table.peers[1].known_face(position) is None
     table.reveal_all(5)
     table.reveal_seeds()
-    faces = audit(table.config, table.table_id, table.peer_ids, table.sent).faces
+    faces = audit(table.config, table.table_id, table.peer_ids, table.sent, group=table.group).faces
     assert table.peers[1].known_face(5) == faces[5]
     assert table.peers[1].known_face(6) is None

@@ -33,7 +33,7 @@ def test_full_protocol_every_size(players: int, variant: Variant) -> None:
             assert (face is None) == (owner == seat), (seat, position)
 
     table.reveal_seeds()
-    result = audit(config, table.table_id, table.peer_ids, table.sent)
+    result = audit(config, table.table_id, table.peer_ids, table.sent, group=table.group)
     assert result.ok, result.reason
     assert sorted(result.faces.values()) == sorted(config.deck_faces())
     for seat, peer in enumerate(table.peers):
@@ -74,8 +74,8 @@ def test_decks_differ_between_tables() -> None:
     b = ready_table(2, label="b")
     a.reveal_seeds()
     b.reveal_seeds()
-    faces_a = audit(a.config, a.table_id, a.peer_ids, a.sent).faces
-    faces_b = audit(b.config, b.table_id, b.peer_ids, b.sent).faces
+    faces_a = audit(a.config, a.table_id, a.peer_ids, a.sent, group=a.group).faces
+    faces_b = audit(b.config, b.table_id, b.peer_ids, b.sent, group=b.group).faces
     assert [faces_a[i] for i in range(50)] != [faces_b[i] for i in range(50)]
 
 

@@ -11,9 +11,10 @@ from typing import Any
 import msgpack
 import nacl.bindings as sodium
 import pytest
+import rbcl
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
-from make_deck_vectors import SCENARIOS, VECTOR_DIR, build
+from make_deck_vectors import GROUPS, SCENARIOS, VECTOR_DIR, build
 
 from hanabi_p2p.deck import DeckPeer, audit, decode_message
 from hanabi_p2p.rules.cards import GameConfig, Variant
@@ -45,10 +46,14 @@ def spec_frame(label: str, *parts: bytes | int) -> bytes:
 
 def test_primitives_follow_the_spec(vector: dict[str, Any]) -> None:
     table_id = bytes.fromhex(vector["table_id"])
+    ristretto = vector["group"] == "ristretto255"
+    assert vector["group"] in ("ristretto255", "edwards25519")
     assert spec_frame("hanabi-p2p/v1/example", b"ab", 7).hex() == vector["frame_example"]["bytes"]
     for card in vector["card_points"]:
-        uniform = hashlib.sha512(spec_frame(card["label"])).digest()[:32]
-        assert sodium.crypto_core_ed25519_from_uniform(uniform).hex() == card["point"]
+        digest = hashlib.sha512(spec_frame(card["label"])).digest()
+        point = (rbcl.crypto_core_ristretto255_from_hash(digest) if ristretto
+                 else sodium.crypto_core_ed25519_from_uniform(digest[:32]))
+        assert point.hex() == card["point"]
     for seat, expected in enumerate(vector["seats"]):
         peer_id = bytes.fromhex(vector["peer_ids"][seat])
         seed = bytes.fromhex(vector["seeds"][seat])
@@ -62,7 +67,9 @@ def test_primitives_follow_the_spec(vector: dict[str, Any]) -> None:
             return result
         s = scalar(spec_frame("hanabi-p2p/v1/deck/shuffle-scalar", 0))
         assert s.hex() == expected["shuffle_scalar"]
-        assert sodium.crypto_scalarmult_ed25519_base_noclamp(s).hex() == expected["shuffle_point"]
+        shuffle_point = (rbcl.crypto_scalarmult_ristretto255_base(s) if ristretto
+                         else sodium.crypto_scalarmult_ed25519_base_noclamp(s))
+        assert shuffle_point.hex() == expected["shuffle_point"]
         k3 = scalar(spec_frame("hanabi-p2p/v1/deck/lock-scalar", 3, 0))
         assert k3.hex() == expected["lock_scalars"][3]
         x25519_pub = bytes.fromhex(expected["x25519_public"])
@@ -76,6 +83,7 @@ def test_a_fresh_peer_of_each_seat_replays_its_part(vector: dict[str, Any]) -> N
     and driven through the scenario, publishes exactly the seat's vector messages and
     decodes exactly the cards it should."""
     config = GameConfig(vector["players"], Variant(vector["variant"]))
+    group = GROUPS[vector["group"]]
     table_id = bytes.fromhex(vector["table_id"])
     peer_ids = [bytes.fromhex(p) for p in vector["peer_ids"]]
     messages = [(m["seat"], decode_message(msgpack.unpackb(bytes.fromhex(m["msgpack"])),
@@ -84,7 +92,8 @@ def test_a_fresh_peer_of_each_seat_replays_its_part(vector: dict[str, Any]) -> N
     hand = config.hand_size
     public = {0, hand + 1}
     for seat in range(config.players):
-        peer = DeckPeer(config, table_id, peer_ids, seat, bytes.fromhex(vector["seeds"][seat]))
+        peer = DeckPeer(config, table_id, peer_ids, seat, bytes.fromhex(vector["seeds"][seat]),
+                        group=group)
         sent = peer.start()
         for sender, message in messages:
             if sender != seat:
@@ -101,6 +110,6 @@ def test_a_fresh_peer_of_each_seat_replays_its_part(vector: dict[str, Any]) -> N
             visible = dealt_to_other or position in public
             known = peer.known_face(position)
             assert (str(known) if known else None) == (faces[position] if visible else None)
-    result = audit(config, table_id, peer_ids, messages)
+    result = audit(config, table_id, peer_ids, messages, group=group)
     assert result.ok
     assert [str(result.faces[i]) for i in range(config.deck_size)] == faces

@@ -1,6 +1,6 @@
 """Handshake (sans-IO): two machines wired in memory, h11's ConnectionPair idea.
 
-The byte-exact known-answer vector is protocol/vectors/net/handshake-v2.json
+The byte-exact known-answer vector is protocol/vectors/net/handshake-v3.json
 (tests/net/test_net_handshake_vectors.py).
 """
 
@@ -114,12 +114,14 @@ def test_wrong_table_refused() -> None:
     assert "table" in info.value.reason
 
 
-def test_wrong_version_refused() -> None:
-    assert PROTOCOL_VERSION == 2
-    a = make(ALICE, initiator=True, version=1)
+@pytest.mark.parametrize("old", [1, 2])  # 2: 0.2.0, whose deck is edwards25519
+def test_wrong_version_refused(old: int) -> None:
+    assert PROTOCOL_VERSION == 3
+    a = make(ALICE, initiator=True, version=old)
     b = make(BOB, initiator=False)
-    with pytest.raises(VersionMismatchError, match="version 1"):
+    with pytest.raises(VersionMismatchError, match=f"version {old}, we speak 3") as info:
         run_pair(a, b)
+    assert "releases that speak the same version" in str(info.value)
 
 
 def test_dialer_refuses_unexpected_peer() -> None:

@@ -1,5 +1,9 @@
 """Build the whole-game known-answer vector (protocol/vectors/game/game-2p-standard.json).
 
+Its deck runs in ristretto255 (protocol 3). game-2p-standard-edwards25519.json beside it is
+the same vector as 0.2.0 wrote it (edwards25519, no `group` in table.open): this program
+cannot make such a game any more, but must still verify and replay it (test_game_vector.py).
+
 Two peers of the in-memory harness (tests/session/session_harness.py) play one complete
 standard game: fixed identities, fixed deck seeds, every entry delivered to the other peer in
 the order it was signed (FIFO) with each peer answering at once, and the simple bot's choices.
@@ -44,6 +48,8 @@ from hanabi_p2p.session.table import AUDITED, TableSession  # noqa: E402
 VECTOR_PATH = (
     Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "game" / "game-2p-standard.json"
 )
+# A 0.2.0 game (protocol 2): kept as written then, never rebuilt.
+LEGACY_VECTOR_PATH = VECTOR_PATH.with_name("game-2p-standard-edwards25519.json")
 CONFIG = GameConfig(2, Variant.STANDARD)
 
 
@@ -168,7 +174,8 @@ def build(actions: Sequence[Sequence[Any]] | None = None) -> dict[str, Any]:
     return {
         "description": (
             "hanabi-p2p v1 whole-game known-answer vector (protocol/SPEC.md 5 and 6.4): a "
-            "2-player standard game among reference peers. Entries are in the order seat 0 "
+            "2-player standard game among reference peers, deck group ristretto255 "
+            "(protocol 3). Entries are in the order seat 0 "
             "applied them; 'actions' are [turn, seat, act] as in the action bodies. Rebuild "
             "only with tests/protocol/make_game_vector.py."
         ),
@@ -203,8 +210,8 @@ def build(actions: Sequence[Sequence[Any]] | None = None) -> dict[str, Any]:
     }
 
 
-def load() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(VECTOR_PATH.read_text())
+def load(path: Path = VECTOR_PATH) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
     return data
 
 

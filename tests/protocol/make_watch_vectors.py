@@ -10,7 +10,8 @@ What it pins (SPEC §2.12, §4.8, §5.1):
   the public view, that without the private keys no hand card decodes;
 * ``messages``: the four spectator message bodies, encoded, with what they decode to, and
   bodies a receiver must refuse;
-* ``table_open``: ``table.open`` bodies with and without table options, and refused ones.
+* ``table_open``: ``table.open`` bodies with and without table options, the deck group they
+  name (SPEC 5.1 `group`: absent only in a 0.2.0 table, edwards25519), and refused ones.
 
 Run `.venv/bin/python tests/protocol/make_watch_vectors.py` to rewrite the file (only with a
 deliberate, versioned protocol change); tests/protocol/test_watch_vectors.py checks the code
@@ -30,7 +31,7 @@ from hanabi_p2p.deck.table import DeckTable
 from hanabi_p2p.deck.watch import WatchDeck
 from hanabi_p2p.peer import watchwire as ww
 from hanabi_p2p.rules.cards import GameConfig, Variant
-from hanabi_p2p.session.bodies import TableOpen, TableOption
+from hanabi_p2p.session.bodies import DeckGroupName, TableOpen, TableOption
 
 VECTOR = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "watch" / "watch-v1.json"
 LABEL = "watch-vector"
@@ -120,12 +121,16 @@ def table_open_section() -> dict[str, Any]:
     both = TableOpen("Ann's table", "Ann", config,
                      frozenset({TableOption.HINTS, TableOption.SPECTATORS}))
     plain = TableOpen("Ann's table", "Ann", config)
+    old = TableOpen("Ann's table", "Ann", config, deck_group=DeckGroupName.EDWARDS25519)
     base = plain.to_wire()
     return {
         "valid": [
-            {"body": msgpack.packb(plain.to_wire()).hex(), "table_options": []},
+            {"body": msgpack.packb(plain.to_wire()).hex(), "table_options": [],
+             "deck_group": "ristretto255"},
             {"body": msgpack.packb(both.to_wire()).hex(),
-             "table_options": ["hints", "spectators"]},
+             "table_options": ["hints", "spectators"], "deck_group": "ristretto255"},
+            {"body": msgpack.packb(old.to_wire()).hex(), "table_options": [],
+             "deck_group": "edwards25519"},  # 0.2.0: verified, never played
         ],
         "invalid": [
             {"body": msgpack.packb({**base, "table": []}).hex(),
@@ -136,6 +141,12 @@ def table_open_section() -> dict[str, Any]:
              "why": "each once"},
             {"body": msgpack.packb({**base, "table": ["cheats"]}).hex(),
              "why": "an option the protocol names"},
+            {"body": msgpack.packb({**base, "group": "edwards25519"}).hex(),
+             "why": "edwards25519 only by leaving `group` out (one encoding per table)"},
+            {"body": msgpack.packb({**base, "group": "p256"}).hex(),
+             "why": "a group the protocol names"},
+            {"body": msgpack.packb({**base, "group": b"ristretto255"}).hex(),
+             "why": "the group is text"},
         ],
     }
 

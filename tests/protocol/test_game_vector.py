@@ -8,19 +8,28 @@ import hashlib
 from typing import Any
 
 import pytest
-from make_game_vector import build, encode_public_state, load
+from make_game_vector import LEGACY_VECTOR_PATH, build, encode_public_state, load
 
 from hanabi_p2p.identity import Identity
 from hanabi_p2p.log.entry import BadEntry, Entry, decode_entry
 from hanabi_p2p.log.replica import Replica, Status
 from hanabi_p2p.log.verify import verify_entries
 from hanabi_p2p.rules.cards import Card, Suit
+from hanabi_p2p.session.bodies import DeckGroupName
+from hanabi_p2p.session.deckio import deck_group
 from hanabi_p2p.session.table import AUDITED, TableSession
+from hanabi_p2p.session.verify import verify_game
 
 
 @pytest.fixture(scope="module")
 def vector() -> dict[str, Any]:
     return load()
+
+
+@pytest.fixture(scope="module")
+def legacy() -> dict[str, Any]:
+    """The same game as 0.2.0 stored it: edwards25519 deck, no `group` in table.open."""
+    return load(LEGACY_VECTOR_PATH)
 
 
 def stored_entries(vector: dict[str, Any]) -> list[Entry]:
@@ -121,3 +130,61 @@ def test_a_tampered_entry_is_refused(vector: dict[str, Any]) -> None:
     raw[-70] ^= 0x01  # signature = last 64 bytes after c4 40; before them, the 32-byte hash
     with pytest.raises(BadEntry, match="signature"):
         decode_entry(bytes(raw))
+
+
+def _table_open_body(vector: dict[str, Any]) -> Any:
+    return next(e for e in stored_entries(vector) if e.kind == "table.open").body
+
+
+def test_a_table_names_its_deck_group_and_a_0_2_0_table_names_none(
+    vector: dict[str, Any], legacy: dict[str, Any],
+) -> None:
+    assert _table_open_body(vector)["group"] == "ristretto255"
+    assert "group" not in _table_open_body(legacy)
+    assert verify_game(stored_entries(vector)).deck_group == "ristretto255"
+
+
+@pytest.mark.parametrize("order", ["stored", "reversed"])
+def test_a_0_2_0_game_still_verifies_to_the_same_game(legacy: dict[str, Any],
+                                                     order: str) -> None:
+    """SPEC 5.1 `group` absent: the verifier runs the deck checks and the audit in
+    edwards25519 and finds the same faces, final state and digest as 0.2.0 did."""
+    entries = stored_entries(legacy)
+    if order == "reversed":
+        entries.reverse()
+    report = verify_game(entries)
+    assert report.ok, report.headline()
+    assert report.deck_group == "edwards25519"
+    assert report.digest == legacy["log_digest"]
+    assert report.state is not None
+    assert report.state.public_hash().hex() == legacy["final"]["public_hash"]
+    assert report.faces == audited_faces(legacy)
+
+
+def test_a_0_2_0_game_replays_for_the_verifier_but_no_live_peer_plays_it(
+    legacy: dict[str, Any],
+) -> None:
+    """The verifier's observer accepts the old table (and audits its edwards25519 deck); a
+    live session refuses its table.open as malformed: protocol 3 tables are ristretto255."""
+    entries = stored_entries(legacy)
+    table_id = bytes.fromhex(legacy["table_id"])
+    observer = TableSession(Identity.from_seed(b"\x99" * 32), table_id, seed=bytes(32),
+                            known_faces=audited_faces(legacy), old_deck_groups=True)
+    assert Status.REJECTED not in replay(observer, entries)
+    assert observer.state is not None
+    assert observer.state.public_hash().hex() == legacy["final"]["public_hash"]
+    assert observer.phase == AUDITED and observer.audit is not None and observer.audit.ok
+    assert observer.audit.faces == audited_faces(legacy)
+
+    live = TableSession(Identity.from_seed(b"\x99" * 32), table_id, seed=bytes(32))
+    replica = Replica(table_id, live)
+    opening = next(e for e in entries if e.kind == "table.open")
+    result = replica.add(opening)
+    assert result.status is Status.REJECTED
+    assert "deck group must be ristretto255" in result.reason
+    assert live.table is None
+
+
+def test_each_group_name_of_table_open_is_the_group_of_that_name() -> None:
+    for name in DeckGroupName:
+        assert deck_group(name).name == name.value

@@ -75,6 +75,7 @@ def test_table_options_parse_as_the_vector_says(vector: dict[str, Any]) -> None:
         body = msgpack.unpackb(bytes.fromhex(case["body"]), raw=False)
         parsed = TableOpen.from_wire(body)
         assert sorted(o.value for o in parsed.table_options) == case["table_options"]
+        assert parsed.deck_group.value == case["deck_group"]
         assert parsed.to_wire() == body  # one encoding per table
     for case in vector["table_open"]["invalid"]:
         with pytest.raises(BadBody):
