@@ -298,11 +298,13 @@ class _Matches:
     by_prefix: list[FoundTable]  # the name starts with it
 
 
-def _matches(tables: Sequence[FoundTable], wanted: str) -> _Matches:
+def _matches(tables: Sequence[FoundTable], wanted: str, *, compatible: bool = True) -> _Matches:
+    """The tables `wanted` names, among those we could join (or, with compatible=False,
+    among those whose host speaks another protocol version)."""
     key, id_prefix = wanted.casefold(), _id_prefix(wanted)
     found = _Matches([], [], [])
     for table in tables:
-        if not table.compatible:
+        if table.compatible != compatible:
             continue
         name = table.ad.name.casefold()
         if id_prefix is not None and table.ad.table_id.hex().startswith(id_prefix):
@@ -367,6 +369,13 @@ def pick_table(tables: Sequence[FoundTable], wanted: str | None) -> FoundTable:
         if found.by_prefix:
             raise AmbiguousTable(f"{shown!r} could be any of these tables, name one: "
                                  + _listing(found.by_prefix), found.by_prefix)
+        other = _matches(tables, wanted, compatible=False)
+        elsewhere = other.by_id or other.by_name or other.by_prefix
+        if elsewhere:
+            raise UserError(
+                f"the table {shown!r} is open, but its host runs a hanabi-p2p that speaks "
+                f"network protocol {elsewhere[0].ad.version} and this one speaks "
+                f"{PROTOCOL_VERSION}: both players need releases that speak the same version")
         names = ", ".join(repr(safe(t.ad.name, MAX_TABLE_NAME_CHARS)) for t in usable)
         raise UserError(f"no table named {shown!r} on the network (visible: {names or 'none'})")
     if not usable:

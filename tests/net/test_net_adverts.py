@@ -193,6 +193,19 @@ def test_tables_of_another_protocol_version_are_never_chosen() -> None:
         pick_table([other], None)
 
 
+def test_a_named_table_of_another_version_is_named_with_both_versions() -> None:
+    """`join Friday` finding Friday only on an older (or newer) program says so, instead of
+    'no table named Friday'."""
+    other = found("Friday", version=PROTOCOL_VERSION - 1)
+    for wanted in ("Friday", "fri"):
+        with pytest.raises(UserError, match=(
+                f"'{wanted}' is open, but its host .* protocol {PROTOCOL_VERSION - 1} and this "
+                f"one speaks {PROTOCOL_VERSION}")):
+            pick_table([other], wanted)
+    with pytest.raises(UserError, match="no table named 'Monday'"):
+        pick_table([other], "Monday")
+
+
 def test_advert_problem_names_both_keys() -> None:
     real, impostor = Identity.generate(), Identity.generate()
     table = FoundTable(ad(fp=real.fingerprint), "10.0.0.1", 4000)
