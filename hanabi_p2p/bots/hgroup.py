@@ -218,6 +218,7 @@ class HGroupPlayer:
         self.poss = [table.all_faces] * n
         self.clued = [False] * n
         self.fw = [0] * len(table.suits)
+        self._contexts: dict[int, Context] = {}  # known faces -> context, for these fireworks
         self.gone = [0] * len(table.cards)  # face index -> copies discarded
         self.used = [0] * len(table.cards)  # face index -> copies played
         # face index -> copies this seat has seen (in other hands, played or discarded: the
@@ -330,6 +331,7 @@ class HGroupPlayer:
             fi = self.fi[action.card]
             if placed:
                 self.fw[self.suit_of[fi]] += 1
+                self._contexts.clear()
                 self.used[fi] += 1
             else:
                 self.gone[fi] += 1
@@ -526,24 +528,29 @@ class HGroupPlayer:
         ctx = self._ctx
         if ctx is None:
             known = self._known_faces()
-            queued = []
-            next_mask = connectable = eventual = 0
-            for s, top in enumerate(self.fw):
-                base = s * RANKS_PER_SUIT
-                reach = top
-                while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
-                    reach += 1
-                queued.append(reach)
-                if reach < RANKS_PER_SUIT:
-                    next_mask |= 1 << (base + reach)
-                    if reach == top and top + 2 <= RANKS_PER_SUIT:
-                        connectable |= 1 << (base + top + 1)
-                # ranks top..reach (the card after the queued ones included), up to the 5
-                above = min(reach + 1, RANKS_PER_SUIT) - top
-                if above > 0:
-                    eventual |= ((1 << above) - 1) << (base + top)
-            ctx = self._ctx = Context(known, queued, next_mask, connectable, eventual)
+            ctx = self._ctx = self._contexts.get(known) or self._make_context(known)
             self._chops = {}
+        return ctx
+
+    def _make_context(self, known: int) -> Context:
+        """The context when the faces ``known`` are known (kept until a card is played)."""
+        queued = []
+        next_mask = connectable = eventual = 0
+        for s, top in enumerate(self.fw):
+            base = s * RANKS_PER_SUIT
+            reach = top
+            while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
+                reach += 1
+            queued.append(reach)
+            if reach < RANKS_PER_SUIT:
+                next_mask |= 1 << (base + reach)
+                if reach == top and top + 2 <= RANKS_PER_SUIT:
+                    connectable |= 1 << (base + top + 1)
+            # ranks top..reach (the card after the queued ones included), up to the 5
+            above = min(reach + 1, RANKS_PER_SUIT) - top
+            if above > 0:
+                eventual |= ((1 << above) - 1) << (base + top)
+        ctx = self._contexts[known] = Context(known, queued, next_mask, connectable, eventual)
         return ctx
 
     def _read_clue(self, clue: Clue, touched: frozenset[int]
