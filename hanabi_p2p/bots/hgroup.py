@@ -83,6 +83,15 @@ BLUFF_NAMES_WEIGHT = 3
 # its new chop, with this many tokens or more (the saver had no turn to see that card yet).
 # Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better.
 AFTER_SAVE_TOKENS = 2
+# With this many cards or fewer left in the deck, a player who would discard (no card known
+# to play, no clue worth giving or stall to make) plays instead its card likeliest to be
+# playable, if that chance is above EARLY_GAMBLE_P and a strike cannot end the game: so
+# near the end the token a discard brings back is worth little, a card played is a point.
+# Measured (paired, same decks) against discarding: 2p +0.026 and +0.041 (two sets of 2000
+# games), 3p +0.028, 4p +0.000, 5p +0.021 (1000 games); 1 card: 2p +0.028; chance above 0.3
+# instead of 0.1: 2p +0.021, 0.5: +0.002; 3 cards: 3p +0.019; 4 cards: 4p -0.043.
+EARLY_GAMBLE_CARDS = 2
+EARLY_GAMBLE_P = 0.1
 # A locked hand gives up the clued card whose loss costs the fewest points (a 5 before a
 # 4 that is a last copy), not just one that may not be a last copy.
 LOCKED_BY_LOSS = True
@@ -791,6 +800,10 @@ class _Decision:
                     and (tokens > STALL_ONLY_FOR_PLAYS or clue[1].reason is Reason.PLAY_CLUE
                          or self._plays_coming())):
                 return clue[1]
+            if rep.cards_left <= EARLY_GAMBLE_CARDS and rep.strikes < MAX_STRIKES - 1:
+                gamble = self._gamble(mine, EARLY_GAMBLE_P, Say.GAMBLE_EARLY)
+                if gamble is not None:
+                    return gamble
             return self._discard(mine, clue)
         return self._stall(mine)
 
@@ -993,18 +1006,24 @@ class _Decision:
                 return clue[1]
         if rep.strikes >= MAX_STRIKES - 1:
             return None
+        return self._gamble(mine, 0.0, Say.GAMBLE)
+
+    def _gamble(self, mine: list[tuple[int, int]], least: float, say: Say) -> Advice | None:
+        """Play my card likeliest to be playable, if that chance is above ``least``."""
+        p = self.p
+        rep = self.rep
         counts = self._unseen_counts()
         best: tuple[float, int] | None = None
         for c, m in mine:
             total = sum(counts[f] for f in _bits(m))
             good = sum(counts[f] for f in _bits(m & p.board.playable))
-            if total and good and (best is None or good / total > best[0]):
+            if total and good > least * total and (best is None or good / total > best[0]):
                 best = (good / total, c)
         if best is None:
             return None
         slot = rep.hands[p.seat].index(best[1]) + 1
         return Advice(Play(p.seat, best[1]), Reason.GAMBLE,
-                      self.words(Say.GAMBLE, slot=slot, count=round(best[0] * 100)))
+                      self.words(say, slot=slot, count=round(best[0] * 100)))
 
     def _unseen_counts(self) -> list[int]:
         """Per face, the copies this seat has not seen."""

@@ -34,6 +34,9 @@ class Say(Enum):
                           "it — a finesse, or a bluff if it is another playable card")
     GAMBLE = N_("play slot {slot}: my last turn, and it is playable with chance {percent}%; "
                 "a misplay now costs only a fuse")
+    GAMBLE_EARLY = N_("play slot {slot}: the deck is nearly out and it is playable with chance "
+                      "{percent}%; a point is worth more than the clue token a discard brings "
+                      "back now")
     LOCKED_PLAY = N_("play slot {slot}, my likeliest playable card: every clue would mislead "
                      "and discarding is not allowed with 8 clue tokens")
     SAVE_FIVE = N_("clue {player} {clue}: focus on the chop, it is {card}, a 5 — a save")

@@ -225,3 +225,19 @@ def test_scream_discard_instead_of_a_play_keeps_the_next_chop() -> None:
     s.take(advice.action)
     assert s.chop(BOB) is None  # his B5 is kept as if clued
     assert s.advice(BOB).action != Discard(BOB, s.slot(BOB, 5))
+
+
+def test_end_game_nearly_out_a_likely_card_is_played_rather_than_discarded() -> None:
+    s = Scenario(2, ["R2 Y3 G4 B4 W1", "G3 B3 Y4 R4 W4"])
+    while s.state.cards_left > 2:
+        seat = s.state.current_seat
+        if s.state.clue_tokens < 8:
+            s.discard(seat, len(s.state.hands[seat]))
+        else:
+            s.clue(seat, 1 - seat, str(s.face(1 - seat, 1)[1]))
+    while s.state.clue_tokens > 0:  # no token: the choice is between a discard and a gamble
+        seat = s.state.current_seat
+        s.clue(seat, 1 - seat, str(s.face(1 - seat, 1)[1]))
+    advice = s.advice()
+    assert advice.reason is Reason.GAMBLE and isinstance(advice.action, Play)
+    assert "nearly out" in advice.text
