@@ -21,7 +21,12 @@ here they still share this machine's cores. Turn latency is then measured the sa
 across processes: every process records ``applied_at`` on the system-wide monotonic clock
 (Linux CLOCK_MONOTONIC) and writes it to a file when its game is over.
 
-Usage: .venv/bin/python bench/game.py [--games N] [--players P] [--processes]
+With ``--think S`` every computer player waits S seconds before it acts (as `play` does at a
+table with a person, 1 s): each turn is then measured on a table that has finished the
+previous one. With 0 (the default) a player acts the moment it may, so a turn also waits
+behind the previous turn's answers (N-1 acks, each applied by every peer) still in flight.
+
+Usage: .venv/bin/python bench/game.py [--games N] [--players P] [--processes] [--think S]
 The last line printed is one JSON object with the headline figures (over all games).
 Targets (issue 13, 5 players): turn_p50_ms <= 3, turn_p99_ms <= 10.
 """
@@ -71,15 +76,15 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[rank - 1]
 
 
-async def _play(root: Path, players: int) -> tuple[GameResult, list[Node], float]:
+async def _play(root: Path, players: int, think: float) -> tuple[GameResult, list[Node], float]:
     fronts: list[Frontend] = []
 
     def bot(_index: int) -> Frontend:
-        front = BotPlayer(out=None)
+        front = BotPlayer(out=None, delay=think)
         fronts.append(front)
         return front
 
-    host_front = BotPlayer(out=None)
+    host_front = BotPlayer(out=None, delay=think)
     opts = PeerOptions(name="bench0", data_dir=DataDir(root / "host"), interface=LOOPBACK,
                        advertise=False)
     start = time.monotonic()
@@ -92,10 +97,10 @@ async def _play(root: Path, players: int) -> tuple[GameResult, list[Node], float
     return result, nodes, start
 
 
-def run_game(players: int) -> GameRun:
+def run_game(players: int, think: float) -> GameRun:
     with tempfile.TemporaryDirectory(prefix="hanabi-bench-") as tmp:
         cpu0 = time.process_time()
-        result, nodes, start = asyncio.run(_play(Path(tmp), players))
+        result, nodes, start = asyncio.run(_play(Path(tmp), players, think))
         cpu = time.process_time() - cpu0
     if not result.ok:
         raise SystemExit(f"the benchmark game failed: {result.failure}")
@@ -128,8 +133,9 @@ def run_game(players: int) -> GameRun:
 PEER_PROCESS_TIMEOUT_S = 120.0
 
 
-async def _one_seat(root: Path, seat: int, players: int, port: int) -> tuple[GameResult, Node]:
-    front = BotPlayer(out=None)
+async def _one_seat(root: Path, seat: int, players: int, port: int,
+                    think: float) -> tuple[GameResult, Node]:
+    front = BotPlayer(out=None, delay=think)
     opts = PeerOptions(name=f"bench{seat}", data_dir=DataDir(root / f"seat{seat}"),
                        interface=LOOPBACK, port=port if seat == 0 else 0, advertise=False)
     if seat == 0:
@@ -140,9 +146,10 @@ async def _one_seat(root: Path, seat: int, players: int, port: int) -> tuple[Gam
     return result, front.peer.node
 
 
-def seat_process(root: Path, seat: int, players: int, port: int, out: Path) -> None:
+def seat_process(root: Path, seat: int, players: int, port: int, think: float,
+                 out: Path) -> None:
     """The body of one seat's process: play, then write what the parent measures."""
-    result, node = asyncio.run(_one_seat(root, seat, players, port))
+    result, node = asyncio.run(_one_seat(root, seat, players, port, think))
     actions = [e for e in node.replica.applied if e.kind == "action"]
     out.write_text(json.dumps({
         "ok": result.ok, "failure": result.failure, "score": result.score,
@@ -169,7 +176,7 @@ def _wait_listening(port: int, deadline: float) -> None:
     raise SystemExit("the host process did not open its table")
 
 
-def run_game_processes(players: int) -> GameRun:
+def run_game_processes(players: int, think: float) -> GameRun:
     with tempfile.TemporaryDirectory(prefix="hanabi-bench-") as tmp:
         root, port = Path(tmp), _free_port()
         outs = [root / f"seat{seat}.json" for seat in range(players)]
@@ -177,7 +184,8 @@ def run_game_processes(players: int) -> GameRun:
         def spawn(seat: int) -> subprocess.Popen[bytes]:
             return subprocess.Popen(
                 [sys.executable, __file__, "--seat", str(seat), "--players", str(players),
-                 "--port", str(port), "--root", tmp, "--out", str(outs[seat])],
+                 "--port", str(port), "--think", str(think), "--root", tmp,
+                 "--out", str(outs[seat])],
                 env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
 
         start = time.monotonic()
@@ -220,6 +228,8 @@ def main() -> None:
                         help="seats (default: 5)")
     parser.add_argument("--processes", action="store_true",
                         help="each seat in its own process (default: all on one event loop)")
+    parser.add_argument("--think", type=float, default=0.0, metavar="S",
+                        help="seconds each computer player waits before acting (default: 0)")
     # internal: what a seat's process is told by the parent
     parser.add_argument("--seat", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -227,12 +237,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.seat is not None:
-        seat_process(args.root, args.seat, args.players, args.port, args.out)
+        seat_process(args.root, args.seat, args.players, args.port, args.think, args.out)
         return
     play = run_game_processes if args.processes else run_game
     runs = []
     for index in range(args.games):
-        run = play(args.players)
+        run = play(args.players, args.think)
         runs.append(run)
         print(f"game {index + 1}: {run.wall_s:.2f} s wall ({run.cpu_s:.2f} s CPU), "
               f"setup {run.setup_s:.2f} s, {run.turns} turns, score {run.score}, "
@@ -244,6 +254,7 @@ def main() -> None:
     sent = [b for run in runs for b in run.bytes_sent]
     figures: dict[str, Any] = {
         "mode": "processes" if args.processes else "one loop",
+        "think_s": args.think,
         f"game_s_{args.players}p": round(statistics.median(r.wall_s for r in runs), 3),
         "cpu_s": round(statistics.median(r.cpu_s for r in runs), 3),
         "setup_s": round(statistics.median(r.setup_s for r in runs), 3),
