@@ -191,6 +191,16 @@ def _point_operand(point: bytes) -> None:
 _IDENTITY = bytes(POINT_BYTES)
 
 
+def _combine(operation: Any, a: Point, b: Point, what: str) -> Point:
+    """a + b or a - b in ristretto255, refusing an invalid operand."""
+    _point_operand(a)
+    _point_operand(b)
+    out = _Out32()
+    if operation(out, a, b) != 0:
+        raise GroupError(f"point {what} rejected an operand")
+    return out.raw
+
+
 class _Ristretto255(DeckGroup):
     """ristretto255 (RFC 9496) through rbcl's libsodium. Decoding checks everything but the
     top bit (see `_point_operand`): canonical field element, non-negative, a valid element;
@@ -223,20 +233,10 @@ class _Ristretto255(DeckGroup):
         return out.raw
 
     def add(self, a: Point, b: Point) -> Point:
-        _point_operand(a)
-        _point_operand(b)
-        out = _Out32()
-        if _ristretto.crypto_core_ristretto255_add(out, a, b) != 0:
-            raise GroupError("point addition rejected an operand")
-        return out.raw
+        return _combine(_ristretto.crypto_core_ristretto255_add, a, b, "addition")
 
     def sub(self, a: Point, b: Point) -> Point:
-        _point_operand(a)
-        _point_operand(b)
-        out = _Out32()
-        if _ristretto.crypto_core_ristretto255_sub(out, a, b) != 0:
-            raise GroupError("point subtraction rejected an operand")
-        return out.raw
+        return _combine(_ristretto.crypto_core_ristretto255_sub, a, b, "subtraction")
 
     def hash_to_point(self, digest: bytes) -> Point:
         if len(digest) != HASH_BYTES:
