@@ -246,6 +246,16 @@ class _Ristretto255(DeckGroup):
         return out.raw
 
 
+def _nacl(operation: Any, operands: tuple[bytes, ...], refusal: str) -> Point:
+    """One PyNaCl edwards25519 call; whatever it raises on a refused operand (RuntimeError,
+    TypeError, ValueError variants) becomes a GroupError."""
+    try:
+        result: bytes = operation(*operands)
+    except Exception as exc:
+        raise GroupError(refusal) from exc
+    return result
+
+
 class _Edwards25519(DeckGroup):
     """The prime-order subgroup of edwards25519 through PyNaCl: the group of 0.2.0 logs.
     Every point that comes from a peer passes through `validate_point` or `mul`, whose
@@ -264,33 +274,20 @@ class _Edwards25519(DeckGroup):
         return point
 
     def mul(self, scalar: Scalar, point: Point) -> Point:
-        try:
-            result: bytes = nacl_sodium.crypto_scalarmult_ed25519_noclamp(scalar, point)
-        except Exception as exc:  # PyNaCl raises RuntimeError/TypeError/ValueError variants
-            raise GroupError("scalar multiplication rejected the point or gave the "
-                             "identity") from exc
-        return result
+        return _nacl(nacl_sodium.crypto_scalarmult_ed25519_noclamp, (scalar, point),
+                     "scalar multiplication rejected the point or gave the identity")
 
     def base_mul(self, scalar: Scalar) -> Point:
-        try:
-            result: bytes = nacl_sodium.crypto_scalarmult_ed25519_base_noclamp(scalar)
-        except Exception as exc:
-            raise GroupError("scalar is zero") from exc
-        return result
+        return _nacl(nacl_sodium.crypto_scalarmult_ed25519_base_noclamp, (scalar,),
+                     "scalar is zero")
 
     def add(self, a: Point, b: Point) -> Point:
-        try:
-            result: bytes = nacl_sodium.crypto_core_ed25519_add(a, b)
-        except Exception as exc:
-            raise GroupError("point addition rejected an operand") from exc
-        return result
+        return _nacl(nacl_sodium.crypto_core_ed25519_add, (a, b),
+                     "point addition rejected an operand")
 
     def sub(self, a: Point, b: Point) -> Point:
-        try:
-            result: bytes = nacl_sodium.crypto_core_ed25519_sub(a, b)
-        except Exception as exc:
-            raise GroupError("point subtraction rejected an operand") from exc
-        return result
+        return _nacl(nacl_sodium.crypto_core_ed25519_sub, (a, b),
+                     "point subtraction rejected an operand")
 
     def hash_to_point(self, digest: bytes) -> Point:
         """Elligator 2 of the digest's first 32 bytes, cofactor cleared (0.2.0's card points)."""
