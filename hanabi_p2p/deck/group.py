@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
 import sys
 from abc import ABC, abstractmethod
@@ -26,7 +27,6 @@ from collections.abc import Iterable
 from typing import Any
 
 import nacl.bindings as nacl_sodium
-import rbcl
 
 POINT_BYTES = 32
 SCALAR_BYTES = 32
@@ -42,21 +42,23 @@ class GroupError(ValueError):
     """A point or scalar is not acceptable (raised to the protocol layer, never to users)."""
 
 
-def _load_ristretto() -> Any:
-    """rbcl's libsodium (ctypes). rbcl writes its bundled library to a fresh temporary file on
-    every import and never removes it; once loaded the file is not needed (POSIX keeps the
-    mapping), so it is removed here instead of leaving 2.7 MB in the temporary directory per
-    process. Calls go to the library directly: rbcl's add and sub wrappers ignore libsodium's
-    refusal of an invalid operand, and every call here checks the return code itself."""
+@functools.cache
+def _sodium() -> Any:
+    """rbcl's libsodium (ctypes), loaded on first use: importing rbcl writes its bundled
+    library to a file and loads it (60-90 ms), which commands that never compute in the
+    group (`log list` with cached verdicts, `--help`) should not pay. rbcl writes that
+    temporary file on every import and never removes it; once loaded it is not needed (POSIX
+    keeps the mapping), so it is removed here instead of leaving 2.7 MB per process. Calls go
+    to the library directly: rbcl's add and sub wrappers ignore libsodium's refusal of an
+    invalid operand, and every call here checks the return code itself."""
+    import rbcl  # noqa: F401 (loads rbcl._sodium)
+
     loader = sys.modules.get("rbcl._sodium")
     path = getattr(loader, "lib_path", None)
     if os.name == "posix" and isinstance(path, str) and os.path.isfile(path):
         with contextlib.suppress(OSError):
             os.unlink(path)
-    return rbcl._sodium
-
-
-_ristretto = _load_ristretto()
+    return sys.modules["rbcl"]._sodium
 # libsodium writes its 32-byte results into these (one fresh buffer per call: thread-safe)
 _Out32 = ctypes.c_char * 32
 
@@ -88,7 +90,7 @@ def reduce_wide(data: bytes) -> Scalar:
     if len(data) != HASH_BYTES:
         raise GroupError("reduce takes 64 bytes")
     out = _Out32()
-    _ristretto.crypto_core_ristretto255_scalar_reduce(out, data)
+    _sodium().crypto_core_ristretto255_scalar_reduce(out, data)
     return out.raw
 
 
@@ -96,7 +98,7 @@ def scalar_mul(a: Scalar, b: Scalar) -> Scalar:
     _scalar_operand(a)
     _scalar_operand(b)
     out = _Out32()
-    _ristretto.crypto_core_ristretto255_scalar_mul(out, a, b)
+    _sodium().crypto_core_ristretto255_scalar_mul(out, a, b)
     return out.raw
 
 
@@ -104,7 +106,7 @@ def scalar_add(a: Scalar, b: Scalar) -> Scalar:
     _scalar_operand(a)
     _scalar_operand(b)
     out = _Out32()
-    _ristretto.crypto_core_ristretto255_scalar_add(out, a, b)
+    _sodium().crypto_core_ristretto255_scalar_add(out, a, b)
     return out.raw
 
 
@@ -112,7 +114,7 @@ def scalar_sub(a: Scalar, b: Scalar) -> Scalar:
     _scalar_operand(a)
     _scalar_operand(b)
     out = _Out32()
-    _ristretto.crypto_core_ristretto255_scalar_sub(out, a, b)
+    _sodium().crypto_core_ristretto255_scalar_sub(out, a, b)
     return out.raw
 
 
@@ -121,7 +123,7 @@ def scalar_invert(a: Scalar) -> Scalar:
     if scalar_to_int(a) % GROUP_ORDER == 0:
         raise GroupError("zero has no inverse")
     out = _Out32()
-    if _ristretto.crypto_core_ristretto255_scalar_invert(out, a) != 0:
+    if _sodium().crypto_core_ristretto255_scalar_invert(out, a) != 0:
         raise GroupError("zero has no inverse")
     return out.raw
 
@@ -207,13 +209,14 @@ class _Ristretto255(DeckGroup):
     every operation decodes its operands and fails on an invalid one."""
 
     name = "ristretto255"
-
-    def __init__(self) -> None:
-        self.base_point = self.base_mul(scalar_from_int(1))
+    # RFC 9496 section 4: the generator's encoding (a constant, so that importing this module
+    # does not load the library; a test checks it is 1*G)
+    base_point = bytes.fromhex(
+        "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76")
 
     def validate_point(self, point: bytes) -> Point:
         _point_operand(point)
-        if point == _IDENTITY or _ristretto.crypto_core_ristretto255_is_valid_point(point) != 1:
+        if point == _IDENTITY or _sodium().crypto_core_ristretto255_is_valid_point(point) != 1:
             raise GroupError("not a valid ristretto255 point")
         return point
 
@@ -221,28 +224,28 @@ class _Ristretto255(DeckGroup):
         _scalar_operand(scalar)
         _point_operand(point)
         out = _Out32()
-        if _ristretto.crypto_scalarmult_ristretto255(out, scalar, point) != 0:
+        if _sodium().crypto_scalarmult_ristretto255(out, scalar, point) != 0:
             raise GroupError("scalar multiplication rejected the point or gave the identity")
         return out.raw
 
     def base_mul(self, scalar: Scalar) -> Point:
         _scalar_operand(scalar)
         out = _Out32()
-        if _ristretto.crypto_scalarmult_ristretto255_base(out, scalar) != 0:
+        if _sodium().crypto_scalarmult_ristretto255_base(out, scalar) != 0:
             raise GroupError("scalar is zero")
         return out.raw
 
     def add(self, a: Point, b: Point) -> Point:
-        return _combine(_ristretto.crypto_core_ristretto255_add, a, b, "addition")
+        return _combine(_sodium().crypto_core_ristretto255_add, a, b, "addition")
 
     def sub(self, a: Point, b: Point) -> Point:
-        return _combine(_ristretto.crypto_core_ristretto255_sub, a, b, "subtraction")
+        return _combine(_sodium().crypto_core_ristretto255_sub, a, b, "subtraction")
 
     def hash_to_point(self, digest: bytes) -> Point:
         if len(digest) != HASH_BYTES:
             raise GroupError("hash_to_point takes a 64-byte digest")
         out = _Out32()
-        _ristretto.crypto_core_ristretto255_from_hash(out, digest)
+        _sodium().crypto_core_ristretto255_from_hash(out, digest)
         return out.raw
 
 

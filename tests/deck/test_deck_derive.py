@@ -97,6 +97,10 @@ def test_ristretto255_follows_rfc_9496() -> None:
     negative, top bit set) are refused."""
     assert RISTRETTO255.base_mul(scalar_from_int(2)).hex() == (
         "6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919")
+    # the generator the module writes down as a constant is 1·G (RFC 9496 A.1's first row)
+    assert RISTRETTO255.base_mul(scalar_from_int(1)) == RISTRETTO255.base_point
+    assert RISTRETTO255.base_point.hex() == (
+        "e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76")
     digest = bytes.fromhex(
         "5d1be09e3d0c82fc538112490e35701979d99e06ca3e2b5b54bffe8b4dc772c1"
         "4d98b696a1bbfb5ca32c436cc61c16563790306c79eaca7705668b47dffe5bb6")
