@@ -66,3 +66,16 @@ def test_two_players_a_locked_hand_discards_a_card_that_is_no_last_copy() -> Non
     advice = s.advice(ALICE)
     assert isinstance(advice.action, Discard) and advice.reason is Reason.LOCKED
     assert "my partner can use the clue token better" in advice.text
+
+
+def test_two_players_after_a_discard_whose_twin_i_cannot_see_a_clue_beats_a_discard() -> None:
+    s = Scenario(2, ["R3 Y3 G3 B4 Y4", "G3 B3 R4 W4 Y4"], draws="W3")
+    for giver, target, value in ((ALICE, BOB, "3"), (BOB, ALICE, "3"), (ALICE, BOB, "green"),
+                                 (BOB, ALICE, "red"), (ALICE, BOB, "blue"),
+                                 (BOB, ALICE, "green")):
+        s.clue(giver, target, value)
+    s.discard(ALICE, 5)  # her Y4: Bob's chop is now the last one, which he cannot see
+    assert s.state.clue_tokens == 3 and s.chop(BOB) == 5
+    advice = s.advice(BOB)
+    assert isinstance(advice.action, Clue) and advice.reason is Reason.STALL
+    assert "the card just discarded has one copy left" in advice.text
