@@ -68,15 +68,15 @@ def entry(identity: Identity, seq: int, prev: bytes, turn: int, kind: str, body:
 def identity_r_signed(entry: Entry) -> bytes:
     """``entry`` re-signed by Alice with R = the identity point and S = h*a mod L: OpenSSL's
     verification accepted this; SPEC 3.1 refuses an R of small order."""
-    L = 2**252 + 27742317777372353535851937790883648493
+    order = 2**252 + 27742317777372353535851937790883648493
     digest = hashlib.sha512(bytes.fromhex(SEEDS["alice"])).digest()
     a = int.from_bytes(digest[:32], "little")
     a &= (1 << 254) - 8
     a |= 1 << 254
     r_bytes = (1).to_bytes(32, "little")  # the identity, encoded
     message = SIGN_DOMAIN + b"\x98" + entry.encoded[1:-(2 + 64)]
-    h = int.from_bytes(hashlib.sha512(r_bytes + ALICE.peer_id + message).digest(), "little") % L
-    signature = r_bytes + (h * a % L).to_bytes(32, "little")
+    h = int.from_bytes(hashlib.sha512(r_bytes + ALICE.peer_id + message).digest(), "little") % order
+    signature = r_bytes + (h * a % order).to_bytes(32, "little")
     return entry.encoded[:-64] + signature
 
 
