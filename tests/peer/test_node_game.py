@@ -5,10 +5,17 @@ and every peer still ends audited with every entry of the game in its log."""
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import pytest
 
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.log.storage import load
+from hanabi_p2p.peer import node as node_module
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.peer.launch import Peer, PeerOptions, host_table
 from hanabi_p2p.rules.cards import GameConfig
@@ -43,3 +50,20 @@ def test_a_game_of_nodes_ends_audited_with_every_entry_in_every_log(tmp_path: Pa
         assert {entry.hash for entry in stored.entries} == applied
         deck = node.session.deck
         assert deck is not None and deck.peer is not None and deck.peer.checks_pending == 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="a thread of its own niceness is a Linux feature")
+def test_deck_check_threads_give_way_to_the_event_loop() -> None:
+    """The node's deck-check threads start nicer than the rest of the program, so the
+    shuffles and locks everyone waits for get a contended core first; the loop's own
+    thread keeps its priority."""
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    before = niceness()
+    with ThreadPoolExecutor(1, initializer=node_module._yield_to_the_loop) as pool:
+        in_worker = pool.submit(niceness).result()
+    assert in_worker == min(before + node_module.CHECK_THREAD_NICENESS, node_module.MAX_NICENESS)
+    assert in_worker > before or before == node_module.MAX_NICENESS
+    assert niceness() == before
