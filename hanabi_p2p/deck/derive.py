@@ -14,9 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
 
 from hanabi_p2p.deck.group import DeckGroup, Point, Scalar, reduce_wide, scalar_to_int
 from hanabi_p2p.rules.cards import GameConfig
@@ -35,6 +33,7 @@ LABEL_COMMIT = "hanabi-p2p/v1/deck/commit"
 CARD_LABEL_PREFIX = "hanabi-p2p/v1/card"
 
 FramePart = bytes | int | str
+SHA512_BYTES = 64
 
 
 def frame(label: str, *parts: FramePart) -> bytes:
@@ -43,17 +42,25 @@ def frame(label: str, *parts: FramePart) -> bytes:
     The label comes first. Integers are encoded as 4-byte big-endian (so 0 <= n < 2^32),
     strings as UTF-8.
     """
-    out = bytearray()
-    for part in (label, *parts):
+    pieces = [_framed_str(label)]
+    for part in parts:
         if isinstance(part, str):
-            raw = part.encode("utf-8")
+            pieces.append(_framed_str(part))
         elif isinstance(part, int):
-            raw = part.to_bytes(4, "big")
+            pieces.append(_FOUR + part.to_bytes(4, "big"))
         else:
-            raw = part
-        out += len(raw).to_bytes(4, "big")
-        out += raw
-    return bytes(out)
+            pieces.append(len(part).to_bytes(4, "big") + part)
+    return b"".join(pieces)
+
+
+_FOUR = (4).to_bytes(4, "big")  # the length of an encoded integer
+
+
+@functools.lru_cache(maxsize=256)
+def _framed_str(text: str) -> bytes:
+    # labels and phases repeat thousands of times a game: encode each once
+    raw = text.encode("utf-8")
+    return len(raw).to_bytes(4, "big") + raw
 
 
 def sha512(data: bytes) -> bytes:
@@ -116,7 +123,19 @@ class PeerSecrets:
         return hmac.new(salt, self.seed, hashlib.sha512).digest()
 
     def expand(self, info: bytes, length: int = 64) -> bytes:
-        return HKDFExpand(hashes.SHA512(), length, info).derive(self.prk)
+        """HKDF-Expand (RFC 5869) with SHA-512: T(i) = HMAC(PRK, T(i-1) || info || i), the
+        first `length` bytes of T(1) || T(2) ... Written out because it runs for every
+        scalar of every position (thousands a game) and one HMAC block is all it takes
+        for 64 bytes: a fresh HKDFExpand object per call cost more than the hashing."""
+        blocks, previous = [], b""
+        for counter in range(1, -(-length // SHA512_BYTES) + 1):
+            previous = hmac.digest(self.prk, previous + info + bytes((counter,)), "sha512")
+            blocks.append(previous)
+        return b"".join(blocks)[:length]
+
+    @cached_property
+    def _lock_scalars(self) -> dict[int, Scalar]:
+        return {}
 
     def scalar(self, label: str, *parts: FramePart) -> Scalar:
         """A non-zero scalar: reduce(HKDF-Expand(frame(label, *parts, attempt), 64))."""
@@ -136,7 +155,11 @@ class PeerSecrets:
         return self.group.base_mul(self.shuffle_scalar)
 
     def lock_scalar(self, position: int) -> Scalar:
-        return self.scalar(LABEL_LOCK_SCALAR, position)
+        # asked for again and again (our lock, every decode, every reveal, the audit)
+        known = self._lock_scalars.get(position)
+        if known is None:
+            known = self._lock_scalars[position] = self.scalar(LABEL_LOCK_SCALAR, position)
+        return known
 
     def nonce(self, phase: str, position: int, statement: Sequence[Point]) -> Scalar:
         """Proof nonce bound to the whole statement, so one nonce never answers two

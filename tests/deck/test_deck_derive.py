@@ -112,3 +112,15 @@ def test_ristretto255_follows_rfc_9496() -> None:
                 (1).to_bytes(32, "little"), bytes(32)]:
         with pytest.raises(GroupError):
             RISTRETTO255.validate_point(bad)
+
+
+@pytest.mark.parametrize("length", [1, 32, 64, 65, 128, 200])
+def test_expand_is_rfc_5869_hkdf_expand(length: int) -> None:
+    """The written-out HKDF-Expand gives what `cryptography`'s does, for one block and more."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDFExpand
+
+    secrets = PeerSecrets(bytes(16), bytes(range(32)), bytes(range(32, 64)), RISTRETTO255)
+    info = frame("hanabi-p2p/v1/test", length, b"\x00\xff")
+    assert secrets.expand(info, length) == HKDFExpand(hashes.SHA512(), length, info).derive(
+        secrets.prk)
