@@ -726,6 +726,13 @@ class _Decision:
         return Words(say, slot=slot, seat=seat, player=name, clue=clue, card=card,
                      focus=focus, number=count)
 
+    def _stall_saying(self, advice: Advice, say: Say) -> Advice:
+        """``advice`` as it is, or, when it is a stall clue, with the reason ``say`` gives."""
+        if advice.reason is Reason.STALL and isinstance(advice.action, Clue):
+            return Advice(advice.action, Reason.STALL,
+                          self.words(say, advice.action.target, clue=advice.action))
+        return advice
+
     def clues(self) -> list[Clue]:
         """Every clue this seat may give now (computed once per turn)."""
         if self._clues is None:
@@ -799,19 +806,9 @@ class _Decision:
                 and clue[0] > 0):
             # my chop was just saved: the card behind it is my chop now, and nobody has had
             # a turn to look at it yet. A clue that does some good keeps it a turn longer.
-            advice = clue[1]
-            if advice.reason is Reason.STALL and isinstance(advice.action, Clue):
-                return Advice(advice.action, Reason.STALL,
-                              self.words(Say.STALL_AFTER_SAVE, advice.action.target,
-                                         clue=advice.action))
-            return advice
+            return self._stall_saying(clue[1], Say.STALL_AFTER_SAVE)
         if twin and clue is not None and clue[0] > 0:
-            advice = clue[1]
-            if advice.reason is Reason.STALL and isinstance(advice.action, Clue):
-                return Advice(advice.action, Reason.STALL,
-                              self.words(Say.STALL_TWIN, advice.action.target,
-                                         clue=advice.action))
-            return advice
+            return self._stall_saying(clue[1], Say.STALL_TWIN)
         if tokens < MAX_CLUE_TOKENS:
             if (rep.cards_left <= ENDGAME_STALL_CARDS and tokens > ENDGAME_KEEP_TOKENS
                     and clue is not None

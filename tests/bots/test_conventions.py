@@ -174,14 +174,21 @@ def test_end_game_never_risks_the_third_strike() -> None:
     assert s.state.strikes == MAX_STRIKES - 1
 
 
-def test_end_game_stall_with_a_clue_instead_of_drawing_the_last_cards() -> None:
+def _two_players_down_to(cards_left: int) -> Scenario:
+    """A 2-player game run down to ``cards_left`` cards: discards, and a number clue when
+    the tokens are full."""
     s = Scenario(2, ["R2 Y3 G4 B4 W1", "G3 B3 Y4 R4 W4"])
-    while s.state.cards_left > 3:
+    while s.state.cards_left > cards_left:
         seat = s.state.current_seat
         if s.state.clue_tokens < 8:
             s.discard(seat, len(s.state.hands[seat]))
         else:
             s.clue(seat, 1 - seat, str(s.face(1 - seat, 1)[1]))
+    return s
+
+
+def test_end_game_stall_with_a_clue_instead_of_drawing_the_last_cards() -> None:
+    s = _two_players_down_to(3)
     s.clue(s.state.current_seat, 1 - s.state.current_seat,
            str(s.face(1 - s.state.current_seat, 1)[1]))
     assert s.state.clue_tokens > 0
@@ -228,13 +235,7 @@ def test_scream_discard_instead_of_a_play_keeps_the_next_chop() -> None:
 
 
 def test_end_game_nearly_out_a_likely_card_is_played_rather_than_discarded() -> None:
-    s = Scenario(2, ["R2 Y3 G4 B4 W1", "G3 B3 Y4 R4 W4"])
-    while s.state.cards_left > 2:
-        seat = s.state.current_seat
-        if s.state.clue_tokens < 8:
-            s.discard(seat, len(s.state.hands[seat]))
-        else:
-            s.clue(seat, 1 - seat, str(s.face(1 - seat, 1)[1]))
+    s = _two_players_down_to(2)
     while s.state.clue_tokens > 0:  # no token: the choice is between a discard and a gamble
         seat = s.state.current_seat
         s.clue(seat, 1 - seat, str(s.face(1 - seat, 1)[1]))
