@@ -115,35 +115,6 @@ def unpack(raw: bytes, where: str = "value") -> Any:
         raise
     except Exception as exc:  # msgpack raises many types on junk; all mean the same here
         raise CanonicalError(f"{where}: not valid msgpack ({type(exc).__name__})") from exc
-    if not _is_decoded_model(value, 0):
-        _check(value, 0, where)  # raises, naming where the value leaves the model
-        raise CanonicalError(f"{where}: not in canonical form")  # (unsorted map keys)
-    if msgpack.packb(value, use_bin_type=True) != raw:
+    if pack(value, where) != raw:
         raise CanonicalError(f"{where}: not in canonical form")
     return value
-
-
-def _is_decoded_model(value: Any, depth: int) -> bool:
-    """True if a value msgpack decoded is in the model with every map's keys sorted: then
-    re-encoding it as it is tells canonical bytes from the rest. The same verdict as
-    `_check` + sorting, without building a normal form or a location (only failures need
-    one): this runs on every received entry."""
-    if depth > MAX_DEPTH:
-        return False
-    if isinstance(value, list | dict) and value and depth >= MAX_DEPTH:
-        return False  # its items would be nested deeper than allowed
-    if isinstance(value, list):
-        return all(item.__class__ in _SCALARS or _is_decoded_model(item, depth + 1)
-                   for item in value)
-    if isinstance(value, dict):
-        keys = list(value)
-        if not all(key.__class__ is str for key in keys) or keys != sorted(keys):
-            return False
-        return all(item.__class__ in _SCALARS or _is_decoded_model(item, depth + 1)
-                   for item in value.values())
-    return value.__class__ in _SCALARS
-
-
-# What msgpack decodes that the model allows as it is (its ints are always in range; floats
-# and ext types are refused).
-_SCALARS = frozenset({type(None), bool, int, str, bytes})
