@@ -215,19 +215,20 @@ class Node:
 
     async def _sync_own(self) -> None:
         try:
-            await asyncio.get_running_loop().run_in_executor(self._sync_thread(),
-                                                             self.game_file.sync)
-        except OSError as exc:
-            raise self._storage_failed(exc) from None
+            await self._fsync()
         finally:
             self._own_sync_running = False
         self._execute()
 
-    def _sync_thread(self) -> ThreadPoolExecutor:
-        # one thread: fsyncs run one at a time, in the order they were asked for
+    async def _fsync(self) -> None:
+        """One fsync of the game file on the sync thread; a failure ends the peer."""
         if self._syncer is None:
+            # one thread: fsyncs run one at a time, in the order they were asked for
             self._syncer = ThreadPoolExecutor(1, "log-sync")
-        return self._syncer
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._syncer, self.game_file.sync)
+        except OSError as exc:
+            raise self._storage_failed(exc) from None
 
     def _sync_received(self) -> None:
         """Make the received entries written so far durable, off the event loop when the
@@ -241,15 +242,10 @@ class Node:
             self.spawn(self._group_commit(), "group commit")
 
     async def _group_commit(self) -> None:
-        syncer = self._sync_thread()
-        loop = asyncio.get_running_loop()
         try:
             while True:
                 self._sync_again = False
-                try:
-                    await loop.run_in_executor(syncer, self.game_file.sync)
-                except OSError as exc:
-                    raise self._storage_failed(exc) from None
+                await self._fsync()
                 if not self._sync_again:
                     return
         finally:
