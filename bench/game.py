@@ -104,26 +104,31 @@ def run_game(players: int, think: float) -> GameRun:
         cpu = time.process_time() - cpu0
     if not result.ok:
         raise SystemExit(f"the benchmark game failed: {result.failure}")
-    # every peer is done once its own node stopped: the latest applied entry anywhere
-    end = max(max(node.core.counters.applied_at.values()) for node in nodes)
-    actions = [e for e in nodes[0].replica.applied if e.kind == "action"]
+    applied = {node.identity.peer_id: node.core.counters.applied_at for node in nodes}
+    actions = [(e.hash, e.author) for e in nodes[0].replica.applied if e.kind == "action"]
+    return _game_run(applied, actions, start=start, cpu_s=cpu,
+                     bytes_sent=[node.mesh.bytes_sent for node in nodes], score=result.score)
+
+
+def _game_run(applied: dict[bytes, dict[bytes, float]], actions: list[tuple[bytes, bytes]], *,
+              start: float, cpu_s: float, bytes_sent: list[int], score: int) -> GameRun:
+    """The figures of one game from when each peer applied each entry (peer id -> entry
+    hash -> time, one clock) and the game's actions as (hash, author), in order."""
     latencies, first = [], []
-    for entry in actions:
-        sent = next(node.core.counters.applied_at[entry.hash] for node in nodes
-                    if node.identity.peer_id == entry.author)
-        others = [node.core.counters.applied_at[entry.hash] for node in nodes
-                  if node.identity.peer_id != entry.author]
+    for entry_hash, author in actions:
+        sent = applied[author][entry_hash]
+        others = [at[entry_hash] for peer_id, at in applied.items() if peer_id != author]
         latencies.append((max(others) - sent) * 1000)
         first.append((min(others) - sent) * 1000)
-    first_sent = min(nodes[0].core.counters.applied_at[e.hash] for e in actions)
     return GameRun(
-        wall_s=end - start,
-        cpu_s=cpu,
-        setup_s=first_sent - start,
+        # every peer is done once its own node stopped: the latest applied entry anywhere
+        wall_s=max(max(at.values()) for at in applied.values()) - start,
+        cpu_s=cpu_s,
+        setup_s=min(applied[author][h] for h, author in actions) - start,  # first sent
         latencies_ms=latencies,
         first_ms=first,
-        bytes_sent=[node.mesh.bytes_sent for node in nodes],
-        score=result.score,
+        bytes_sent=bytes_sent,
+        score=score,
         turns=len(actions),
     )
 
@@ -200,25 +205,13 @@ def run_game_processes(players: int, think: float) -> GameRun:
     for seat in seats:
         if not seat["ok"]:
             raise SystemExit(f"the benchmark game failed: {seat['failure']}")
-    applied = [seat["applied_at"] for seat in seats]
-    actions = seats[0]["actions"]
-    latencies, first = [], []
-    for entry_hash, author in actions:
-        sent = next(seat["applied_at"][entry_hash] for seat in seats
-                    if seat["peer_id"] == author)
-        others = [seat["applied_at"][entry_hash] for seat in seats if seat["peer_id"] != author]
-        latencies.append((max(others) - sent) * 1000)
-        first.append((min(others) - sent) * 1000)
-    return GameRun(
-        wall_s=max(max(a.values()) for a in applied) - start,
-        cpu_s=sum(seat["cpu_s"] for seat in seats),
-        setup_s=min(seats[0]["applied_at"][h] for h, _ in actions) - start,
-        latencies_ms=latencies,
-        first_ms=first,
-        bytes_sent=[seat["bytes_sent"] for seat in seats],
-        score=seats[0]["score"],
-        turns=len(actions),
-    )
+    applied = {bytes.fromhex(seat["peer_id"]): {bytes.fromhex(h): t for h, t
+                                                 in seat["applied_at"].items()}
+               for seat in seats}
+    actions = [(bytes.fromhex(h), bytes.fromhex(a)) for h, a in seats[0]["actions"]]
+    return _game_run(applied, actions, start=start,
+                     cpu_s=sum(seat["cpu_s"] for seat in seats),
+                     bytes_sent=[seat["bytes_sent"] for seat in seats], score=seats[0]["score"])
 
 
 def main() -> None:
