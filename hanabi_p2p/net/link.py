@@ -210,6 +210,7 @@ class Link:
         self._closed: LinkClosedError | None = None
         self._ping_nonces = itertools.count(1)
         self._write_task: asyncio.Task[None] | None = None
+        self._crashed: BaseException | None = None  # what killed the writer or keepalive
         self._ping_task: asyncio.Task[None] | None = None
 
     @property
@@ -229,6 +230,17 @@ class Link:
         """Start the writer and keepalive tasks (needs a running event loop)."""
         self._write_task = asyncio.create_task(self._write_loop(), name=f"write {self.label}")
         self._ping_task = asyncio.create_task(self._keepalive_loop(), name=f"ping {self.label}")
+        for task in (self._write_task, self._ping_task):
+            task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: asyncio.Task[None]) -> None:
+        """The writer or keepalive ended. They handle the network themselves, so anything
+        escaping them is a bug of ours: the link closes and `recv` raises it to its reader
+        (the mesh ends the peer with it, visibly), instead of a writer that died unseen."""
+        if task.cancelled() or task.exception() is None:
+            return
+        self._crashed = task.exception()
+        self._shutdown(LinkClosedError(self.label, f"{task.get_name()} failed"), None)
 
     def send(self, frame: Frame) -> int:
         """Queue a frame; raises LinkClosedError if the link is closed or the peer not reading.
@@ -266,6 +278,8 @@ class Link:
         FrameError/RemoteProtocolError (garbage: the link is aborted with an ERROR frame).
         """
         while True:
+            if self._crashed is not None:
+                raise self._crashed
             if self._closed is not None:
                 raise self._closed
             try:
@@ -273,6 +287,8 @@ class Link:
                     self._reader, self._decoder, self.label, self._timing.idle_timeout
                 )
             except HanabiError as exc:
+                if self._crashed is not None:  # our writer or keepalive failed: a bug
+                    raise self._crashed from None
                 if self._closed is not None:  # we closed it ourselves: that is the reason
                     raise self._closed from None
                 if isinstance(exc, LinkClosedError):

@@ -454,6 +454,34 @@ def test_a_bug_in_a_mesh_task_ends_the_reader_visibly_and_a_network_error_does_n
     run(main())
 
 
+def test_a_bug_in_a_links_writer_ends_the_reader_visibly() -> None:
+    """A link's writer task handles the network itself; anything else escaping it is a bug,
+    and the mesh's reader raises it instead of the link going quiet."""
+    class Bug(Exception):
+        pass
+
+    async def main() -> None:
+        a, b = [await started(TestIdentity(s)) for s in (b"writer-a", b"writer-b")]
+        try:
+            a.connect(pid(b), "127.0.0.1", b.port)
+            await wait_event(a, up(pid(b)))
+            link = a._links[pid(b)]
+
+            def broken_write(_data: bytes) -> None:
+                raise Bug("a bug in the write loop")
+
+            link._writer.write = broken_write  # type: ignore[method-assign]
+            assert a.send(pid(b), Entry(b"written by a broken writer"))
+            with pytest.raises(Bug, match="write loop"):
+                async with asyncio.timeout(WAIT_S):
+                    while True:
+                        await a.next_event()
+        finally:
+            await closing(a, b)
+
+    run(main())
+
+
 # -- reconnecting -----------------------------------------------------------------------------
 
 
