@@ -423,6 +423,14 @@ async def test_after_seating_a_few_guests_may_link_and_no_more(
     await wait_event(a, up(pid(b)))
 
 
+async def reader_raises(mesh: Mesh, error: type[Exception], match: str) -> None:
+    """The mesh's reader (`next_event`) ends with `error` within WAIT_S."""
+    with pytest.raises(error, match=match):
+        async with asyncio.timeout(WAIT_S):
+            while True:
+                await mesh.next_event()
+
+
 def test_a_bug_in_a_mesh_task_ends_the_reader_visibly_and_a_network_error_does_not() -> None:
     class Bug(Exception):
         pass
@@ -444,10 +452,7 @@ def test_a_bug_in_a_mesh_task_ends_the_reader_visibly_and_a_network_error_does_n
 
             a._open = bug  # type: ignore[method-assign]
             a.connect(pid(b), "127.0.0.1", b.port)
-            with pytest.raises(Bug, match="dial loop"):
-                async with asyncio.timeout(WAIT_S):
-                    while True:
-                        await a.next_event()
+            await reader_raises(a, Bug, "dial loop")
         finally:
             await closing(a, b)
 
@@ -472,10 +477,7 @@ def test_a_bug_in_a_links_writer_ends_the_reader_visibly() -> None:
 
             link._writer.write = broken_write  # type: ignore[method-assign]
             assert a.send(pid(b), Entry(b"written by a broken writer"))
-            with pytest.raises(Bug, match="write loop"):
-                async with asyncio.timeout(WAIT_S):
-                    while True:
-                        await a.next_event()
+            await reader_raises(a, Bug, "write loop")
         finally:
             await closing(a, b)
 
