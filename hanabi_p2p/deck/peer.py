@@ -122,6 +122,7 @@ class DeckPeer:
         self._defer_checks = defer_checks
         self._deferred: list[ProofCheck] = []  # costly checks not run yet, in arrival order
         self._running: list[ProofCheck] = []  # taken by take_checks, outcome not reported yet
+        self._locks_verified = False  # every lock's every proof passed (the deck got READY)
 
     # ---- queries -------------------------------------------------------------------------
 
@@ -181,15 +182,31 @@ class DeckPeer:
         """Did this peer make and send `message` itself?"""
         return message in self._sent
 
+    def verified_step(self, seat: int, message: DeckMessage) -> bool:
+        """Is `message` the shuffle or lock this peer accepted from `seat`, with every proof
+        of every lock verified (the deck became ready)? Then an audit need not remake what
+        those proofs pin down (see `audit`'s ``proofs_verified``)."""
+        if not self._locks_verified:
+            return False
+        match message:
+            case Shuffle():
+                return seat < len(self._shuffles) and self._shuffles[seat] == message
+            case Lock():
+                return seat < len(self._locks) and self._locks[seat] == message
+            case _:
+                return False
+
     def transcript(self) -> list[tuple[int, DeckMessage]]:
         """Every message accepted so far (own ones too) as (seat, message), in order."""
         return list(self._transcript)
 
     def audit(self) -> AuditResult:
         """Audit this table from everything this peer accepted (needs every seed)."""
-        # (our own steps in our transcript are the ones we made: not recomputed)
+        # (our own steps in our transcript are the ones we made: not recomputed; the others'
+        # lock proofs were all verified if the deck ever became ready)
         return audit(self.config, self.table_id, self.seats, self._transcript,
-                     group=self.group, made_by_us=self.my_seat)
+                     group=self.group, made_by_us=self.my_seat,
+                     proofs_verified=self._locks_verified)
 
     # ---- actions -------------------------------------------------------------------------
 
@@ -420,6 +437,8 @@ class DeckPeer:
                 "all-locks": lambda: len(self._locks) == players and not self.checks_pending}
         while (step := COMPLETES.get(self._phase)) is not None and done[step]():
             self._phase = TRANSITIONS[(self._phase, step)]
+        if self._phase is Phase.READY:
+            self._locks_verified = True
         if self._phase is Phase.SHUFFLE and len(self._shuffles) == self.my_seat:
             return self._emit(self._own_step(self._make_shuffle))
         if self._phase is Phase.LOCK and len(self._locks) == self.my_seat:

@@ -252,7 +252,17 @@ class DeckAdapter:
 
     def audit(self) -> AuditResult:
         return audit(self.config, self.table_id, self.seats, self.transcript,
-                     group=self.group, made_by_us=self._made_by_us())
+                     group=self.group, made_by_us=self._made_by_us(),
+                     proofs_verified=self._proofs_verified())
+
+    def _proofs_verified(self) -> bool:
+        """Is every shuffle and lock in the transcript one our DeckPeer accepted, with every
+        lock proof verified? (Not for a transcript it never checked, e.g. after a resume
+        that rebuilt the peer, or a deck that never became ready.)"""
+        peer = self.peer
+        return peer is not None and all(
+            peer.verified_step(seat, message)
+            for seat, message in self.transcript if isinstance(message, Shuffle | Lock))
 
     def _made_by_us(self) -> int | None:
         """Our seat, if every shuffle and lock in our seat's name is one our DeckPeer made

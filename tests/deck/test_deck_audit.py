@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
 import pytest
-from deck_helpers import ready_table
+from deck_helpers import ready_table, secrets_of
 
-from hanabi_p2p.deck import Check, Lock, OwnerKey, PublicKey, SeedReveal, SharedKeys, audit
+from hanabi_p2p.deck import (
+    Check,
+    Lock,
+    OwnerKey,
+    PublicKey,
+    SeedReveal,
+    SharedKeys,
+    Shuffle,
+    audit,
+    checks,
+    dleq,
+    group,
+)
 from hanabi_p2p.deck.messages import DeckMessage
 from hanabi_p2p.deck.table import DeckTable
 from hanabi_p2p.session.deckio import DeckAdapter
@@ -136,3 +149,77 @@ def test_a_peer_skips_only_its_own_steps_and_only_when_it_made_them(finished: De
     forged = dataclasses.replace(lock, proofs=(lock.proofs[1], *lock.proofs[1:]))
     result = _adapter_of(finished, 1, replace(finished.sent, Lock, 1, forged)).audit()
     assert (result.ok, result.blamed_seat, result.check) == (False, 1, Check.MISMATCH)
+
+
+def _lock_with_valid_proofs(table: DeckTable, seat: int, *, foreign_keys: bool,
+                            random_nonces: bool) -> Lock:
+    """Seat `seat`'s lock remade so that every proof verifies, but with lock scalars that are
+    not its seed's (`foreign_keys`) or proof nonces that are not derived (`random_nonces`):
+    live checks accept it; only the audit can tell."""
+    secrets = secrets_of(table, seat)
+    before = (first(table.sent, Lock, seat - 1) if seat
+              else first(table.sent, Shuffle, len(table.peers) - 1))
+    assert isinstance(before, Lock | Shuffle)
+    inputs = before.points
+    s_inverse = group.scalar_invert(secrets.shuffle_scalar)
+    g = table.group
+    points, keys, proofs = [], [], []
+    for position, x in enumerate(inputs):
+        k = secrets.lock_scalar(position)
+        if foreign_keys:
+            k = group.reduce_wide(hashlib.sha512(b"not the seed's k" + k).digest())
+        e = group.scalar_mul(k, s_inverse)
+        statement = (secrets.shuffle_point, g.base_mul(k), x, g.mul(e, x))
+        nonce = (group.reduce_wide(hashlib.sha512(b"a random nonce" + k).digest())
+                 if random_nonces else secrets.nonce("lock", position, statement))
+        ctx = dleq.ProofContext(g, table.table_id, table.peer_ids[seat], "lock", position)
+        proofs.append(dleq.prove(ctx, statement, e, nonce))
+        points.append(statement[3])
+        keys.append(statement[1])
+    forged = Lock(tuple(points), tuple(keys), tuple(proofs))
+    sender = checks.Sender(table.table_id, seat, table.peer_ids[seat], g)
+    checks.check_lock(sender, forged, secrets.shuffle_point, inputs)  # the live checks pass
+    return forged
+
+
+@pytest.mark.parametrize(("foreign_keys", "random_nonces"),
+                         [(True, False), (False, True), (False, False)])
+def test_an_audit_after_verified_proofs_gives_the_full_audits_verdict(
+        finished: DeckTable, foreign_keys: bool, random_nonces: bool) -> None:
+    """A live peer that verified every lock proof checks locks against the seeds without
+    remaking them: a lock with valid proofs but keys or nonces not from the seed is blamed
+    all the same, and an honest one passes with the same faces."""
+    forged = _lock_with_valid_proofs(finished, 1, foreign_keys=foreign_keys,
+                                     random_nonces=random_nonces)
+    transcript = replace(finished.sent, Lock, 1, forged)
+    full = audit(finished.config, finished.table_id, finished.peer_ids, transcript,
+                 group=finished.group)
+    quick = audit(finished.config, finished.table_id, finished.peer_ids, transcript,
+                  group=finished.group, proofs_verified=True)
+    assert quick == full
+    honest = not (foreign_keys or random_nonces)
+    assert (full.ok, full.blamed_seat, full.check) == (
+        (True, None, None) if honest else (False, 1, Check.MISMATCH))
+
+
+def test_a_peer_vouches_only_for_the_steps_it_verified(finished: DeckTable) -> None:
+    """`verified_step` (what lets the audit skip remaking proofs) holds for the shuffles and
+    locks a ready peer accepted, not for another lock in the same seat's name, nor before
+    the deck is ready."""
+    peer = finished.peers[0]
+    lock = first(finished.sent, Lock, 1)
+    shuffle = first(finished.sent, Shuffle, 2)
+    assert peer.verified_step(1, lock) and peer.verified_step(2, shuffle)
+    forged = _lock_with_valid_proofs(finished, 1, foreign_keys=True, random_nonces=False)
+    assert not peer.verified_step(1, forged)
+    assert not peer.verified_step(2, lock)
+    # the last lock never arrives: every earlier step accepted, but the deck is not ready
+    unready = DeckTable(finished.config, "audit-unready",
+                        tamper=lambda seat, m: None if isinstance(m, Lock) and seat == 2 else m)
+    for seat, deck_peer in enumerate(unready.peers):
+        unready.post(seat, deck_peer.start())
+    unready.deliver()
+    steps = [(seat, m) for seat, m in unready.sent if isinstance(m, Shuffle | Lock)]
+    waiting = unready.peers[:2]  # (seat 2 made that lock itself: its own deck is ready)
+    assert len(steps) == 5 and not any(p.deck_ready for p in waiting)
+    assert not any(p.verified_step(seat, m) for p in waiting for seat, m in steps)
