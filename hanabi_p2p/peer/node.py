@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from hanabi_p2p.deck.errors import DeckCheatError
-from hanabi_p2p.deck.group import load_library as load_deck_library
+from hanabi_p2p.deck.derive import pay_setup_costs as pay_deck_setup_costs
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica
@@ -134,9 +134,10 @@ class Node:
                 self.core.start(self.clock())
                 self._execute()
                 events = group.create_task(self._mesh_events(), name="mesh events")
-                # every seated peer needs the deck group's library at once when the table
-                # fills (tens of ms to load): loaded meanwhile, off the loop
-                group.create_task(asyncio.to_thread(load_deck_library), name="deck library")
+                # every seated peer makes its first deck step at once when the table fills:
+                # its one-time costs (libraries, 60-100 ms) are paid meanwhile, off the loop
+                group.create_task(asyncio.to_thread(pay_deck_setup_costs),
+                                  name="deck set-up costs")
                 ticker = group.create_task(self._ticker(), name="core clock")
                 await self._done.wait()
                 events.cancel()
