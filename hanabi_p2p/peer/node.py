@@ -26,8 +26,8 @@ from collections.abc import Callable, Coroutine, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from hanabi_p2p.deck.errors import DeckCheatError
 from hanabi_p2p.deck.derive import pay_setup_costs as pay_deck_setup_costs
+from hanabi_p2p.deck.errors import DeckCheatError
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica
