@@ -1,3 +1,3 @@
-from hanabi_p2p.cli import main
+from hanabi_p2p.entry import run
 
-raise SystemExit(main())
+run()
