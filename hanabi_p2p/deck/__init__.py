@@ -10,10 +10,12 @@ description: protocol/SPEC.md section 2. Public API:
 * `decode_message(obj, peer)` / `message.to_wire()`: the wire form of every message.
 * `audit(config, table_id, seats, transcript, group=...) -> AuditResult`: the end-of-game
   check, in the table's group.
+* `check_steps(...) -> AuditResult`: the live checks of every shuffle and lock, from the
+  transcript alone (no seed needed).
 * `DeckCheatError` (blames a seat), `DeckCorruptError` (only the audit can blame), `Check`.
 """
 
-from hanabi_p2p.deck.audit import AuditResult, audit
+from hanabi_p2p.deck.audit import AuditResult, audit, check_steps
 from hanabi_p2p.deck.errors import Check, DeckCheatError, DeckCorruptError
 from hanabi_p2p.deck.messages import (
     Commit,
@@ -45,5 +47,6 @@ __all__ = [
     "SharedKeys",
     "Shuffle",
     "audit",
+    "check_steps",
     "decode_message",
 ]

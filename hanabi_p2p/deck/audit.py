@@ -16,9 +16,9 @@ from typing import TypeVar
 
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
-from hanabi_p2p.deck import channel, steps
+from hanabi_p2p.deck import channel, checks, steps
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
-from hanabi_p2p.deck.errors import Check
+from hanabi_p2p.deck.errors import Check, DeckCheatError
 from hanabi_p2p.deck.group import DeckGroup, Point
 from hanabi_p2p.deck.messages import (
     Commit,
@@ -110,6 +110,40 @@ def audit(config: GameConfig, table_id: bytes, seats: Sequence[bytes],
     except _AuditFailedError as failure:
         return AuditResult(False, failure.seat, failure.reason, failure.check)
     return AuditResult(True, faces=faces)
+
+
+def check_steps(config: GameConfig, table_id: bytes, seats: Sequence[bytes],
+                transcript: Sequence[tuple[int, DeckMessage]], *,
+                group: DeckGroup) -> AuditResult:
+    """The checks every player makes on each shuffle and lock as it arrives (SPEC §2.9),
+    made from the public transcript alone: no seed is needed, so a log whose audit cannot
+    run (a seed never revealed) still names a seat that signed a false proof. Checks the
+    steps present, in seat order, up to the first one missing; `ok` unless one fails."""
+    try:
+        got = _collect(transcript, len(seats))
+        size = config.deck_size
+        points = tuple(card_points(config, group))
+        total = group.point_sum(points)
+        for seat in range(len(seats)):
+            shuffle = got.shuffles.get(seat)
+            if shuffle is None:
+                break  # the steps after a missing one have nothing to be checked against
+            sender = checks.Sender(table_id, seat, seats[seat], group)
+            total = checks.check_shuffle(sender, shuffle, size, total)
+            points = shuffle.points
+        if len(got.shuffles) == len(seats):
+            for seat in range(len(seats)):
+                lock = got.locks.get(seat)
+                if lock is None:
+                    break
+                sender = checks.Sender(table_id, seat, seats[seat], group)
+                checks.check_lock(sender, lock, got.shuffles[seat].shuffle_point, points)
+                points = lock.points
+    except _AuditFailedError as failure:
+        return AuditResult(False, failure.seat, failure.reason, failure.check)
+    except DeckCheatError as cheat:
+        return AuditResult(False, cheat.seat, f"{cheat.check.value}: {cheat.detail}", cheat.check)
+    return AuditResult(True)
 
 
 def _audit(config: GameConfig, table_id: bytes, seats: list[bytes],

@@ -12,9 +12,11 @@ structural checks and at once returns this peer's own shuffle or lock when it fa
 caller sends that, then runs `run_checks` (see there; in a worker thread if it likes, and its
 checks in parallel), or, when the caller's event loop must never block on them, takes the
 jobs with `take_checks`, runs them wherever it likes and reports with `finish_checks`. The
-deck is READY, and anything can be revealed, only once every deferred check has passed
-(SPEC §2.8), so building on an unchecked predecessor leaks nothing: a peer's own step is
-the same function of its seed whatever its input.
+deck is READY, and the dealt positions can be revealed, once the checks they depend on have
+passed (every shuffle's, every lock's at those positions: they come first, in batches of
+their own); a position beyond the deal only once every check has (`settle_checks` runs what
+is left, SPEC §2.8). So building on an unchecked predecessor leaks nothing: a peer's own
+step is the same function of its seed whatever its input.
 
 A DeckPeer is not thread-safe: call it from one thread at a time; only the jobs that
 `run_checks` hands to its runner, or `take_checks` to its caller, may run in parallel.
@@ -69,6 +71,24 @@ def run_in_order(jobs: Sequence[ProofCheck]) -> None:
         job()
 
 
+def _first_failure(jobs: Sequence[_Job]) -> DeckCheatError | None:
+    for job in jobs:
+        try:
+            job.check()
+        except DeckCheatError as exc:
+            return exc
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """A deferred check, with its place in arrival order (which decides the blame)."""
+
+    order: int
+    check: ProofCheck
+    for_the_deal: bool  # needed before the first deal (shuffle proofs, dealt positions)
+
+
 @dataclass(slots=True)
 class Reveal:
     """What the local game declared for one position."""
@@ -120,8 +140,12 @@ class DeckPeer:
         self._sent: set[DeckMessage] = set()
         self._transcript: list[tuple[int, DeckMessage]] = []
         self._defer_checks = defer_checks
-        self._deferred: list[ProofCheck] = []  # costly checks not run yet, in arrival order
-        self._running: list[ProofCheck] = []  # taken by take_checks, outcome not reported yet
+        self._deferred: list[_Job] = []  # costly checks not run yet, in arrival order
+        self._running: list[_Job] = []  # taken by take_checks, outcome not reported yet
+        self._jobs_made = 0
+        self._batch_superseded = False  # settle_checks ran the batch that is out
+        # the positions dealt before the first turn: their checks are the ones the deal needs
+        self._dealt = min(config.players * config.hand_size, self.size)
         self._locks_verified = False  # every lock's every proof passed (the deck got READY)
 
     # ---- queries -------------------------------------------------------------------------
@@ -139,6 +163,18 @@ class DeckPeer:
         """Deferred proof checks that have not passed yet (always 0 without
         ``defer_checks``), those taken by `take_checks` included."""
         return len(self._deferred) + len(self._running)
+
+    @property
+    def deal_checks_pending(self) -> int:
+        """Those of `checks_pending` that the first deal waits for: every shuffle's, and
+        every lock's for the positions dealt before the first turn."""
+        return sum(1 for job in (*self._deferred, *self._running) if job.for_the_deal)
+
+    @property
+    def dealt_positions(self) -> int:
+        """Positions 0..n-1 are dealt before the first turn (SPEC §2.8: the deck is ready for
+        them once their checks pass; every other position waits for every check)."""
+        return self._dealt
 
     def defer_checks(self) -> None:
         """Defer the costly checks of every shuffle and lock received from now on (as
@@ -267,22 +303,30 @@ class DeckPeer:
         order, so that the blame does not depend on timing; e.g. with a thread pool
         ``lambda jobs: [f.result() for f in [pool.submit(j) for j in jobs]]``. Do not call
         another method of this peer while it runs."""
-        jobs = self.take_checks()
-        try:
-            runner(jobs)
-        except DeckCheatError as exc:
-            return self.finish_checks(exc)
-        return self.finish_checks(None) if jobs else self._run(self._advance)
+        out: list[DeckMessage] = []
+        while jobs := self.take_checks():  # those for the deal first, then the rest
+            try:
+                runner(jobs)
+            except DeckCheatError as exc:
+                return self.finish_checks(exc)
+            out.extend(self.finish_checks(None))
+        return out or self._run(self._advance)
 
     def take_checks(self) -> list[ProofCheck]:
         """Hand over the deferred checks, to run off this thread (in parallel if you like),
         then report the outcome with `finish_checks`; meanwhile the deck cannot become
-        READY. One batch at a time: empty while a batch is out, or nothing is deferred."""
+        READY. One batch at a time: empty while a batch is out, or nothing is deferred.
+        The checks the first deal needs come in batches of their own, before the others."""
         self._require_usable()
         if self._running:
             return []
-        self._running, self._deferred = self._deferred, []
-        return list(self._running)
+        urgent = [job for job in self._deferred if job.for_the_deal]
+        if urgent:
+            self._deferred = [job for job in self._deferred if not job.for_the_deal]
+            self._running = urgent
+        else:
+            self._running, self._deferred = self._deferred, []
+        return [job.check for job in self._running]
 
     def finish_checks(self, error: DeckCheatError | None) -> list[DeckMessage]:
         """The batch of `take_checks` ran: ``error`` is what its first failing job in list
@@ -293,14 +337,40 @@ class DeckPeer:
         if self._phase is Phase.ERROR:
             return []
         if not self._running:
+            if self._batch_superseded:  # settle_checks ran these jobs itself, and they passed
+                self._batch_superseded = False
+                return self._run(self._advance)
             raise LocalProtocolError("finish_checks() without a batch from take_checks()")
-        self._running = []
+        batch, self._running = self._running, []
         if error is not None:
-            # the batch came before anything deferred since: its failure is the earliest
+            # Checks kept back while the deal's went first came before some of the batch: a
+            # failure among those is the earliest, as it would be without deferring.
+            last = batch[-1].order
+            earlier = [job for job in self._deferred if job.order < last]
             self._deferred = []
+            error = _first_failure(earlier) or error
             self._error = error
             self._phase = Phase.ERROR
             raise error
+        return self._run(self._advance)
+
+    def settle_checks(self) -> list[DeckMessage]:
+        """Run here and now, in arrival order, every deferred check not passed yet (those of
+        a batch out with `take_checks` again: its outcome is then ignored). A reveal of a
+        position beyond the first deal needs every check (SPEC §2.8); by the first draw
+        they have nearly always passed in the shell's threads, and then this does nothing.
+        Returns what this peer sends as a result; on a failed check moves to ERROR and
+        raises it."""
+        self._require_usable()
+        jobs = sorted((*self._running, *self._deferred), key=lambda job: job.order)
+        if self._running:
+            self._batch_superseded = True
+        self._running, self._deferred = [], []
+        failure = _first_failure(jobs)
+        if failure is not None:
+            self._error = failure
+            self._phase = Phase.ERROR
+            raise failure
         return self._run(self._advance)
 
     def seed_reveal(self) -> list[DeckMessage]:
@@ -327,6 +397,9 @@ class DeckPeer:
             raise LocalProtocolError(f"the deck is not ready (phase {self._phase.value})")
         if not 0 <= position < self.size:
             raise LocalProtocolError(f"no deck position {position}")
+        if position >= self._dealt and self.checks_pending:
+            raise LocalProtocolError(f"position {position} is beyond the first deal and "
+                                     "checks are pending: settle_checks() first")
 
     def _run(self, step: Callable[[], list[DeckMessage]]) -> list[DeckMessage]:
         """Run one step then every held message that has become usable; on a failed check
@@ -340,10 +413,10 @@ class DeckPeer:
             # failure among them comes first, as it would have without deferring, so that
             # the blame does not depend on the mode. A batch out with take_checks came
             # before those: it is run again here, in order (its outcome is ignored later).
-            jobs = [*self._running, *self._deferred]
+            jobs = sorted((*self._running, *self._deferred), key=lambda job: job.order)
             self._running, self._deferred = [], []
             try:
-                run_in_order(jobs)
+                run_in_order([job.check for job in jobs])
             except DeckCheatError as earlier:
                 error = earlier
             if self._error is None:
@@ -433,11 +506,12 @@ class DeckPeer:
         players = len(self.seats)
         done = {"all-commits": lambda: len(self._commits) == players,
                 "all-shuffles": lambda: len(self._shuffles) == players,
-                # READY lets cards be revealed: only once every deferred check has passed
-                "all-locks": lambda: len(self._locks) == players and not self.checks_pending}
+                # READY lets the dealt cards be revealed: only once every deferred check
+                # they need has passed (the others wait for every check, _require_ready)
+                "all-locks": lambda: len(self._locks) == players and not self.deal_checks_pending}
         while (step := COMPLETES.get(self._phase)) is not None and done[step]():
             self._phase = TRANSITIONS[(self._phase, step)]
-        if self._phase is Phase.READY:
+        if self._phase is Phase.READY and not self.checks_pending:
             self._locks_verified = True
         if self._phase is Phase.SHUFFLE and len(self._shuffles) == self.my_seat:
             return self._emit(self._own_step(self._make_shuffle))
@@ -455,10 +529,11 @@ class DeckPeer:
             author = (self.my_seat - 1) % len(self.seats)  # lock 0 builds on the last shuffle
             raise self._cheat(author, Check.INVALID_POINT, f"input of our step: {exc}") from None
 
-    def _check(self, job: ProofCheck) -> None:
+    def _check(self, job: ProofCheck, *, for_the_deal: bool = True) -> None:
         """Run a costly check now, or keep it for run_checks."""
         if self._defer_checks:
-            self._deferred.append(job)
+            self._jobs_made += 1
+            self._deferred.append(_Job(self._jobs_made, job, for_the_deal))
         else:
             job()
 
@@ -549,11 +624,13 @@ class DeckPeer:
         if seat != self.my_seat:
             sender, inputs = self._sender(seat), self._lock_input(seat)
             checks.lock_structure(sender, message, self.size)
-            for start in range(0, self.size, LOCK_CHECK_CHUNK):
-                positions = range(start, min(start + LOCK_CHECK_CHUNK, self.size))
-                self._check(functools.partial(
-                    checks.check_lock_proofs, sender, message,
-                    self._shuffles[seat].shuffle_point, inputs, positions))
+            for first, end in ((0, self._dealt), (self._dealt, self.size)):
+                for start in range(first, end, LOCK_CHECK_CHUNK):
+                    positions = range(start, min(start + LOCK_CHECK_CHUNK, end))
+                    self._check(functools.partial(
+                        checks.check_lock_proofs, sender, message,
+                        self._shuffles[seat].shuffle_point, inputs, positions),
+                        for_the_deal=first == 0)
         self._locks.append(message)
 
     # ---- reveals ---------------------------------------------------------------------------

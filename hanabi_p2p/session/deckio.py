@@ -184,6 +184,11 @@ class DeckAdapter:
         Raises the DeckCheatError (it names the seat whose signed message failed)."""
         return self._out(self.peer.finish_checks(error)) if self.peer else []
 
+    def settle_checks(self) -> list[Any]:
+        """Every deferred check passed, running here now those still pending (see
+        DeckPeer.settle_checks); our answers (wire form). Raises the DeckCheatError."""
+        return self._out(self.peer.settle_checks()) if self.peer else []
+
     @property
     def ready(self) -> bool:
         if self.peer is not None:

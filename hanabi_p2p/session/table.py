@@ -386,6 +386,8 @@ class TableSession:
         if isinstance(action, Play | Discard):
             msgs.extend(deck.public_share(action.card))
             if state.draw_index < state.config.deck_size:
+                if not self._settle_deck_checks():
+                    raise IllegalAction(f"the game was stopped: {self.abort_reason}")
                 msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
         body = b.ActionBody(action, state.public_hash(), tuple(msgs)).to_wire()
         self._post(f"action:{state.turn}", "action", body)
@@ -714,6 +716,20 @@ class TableSession:
             self._start_play()
         self._learn_faces()
 
+    def _settle_deck_checks(self) -> bool:
+        """Before a card beyond the first deal is revealed, every deck check must have
+        passed (SPEC §2.8). They nearly always have, on the shell's threads; any still
+        pending run here now. False when one fails: the game is then stopped, blaming the
+        seat whose signed message failed."""
+        try:
+            out = self._require_deck().settle_checks()
+        except DeckCheatError as exc:
+            self.abort(exc.peer_id, str(exc))
+            return False
+        if out:
+            self._post_deck(out)
+        return True
+
     def deck_checks_done(self, error: DeckCheatError | None) -> None:
         """The deck checks the shell ran off its event loop (deckio.DeckAdapter.take_checks)
         came back: go on, or stop the game blaming the seat whose signed message failed."""
@@ -822,6 +838,8 @@ class TableSession:
             # from its log replays its own action without take_action(). Same bytes again.
             mine.extend(deck.public_share(action.card))
             if reveals.draw is not None:
+                if not self._settle_deck_checks():
+                    return  # a cheat found: the game is stopped, blaming its signer
                 mine.extend(deck.deal_shares(reveals.draw, seat))
         # The actor's shares are checked before the turn is taken up: a bad one refuses the
         # entry with no pending turn and no ack of ours left behind.

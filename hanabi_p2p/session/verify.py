@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from hanabi_p2p.deck import AuditResult, DeckMessage, Lock, SeedReveal, audit, decode_message
+from hanabi_p2p.deck.audit import check_steps
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
 from hanabi_p2p.deck.errors import Check
 from hanabi_p2p.deck.group import DeckGroup, GroupError
@@ -451,6 +452,12 @@ def _settle_audit(
     revealed = {seat for seat, message in transcript if isinstance(message, SeedReveal)}
     report.missing_seeds = tuple(s for s in range(len(seats)) if s not in revealed)
     if report.missing_seeds:
+        # no audit without every seed, but the proofs need none: a seat that signed a
+        # false one is named all the same (a cheater cannot hide it by keeping its seed)
+        steps = check_steps(config, report.table_id, seats, transcript, group=table.group)
+        if not steps.ok and steps.blamed_seat is not None:
+            report.problems.append(Problem(f"deck check failed: {steps.reason}",
+                                           seats[steps.blamed_seat]))
         return
     result = audit(config, report.table_id, seats, transcript, group=table.group)
     report.audit = result

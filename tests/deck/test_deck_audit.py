@@ -17,6 +17,7 @@ from hanabi_p2p.deck import (
     SharedKeys,
     Shuffle,
     audit,
+    check_steps,
     checks,
     dleq,
     group,
@@ -223,3 +224,31 @@ def test_a_peer_vouches_only_for_the_steps_it_verified(finished: DeckTable) -> N
     waiting = unready.peers[:2]  # (seat 2 made that lock itself: its own deck is ready)
     assert len(steps) == 5 and not any(p.deck_ready for p in waiting)
     assert not any(p.verified_step(seat, m) for p in waiting for seat, m in steps)
+
+
+def _check_steps(table: DeckTable, transcript: Transcript) -> tuple[bool, int | None,
+                                                                     Check | None]:
+    result = check_steps(table.config, table.table_id, table.peer_ids, transcript,
+                         group=table.group)
+    return result.ok, result.blamed_seat, result.check
+
+
+def test_false_proofs_are_found_without_any_seed(finished: DeckTable) -> None:
+    """`log verify` of a game whose seeds are not all revealed still names a seat that
+    signed a false shuffle or lock proof; honest steps, or steps not all there, pass."""
+    no_seeds: Transcript = [(s, m) for s, m in finished.sent if not isinstance(m, SeedReveal)]
+    assert _check_steps(finished, no_seeds) == (True, None, None)
+    lock = first(no_seeds, Lock, 2)
+    assert isinstance(lock, Lock)
+    bad_lock = dataclasses.replace(lock, proofs=(*lock.proofs[:40], lock.proofs[41],
+                                                 *lock.proofs[41:]))
+    assert _check_steps(finished, replace(no_seeds, Lock, 2, bad_lock)) == (
+        False, 2, Check.LOCK_PROOF)
+    shuffle = first(no_seeds, Shuffle, 1)
+    assert isinstance(shuffle, Shuffle)
+    bad_shuffle = dataclasses.replace(shuffle, sum_proof=shuffle.sum_proof[32:] * 2)
+    assert _check_steps(finished, replace(no_seeds, Shuffle, 1, bad_shuffle)) == (
+        False, 1, Check.SHUFFLE_PROOF)
+    unfinished: Transcript = [(s, m) for s, m in no_seeds
+                              if not (isinstance(m, Lock) and s >= 1)]
+    assert _check_steps(finished, unfinished) == (True, None, None)

@@ -13,7 +13,7 @@ from test_deck_cheats import BAD_POINTS, G, replace_item, tampering
 
 from hanabi_p2p.deck import Check, DeckCheatError, Lock, Phase, Shuffle
 from hanabi_p2p.deck.messages import DeckMessage
-from hanabi_p2p.deck.peer import ProofCheck
+from hanabi_p2p.deck.peer import DeckPeer, ProofCheck
 from hanabi_p2p.deck.table import DeckTable, Tamper
 from hanabi_p2p.errors import LocalProtocolError
 from hanabi_p2p.rules.cards import GameConfig
@@ -159,3 +159,76 @@ def test_an_earlier_cheat_is_blamed_first(later: Callable[[DeckMessage], DeckMes
             two.receive(0, bad_sum_proof(shuffle0))
             two.receive(1, later(shuffle1))
         assert (error.value.seat, error.value.check) == (0, Check.SHUFFLE_PROOF)
+
+
+def _fed_without_checks(label: str, forge: dict[int, Callable[[DeckMessage], DeckMessage]]
+                        | None = None) -> DeckPeer:
+    """Seat 2 of a 3-player table given every other seat's commit, shuffle and lock (seat
+    `s`'s lock changed by ``forge[s]``), with its costly checks deferred and not run."""
+    honest = DeckTable(GameConfig(3), label)
+    honest.setup()
+    peer = DeckTable(GameConfig(3), label, defer_checks=True).peers[2]
+    peer.start()
+    for seat, message in honest.sent:
+        if seat != 2:
+            forged = forge[seat] if forge and seat in forge else None
+            peer.receive(seat, forged(message) if forged and isinstance(message, Lock)
+                         else message)
+    return peer
+
+
+def _run_batch(peer: DeckPeer) -> list[DeckMessage]:
+    jobs = peer.take_checks()
+    error = None
+    for job in jobs:  # the first failure in list order, as the shell reports it
+        try:
+            job()
+        except DeckCheatError as exc:
+            error = exc
+            break
+    return peer.finish_checks(error)
+
+
+def test_the_deal_needs_only_its_own_checks_and_a_later_card_every_check() -> None:
+    """The dealt positions' checks come first; once they pass the deck is ready and the
+    hands can be dealt, while a card beyond the deal waits for every check."""
+    peer = _fed_without_checks("deal-first")
+    dealt = peer.dealt_positions
+    assert dealt == 15 and peer.deal_checks_pending > 0 and not peer.deck_ready
+    _run_batch(peer)
+    assert peer.deck_ready and peer.deal_checks_pending == 0 and peer.checks_pending > 0
+    assert peer.deal_shares(dealt - 1, 0)  # a dealt card
+    with pytest.raises(LocalProtocolError):
+        peer.deal_shares(dealt, 0)  # the first card drawn: not before every check
+    assert not any(peer.verified_step(seat, m) for seat, m in peer.transcript())
+    peer.settle_checks()
+    assert peer.checks_pending == 0 and peer.deal_shares(dealt, 0)
+    assert all(peer.verified_step(seat, m) for seat, m in peer.transcript()
+               if isinstance(m, Lock | Shuffle))
+
+
+def _bad_proof_at(position: int) -> Callable[[DeckMessage], DeckMessage]:
+    def forge(m: DeckMessage) -> DeckMessage:
+        assert isinstance(m, Lock)
+        return dataclasses.replace(m, proofs=replace_item(m.proofs, position,
+                                                          m.proofs[position - 1]))
+    return forge
+
+
+def test_a_check_kept_back_for_the_deal_is_still_blamed_first() -> None:
+    """Seat 0's lock has a false proof beyond the deal, seat 1's one within it: the deal's
+    checks run first and find seat 1's, yet seat 0 is blamed, as checking in arrival
+    order (or at once) blames it; and a draw that settles the checks finds it too."""
+    forge = {0: _bad_proof_at(40), 1: _bad_proof_at(3)}
+    peer = _fed_without_checks("blame-order", forge)
+    with pytest.raises(DeckCheatError) as error:
+        _run_batch(peer)
+    assert (error.value.seat, error.value.check) == (0, Check.LOCK_PROOF)
+    assert peer.phase is Phase.ERROR and not peer.deck_ready
+
+    only_late = _fed_without_checks("blame-order", {0: _bad_proof_at(40)})
+    _run_batch(only_late)
+    assert only_late.deck_ready  # its deal's checks passed
+    with pytest.raises(DeckCheatError) as late:
+        only_late.settle_checks()
+    assert (late.value.seat, late.value.check) == (0, Check.LOCK_PROOF)

@@ -34,6 +34,7 @@ from hanabi_p2p.session.table import TableSession
 TABLE_ID = bytes(range(16))
 TICK_S = 0.25
 LATENCY_S = (0.001, 0.005)
+CHECK_DELAY_S = 0.0  # how long the "shell" takes to run a batch of deck checks
 IDLE_TIMEOUT_S = 15.0  # the real link's: silence this long closes it
 REDIAL_S = 0.5  # the dialler's first backoff
 
@@ -169,7 +170,8 @@ class SimNet:
                 p.events.extend(effect.events)
             elif isinstance(effect, fx.CheckDeck):
                 # as the node's thread pool would, a moment later: in order, here
-                self._schedule(0.0, functools.partial(self._check_deck, p, effect.jobs))
+                self._schedule(CHECK_DELAY_S,
+                               functools.partial(self._check_deck, p, effect.jobs))
             elif isinstance(effect, fx.Finished):
                 p.finished = effect
         # a computer player acts as soon as it can, outside the core's own processing
