@@ -6,6 +6,7 @@ honest peers' logs stay valid."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -108,7 +109,10 @@ def expect_cheat_named(honest: list[Proc], *reason: str) -> None:
     for proc in honest:
         assert proc.finish() != 0, proc.describe()
         error = proc.stderr.strip().splitlines()[-1]
-        assert error.startswith("game not finished: Cid ("), proc.describe()
+        # named by this peer itself, or by the honest peer that saw it first and stopped
+        # the game (its seed, which this peer applied before Cid's entry reached it)
+        assert re.match(r"game not finished: (\w+ \([0-9A-Z-]+\) stopped the game: )?Cid \(",
+                        error), proc.describe()
         for text in reason:
             assert text in error, proc.describe()
         verify_log(proc.log_path, finished=False)
