@@ -387,7 +387,9 @@ class TableSession:
             msgs.extend(deck.public_share(action.card))
             if state.draw_index < state.config.deck_size:
                 msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
-        body = b.ActionBody(action, state.public_hash(), tuple(msgs)).to_wire()
+        # the hash we computed when this turn began (what the others check it against)
+        digest = self.my_hashes.get(state.turn) or state.public_hash()
+        body = b.ActionBody(action, digest, tuple(msgs)).to_wire()
         self._post(f"action:{state.turn}", "action", body)
 
     def _with_touched(self, clue: Clue) -> Clue:
