@@ -250,11 +250,10 @@ class PeerCore:
         what it makes us say (an ack, a deck step) waits for ``answer_now``: a shell takes
         in every entry that has arrived before it signs anything."""
         self._now = now
-        if not answer and isinstance(frame, fr.Entry):
-            self._on_entry_frame(peer_id, frame)
-            return
         if isinstance(frame, fr.Entry):
             self._on_entry_frame(peer_id, frame)
+            if not answer:
+                return
         elif isinstance(frame, fr.Have):
             self._on_have(peer_id, dict(frame.next_seq))
         elif isinstance(frame, fr.Want):
