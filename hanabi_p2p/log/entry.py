@@ -21,6 +21,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import msgpack
+
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import (
     SIGNATURE_BYTES,
@@ -242,13 +244,16 @@ def make_entry(
             validator(normal_body)
         except BODY_ERRORS as exc:
             raise LocalProtocolError(f"invalid {kind} body: {exc}") from exc
-    signature = signer.sign(signing_input(fields))
-    entry = Entry(version, table_id, signer.peer_id, seq, prev, turn, kind, normal_body, signature)
-    if len(entry.encoded) > max_size:
-        raise LocalProtocolError(
-            f"entry is {len(entry.encoded)} bytes, over the {max_size}-byte limit"
-        )
-    return entry
+    # Every field is checked and in normal form: encoded once, here, and the entry's bytes
+    # are these same bytes with the signature appended (what `_strip_signature` undoes).
+    signed = _pack_normal(fields)
+    signature = signer.sign(SIGN_DOMAIN + signed)
+    if len(signature) != SIGNATURE_BYTES:
+        raise LocalProtocolError(f"invalid entry: signature is not {SIGNATURE_BYTES} bytes")
+    encoded = _with_signature(signed, signature)
+    if len(encoded) > max_size:
+        raise LocalProtocolError(f"entry is {len(encoded)} bytes, over the {max_size}-byte limit")
+    return _checked_entry(fields, signature, encoded)
 
 
 def decode_entry(raw: bytes, max_size: int = MAX_ENTRY_BYTES) -> Entry:
@@ -268,7 +273,7 @@ def decode_entry(raw: bytes, max_size: int = MAX_ENTRY_BYTES) -> Entry:
         raise BadEntry(None, str(exc)) from None
     if not isinstance(value, list) or len(value) != ENVELOPE_FIELDS:
         raise BadEntry(None, f"entry is not an array of {ENVELOPE_FIELDS} fields")
-    version, table_id, author, seq, prev, turn, kind, body, signature = value
+    author, kind, body, signature = value[2], value[6], value[7], value[8]
     claimed = author if _is_bytes(author, PEER_ID_BYTES) else None
     problem = envelope_problem(value)
     if problem:
@@ -283,10 +288,34 @@ def decode_entry(raw: bytes, max_size: int = MAX_ENTRY_BYTES) -> Entry:
             validator(body)
         except BODY_ERRORS as exc:
             raise BadEntry(author, f"invalid {kind} body: {exc}") from None
-    entry = Entry(version, table_id, author, seq, prev, turn, kind, body, signature)
     # The canonical check above guarantees re-encoding reproduces raw; keep the bytes.
-    entry.__dict__["encoded"] = raw
+    return _checked_entry(value[:8], signature, raw)
+
+
+def _checked_entry(fields: list[Any], signature: bytes, encoded: bytes) -> Entry:
+    """An Entry from fields that passed every check of ``Entry.__post_init__`` already (the
+    envelope, a body in normal form) and its canonical encoding: nothing is checked or
+    encoded twice on the paths every entry takes."""
+    entry: Entry = object.__new__(Entry)
+    attrs = entry.__dict__
+    (attrs["version"], attrs["table_id"], attrs["author"], attrs["seq"], attrs["prev"],
+     attrs["turn"], attrs["kind"], attrs["body"]) = fields
+    attrs["signature"] = signature
+    attrs["encoded"] = encoded
     return entry
+
+
+def _pack_normal(fields: list[Any]) -> bytes:
+    """The canonical encoding of signed fields already in normal form (``canonical.pack``
+    without the second walk)."""
+    out: bytes = msgpack.packb(fields, use_bin_type=True)
+    return out
+
+
+def _with_signature(signed: bytes, signature: bytes) -> bytes:
+    """The entry's encoding from that of its eight signed fields (``0x98 || f1..f8``) and
+    its signature: ``0x99 || f1..f8 || c4 40 || sig`` (see `_strip_signature`)."""
+    return b"\x99" + signed[1:] + b"\xc4\x40" + signature
 
 
 def _strip_signature(raw: bytes, signature: bytes) -> bytes:

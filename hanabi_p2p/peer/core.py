@@ -244,10 +244,16 @@ class PeerCore:
         self._event(fx.LinkProblem(peer_id, reason, address))
         self._flush_events()
 
-    def receive(self, peer_id: bytes, frame: fr.Frame, now: float) -> None:
+    def receive(self, peer_id: bytes, frame: fr.Frame, now: float, *,
+                answer: bool = True) -> None:
+        """Take a frame in. With ``answer=False`` an entry is applied (stored, relayed) but
+        what it makes us say (an ack, a deck step) waits for ``answer_now``: a shell takes
+        in every entry that has arrived before it signs anything."""
         self._now = now
         if isinstance(frame, fr.Entry):
             self._on_entry_frame(peer_id, frame)
+            if not answer:
+                return
         elif isinstance(frame, fr.Have):
             self._on_have(peer_id, dict(frame.next_seq))
         elif isinstance(frame, fr.Want):
@@ -265,6 +271,11 @@ class PeerCore:
             self._on_watchers_report(peer_id, frame.body)
         elif isinstance(frame, fr.Message) and frame.topic == ww.WATCH_REFUSED_TOPIC:
             self._on_watch_refused(peer_id, frame.body)
+        self._settle()
+
+    def answer_now(self, now: float) -> None:
+        """Sign and send what the entries taken in with ``receive(answer=False)`` call for."""
+        self._now = now
         self._settle()
 
     def command(self, command: fx.Command, now: float) -> None:

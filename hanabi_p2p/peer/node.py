@@ -8,7 +8,8 @@ notify, finish), in the order the core gives them. Its tasks live in one
 The deck's proof checks (nearly all of a peer's deck CPU) run on a small thread pool, off
 the event loop: libsodium releases the GIL, so they use the cores a laptop has while the
 loop keeps the links and the screen alive. So do the fsyncs: those of entries received from
-peers (group commit: one at a time, covering everything written before it starts), and
+peers (group commit: a moment after they are written, one at a time, covering everything
+written before it starts, and skipped when an fsync of ours has covered them already), and
 those of our own entries, which must be durable before they are sent (a peer that restarts
 must never sign a second, different entry with the same number): the effects that follow
 one of our entries wait, in order, until its fsync is done, while the loop goes on reading.
@@ -32,6 +33,7 @@ from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica
 from hanabi_p2p.log.storage import GameFile
+from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, LinkTimeoutError
 from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
@@ -41,6 +43,9 @@ from hanabi_p2p.peer.effects import LinkProblem, PeerLink
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import TableSession
 
+# Received entries are made durable at most this long after they are written (plus the
+# fsync itself), usually sooner: with the next entry of ours.
+GROUP_COMMIT_DELAY_S = 0.02
 # The core's clock ticks this often (it syncs and checks waits on its own intervals).
 TICK_FRACTION = 0.25
 
@@ -74,10 +79,13 @@ class Node:
         self._checkers: ThreadPoolExecutor | None = None  # made when the deck first needs it
         self._syncer: ThreadPoolExecutor | None = None  # group commit of received entries
         self._sync_running = False
-        self._sync_again = False  # entries were written while the running fsync had started
+        # records written to the game file, and how many of them an fsync started after
+        self._written = 0
+        self._covered = 0
         # effects that wait for the fsync of our own entry before them (in order)
         self._backlog: collections.deque[fx.Effect] = collections.deque()
         self._own_sync_running = False
+        self._after_sync_error: Exception | None = None  # raised by `_await_own_sync`
 
     # -- what others read -------------------------------------------------------------------
 
@@ -160,7 +168,15 @@ class Node:
         while (event := await self.mesh.next_event()) is not None:
             now = self.clock()
             core = self.core
-            if isinstance(event, Received):
+            if isinstance(event, Received) and isinstance(event.frame, fr.Entry):
+                # Applied now; our answer (an ack) is signed one loop turn later, so that
+                # peers sharing this machine (bot seats, a local table) each apply the
+                # entry before any of them spends its time signing and storing an answer.
+                core.receive(event.peer_id, event.frame, now, answer=False)
+                self._execute()
+                await asyncio.sleep(0)
+                core.answer_now(self.clock())
+            elif isinstance(event, Received):
                 core.receive(event.peer_id, event.frame, now)
             elif isinstance(event, PeerUp):
                 core.peer_up(event.peer_id, now)
@@ -205,6 +221,7 @@ class Node:
                 if not effect.own:
                     unsynced = True
                 elif self._group is None:  # not running (loading, tests): here and now
+                    self._covered = self._written
                     self._store(self.game_file.sync)
                     unsynced = False
                 else:
@@ -212,26 +229,52 @@ class Node:
                     # written before it durable too
                     self._own_sync_running = True
                     unsynced = False
-                    self.spawn(self._sync_own(), "fsync of our entry")
+                    self._sync_own()
             if unsynced:
                 self._sync_received()
         finally:
             self._executing = False
 
-    async def _sync_own(self) -> None:
-        try:
-            await self._fsync()
-        finally:
-            self._own_sync_running = False
-        self._execute()
+    def _sync_own(self) -> None:
+        """Start the fsync of our entry now, on the sync thread, while the loop finishes
+        what it is doing; what waits for it goes on as soon as it is done (a callback, not a
+        task woken one loop turn later). A task of the group waits for it too, so the peer
+        neither ends before it nor loses an error of it."""
+        self._covered = self._written  # (received entries written before it too)
+        synced = asyncio.get_running_loop().run_in_executor(self._sync_thread(),
+                                                            self.game_file.sync)
+        synced.add_done_callback(self._own_synced)  # before the task's: called first
+        self.spawn(self._await_own_sync(synced), "fsync of our entry")
 
-    async def _fsync(self) -> None:
-        """One fsync of the game file on the sync thread; a failure ends the peer."""
+    def _own_synced(self, synced: asyncio.Future[None]) -> None:
+        self._own_sync_running = False
+        if self._group is None or synced.cancelled() or synced.exception() is not None:
+            return  # the peer has ended, or `_await_own_sync` raises the error
+        try:
+            self._execute()
+        except Exception as exc:  # not lost: `_await_own_sync` raises it
+            self._after_sync_error = exc
+
+    async def _await_own_sync(self, synced: asyncio.Future[None]) -> None:
+        try:
+            await synced
+        except OSError as exc:
+            raise self._storage_failed(exc) from None
+        error, self._after_sync_error = self._after_sync_error, None
+        if error is not None:
+            raise error
+
+    def _sync_thread(self) -> ThreadPoolExecutor:
         if self._syncer is None:
             # one thread: fsyncs run one at a time, in the order they were asked for
             self._syncer = ThreadPoolExecutor(1, "log-sync")
+        return self._syncer
+
+    async def _fsync(self) -> None:
+        """One fsync of the game file on the sync thread; a failure ends the peer."""
         try:
-            await asyncio.get_running_loop().run_in_executor(self._syncer, self.game_file.sync)
+            await asyncio.get_running_loop().run_in_executor(self._sync_thread(),
+                                                             self.game_file.sync)
         except OSError as exc:
             raise self._storage_failed(exc) from None
 
@@ -239,20 +282,22 @@ class Node:
         """Make the received entries written so far durable, off the event loop when the
         node runs: they can always be fetched again, so nothing waits for this."""
         if self._group is None:
+            self._covered = self._written
             self._store(self.game_file.sync)
-        elif self._sync_running:
-            self._sync_again = True
-        else:
+        elif not self._sync_running:
             self._sync_running = True
             self.spawn(self._group_commit(), "group commit")
 
     async def _group_commit(self) -> None:
+        """After a short wait, one fsync for everything written and not yet covered. Nearly
+        every entry we receive is answered by one of ours (an ack, a deck step), whose own
+        fsync covers it: the wait keeps a second fsync off the path of that answer."""
         try:
-            while True:
-                self._sync_again = False
+            await asyncio.sleep(GROUP_COMMIT_DELAY_S)
+            while self._covered < self._written:
+                target = self._written
                 await self._fsync()
-                if not self._sync_again:
-                    return
+                self._covered = max(self._covered, target)
         finally:
             self._sync_running = False
 
@@ -260,6 +305,7 @@ class Node:
         entry = effect.entry
         # written now; made durable by `_execute` (ours before what follows) or in a batch
         self._store(lambda: self.game_file.append(entry, sync=False))
+        self._written += 1
 
     def _apply(self, effect: fx.Effect) -> None:
         mesh = self.mesh

@@ -145,6 +145,7 @@ class GameState:
 
     __slots__ = (
         "_clue_slots",
+        "_clue_wire",
         "_discarded_count",
         "_discards",
         "_fi",
@@ -197,6 +198,9 @@ class GameState:
     # clues last built for that pair (immutable, so copies may share them).
     _hand_masks: list[tuple[int, ...] | None]
     _clue_slots: list[ClueSlot | None]
+    # card id -> its clue records as ``public_hash`` encodes them, built as they are added:
+    # the hash is taken every turn by every peer, and a card keeps its records to the end
+    _clue_wire: list[tuple[tuple[int, int, str | None, int | None, bool], ...]]
     _plays: ActionTable  # interned Play(seat, card), [seat][card]
     _discards: DiscardTable  # interned Discard(seat, card), [seat][card]
 
@@ -223,6 +227,7 @@ class GameState:
         self.discard_pile = []
         self.played = []
         self.clues = [()] * config.deck_size
+        self._clue_wire = [()] * config.deck_size
         self.clue_tokens = MAX_CLUE_TOKENS
         self.strikes = 0
         self.draw_index = 0
@@ -304,6 +309,7 @@ class GameState:
         new.discard_pile = self.discard_pile.copy()
         new.played = self.played.copy()
         new.clues = self.clues.copy()
+        new._clue_wire = self._clue_wire.copy()
         new.clue_tokens = self.clue_tokens
         new.strikes = self.strikes
         new.draw_index = self.draw_index
@@ -346,7 +352,7 @@ class GameState:
         """
         cfg = self.config
         public_cards = sorted(self.played + self.discard_pile)
-        faces = self.faces
+        fi, hash_faces = self._fi, self._table.hash_faces
         encoded = [
             PUBLIC_HASH_VERSION,
             [cfg.players, cfg.variant.value, cfg.all_or_nothing, cfg.choreography,
@@ -355,7 +361,7 @@ class GameState:
             list(self._fw),
             list(self.discard_pile),
             list(self.played),
-            [[c, face.suit.value, face.rank] for c in public_cards if (face := faces[c])],
+            [[c, *hash_faces[fi[c]]] for c in public_cards if fi[c] >= 0],
             self.clue_tokens,
             self.strikes,
             self.draw_index,
@@ -363,12 +369,7 @@ class GameState:
             self.current_seat,
             self.final_round_turns_left,
             self.end.value,
-            [
-                [card, [[r.turn, r.giver, r.colour.value if r.colour else None, r.rank,
-                         r.touched] for r in records]]
-                for card, records in enumerate(self.clues)
-                if records
-            ],
+            [[card, records] for card, records in enumerate(self._clue_wire) if records],
         ]
         packed: bytes = msgpack.packb(encoded, use_bin_type=True)
         return hashlib.sha256(packed).digest()
@@ -546,14 +547,20 @@ class GameState:
         miss = ~mask
         hit_record = ClueRecord(self.turn, clue.seat, clue.colour, clue.rank, True)
         miss_record = ClueRecord(self.turn, clue.seat, clue.colour, clue.rank, False)
+        colour = clue.colour.value if clue.colour is not None else None
+        hit_wire = (self.turn, clue.seat, colour, clue.rank, True)
+        miss_wire = (self.turn, clue.seat, colour, clue.rank, False)
         clues = self.clues
+        wire = self._clue_wire
         poss = self._poss
         for c in self.hands[clue.target]:
             if c in touched:
                 clues[c] = (*clues[c], hit_record)
+                wire[c] = (*wire[c], hit_wire)
                 poss[c] &= mask
             else:
                 clues[c] = (*clues[c], miss_record)
+                wire[c] = (*wire[c], miss_wire)
                 poss[c] &= miss
         self.clue_tokens -= 1
 

@@ -33,6 +33,8 @@ class FaceTable:
     clue_kinds: tuple[tuple[Suit | None, int | None], ...]
     # face index -> indices into clue_kinds of the clues that touch that face
     clues_touching: tuple[tuple[int, ...], ...]
+    # face index -> (suit name, rank), as the public state hash writes a known face
+    hash_faces: tuple[tuple[str, int], ...]
 
     def index(self, card: Card) -> int:
         return self.suit_index[card.suit] * RANKS_PER_SUIT + card.rank - 1
@@ -72,4 +74,5 @@ def face_table(config: GameConfig) -> FaceTable:
         rank_mask=rank_mask,
         clue_kinds=clue_kinds,
         clues_touching=clues_touching,
+        hash_faces=tuple((card.suit.value, card.rank) for card in cards),
     )

@@ -389,7 +389,9 @@ class TableSession:
                 if not self._settle_deck_checks():
                     raise IllegalAction(f"the game was stopped: {self.abort_reason}")
                 msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
-        body = b.ActionBody(action, state.public_hash(), tuple(msgs)).to_wire()
+        # the hash we computed when this turn began (what the others check it against)
+        digest = self.my_hashes.get(state.turn) or state.public_hash()
+        body = b.ActionBody(action, digest, tuple(msgs)).to_wire()
         self._post(f"action:{state.turn}", "action", body)
 
     def _with_touched(self, clue: Clue) -> Clue:

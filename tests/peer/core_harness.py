@@ -68,7 +68,7 @@ Pair = frozenset[int]
 
 class SimNet:
     def __init__(self, config: GameConfig, *, seed: int = 0, timing: Timing | None = None,
-                 auto_start: bool = True, extra: int = 0) -> None:
+                 auto_start: bool = True, extra: int = 0, answer_later: bool = False) -> None:
         self.config = config
         self.rng = random.Random(seed)
         self.now = 0.0
@@ -84,6 +84,10 @@ class SimNet:
         self._link_epoch: dict[Pair, int] = {}
         # a hook that sees every frame before it is delivered: return False to swallow it
         self.on_frame: Callable[[int, int, fr.Frame], bool] | None = None
+        # as the node does: an entry is taken in first, and answered a moment later
+        self.answer_later = answer_later
+        # (peer, what it posted) between taking an entry in and being asked to answer it
+        self.posted_before_answer: list[tuple[int, Entry]] = []
         self.peers: list[SimPeer] = []
         for i in range(config.players + extra):
             identity = Identity.from_seed(bytes([i + 1]) * 32)
@@ -331,10 +335,23 @@ class SimNet:
             receiver = self.peers[dst]
             if receiver.finished is not None or receiver.frozen:
                 return
+            if self.answer_later and isinstance(frame, fr.Entry):
+                receiver.core.receive(self.peers[src].peer_id, frame, self.now, answer=False)
+                before = len(receiver.stored)
+                self._effects(receiver)
+                self.posted_before_answer += [(dst, e) for e in receiver.stored[before:]
+                                              if e.author == receiver.peer_id]
+                self._schedule(0.0, functools.partial(self._answer, receiver))
+                return
             receiver.core.receive(self.peers[src].peer_id, frame, self.now)
             self._effects(receiver)
 
         heapq.heappush(self._queue, (arrival, next(self._order), deliver))
+
+    def _answer(self, p: SimPeer) -> None:
+        if p.finished is None and not p.frozen:
+            p.core.answer_now(self.now)
+            self._effects(p)
 
     # ---- scenarios ------------------------------------------------------------------------
 

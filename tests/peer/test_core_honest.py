@@ -25,6 +25,20 @@ def test_honest_table_finishes_audited_with_one_log(players: int) -> None:
     assert no_blame(net)
 
 
+def test_entries_taken_in_before_they_are_answered_make_the_same_game() -> None:
+    """The node applies every entry as it arrives and signs its answers (acks, deck steps)
+    a moment later: nothing of ours is posted in between, and the game is the same."""
+    net = SimNet(GameConfig(3), seed=3, answer_later=True)
+    net.play_to_end()
+    for p in net.peers:
+        assert p.finished == fx.Finished(fx.EndKind.AUDITED, None), p.finished
+        assert p.session.audit is not None and p.session.audit.ok
+        assert sum(e.kind == "ack" for e in p.stored) > 0
+    assert net.posted_before_answer == []
+    assert len(net.digests()) == 1
+    assert no_blame(net)
+
+
 def test_events_reach_the_front_end_in_the_order_they_happened() -> None:
     """The host hears 'Bob sits down' before 'everyone is seated', and the deal after that:
     nothing a reaction causes overtakes what caused it."""
