@@ -59,6 +59,14 @@ def _sodium() -> Any:
         with contextlib.suppress(OSError):
             os.unlink(path)
     return sys.modules["rbcl"]._sodium
+
+
+def load_library() -> None:
+    """Load the library now: a peer does it on a thread while it waits for its table, so
+    that its first deck step does not stall the event loop for the load."""
+    _sodium()
+
+
 # libsodium writes its 32-byte results into these (one fresh buffer per call: thread-safe)
 _Out32 = ctypes.c_char * 32
 
