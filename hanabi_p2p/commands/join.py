@@ -48,13 +48,16 @@ MIN_BROWSE_S = 0.5
 # What a join needs once it has found its table: imported on a thread while it looks, since
 # the browse mostly waits (for the answers, then for late ones), and nothing here is needed
 # before the table is found. Importing them first made a person wait for both in turn.
-GAME_MODULES = ("hanabi_p2p.peer.probe", "hanabi_p2p.peer.launch", "hanabi_p2p.bots.hgroup",
-                "hanabi_p2p.ui.narrate", "hanabi_p2p.ui.live")
+GAME_MODULES = ("hanabi_p2p.peer.probe", "hanabi_p2p.peer.launch", "hanabi_p2p.ui.narrate",
+                "hanabi_p2p.ui.live")
+# ... and a computer player's (`--bot`), which a person's join never needs
+BOT_MODULES = ("hanabi_p2p.bots.hgroup",)
 
 
-def load_the_game() -> None:
-    """Import the game's modules (`GAME_MODULES`) and load the libraries it needs first."""
-    for module in GAME_MODULES:
+def load_the_game(*, bot: bool = False) -> None:
+    """Import the game's modules (`GAME_MODULES`, and `BOT_MODULES` for a computer player) and
+    load the libraries it needs first."""
+    for module in (*GAME_MODULES, *BOT_MODULES) if bot else GAME_MODULES:
         importlib.import_module(module)
     from hanabi_p2p.peer.launch import load_libraries
 
@@ -206,7 +209,7 @@ async def _find_and_join(args: argparse.Namespace, frontend: Frontend) -> GameRe
         default_interface_address())
     try:
         async with asyncio.TaskGroup() as group:
-            group.create_task(asyncio.to_thread(load_the_game), name="load the game")
+            group.create_task(asyncio.to_thread(load_the_game, bot=args.bot), name="load the game")
             table, probe, name = await _find_on(interface, args, frontend)
     except* HanabiError as errors:  # (the loading cannot fail so: the browse's own error)
         raise errors.exceptions[0] from None
