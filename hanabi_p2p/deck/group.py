@@ -59,11 +59,9 @@ def _sodium() -> Any:
         with contextlib.suppress(OSError):
             os.unlink(path)
     return sys.modules["rbcl"]._sodium
-
-
 def load_library() -> None:
-    """Load the library now: a peer does it on a thread while it waits for its table, so
-    that its first deck step does not stall the event loop for the load."""
+    """Load the group's library now, e.g. on a worker thread while a peer waits for its
+    table to fill, so that the first deck step at the table does not pay for it."""
     _sodium()
 
 
