@@ -16,8 +16,11 @@ Rows (issue 13), each the median of --runs runs (wall clock, since waiting is wh
 
 Every peer is `hanabi-p2p host|join --bot` in its own process on 127.0.0.1, each with its own
 data directory in a temporary directory. The games' logs become the `log list` data set.
+`--rows` measures some rows only (`--rows join`: just the joins); `--program` runs another
+checkout for every row, games included (a before/after pair: run both, alternating).
 
 Usage: .venv/bin/python bench/feel.py [--runs N] [--cold-games N] [--mdns [--any-table]]
+                                      [--rows ROW ...] [--program CMD]
 Prints a table, then (last line) one JSON object with the figures.
 """
 
@@ -46,6 +49,10 @@ TABLE_OPEN = re.compile(r"table open at (\S+):(\d+)")
 SEATED = re.compile(r"Everyone is seated")
 DECK_READY = re.compile(r"Every player shuffled and locked the deck")
 GAME_OVER = re.compile(r"Game over")
+# What `--rows` can name: each row, and the figures it gives.
+ROWS = {"version": ("version_s",), "help": ("help_s",), "replay": ("replay_s",),
+        "log-list": ("log_list_100_s", "log_list_cold_per_game_s"),
+        "deck": ("deck_setup_5p_s",), "exit": ("game_over_exit_s",), "join": ("join_seated_s",)}
 # Targets from the issue, in seconds.
 TARGETS = {"version_s": 0.15, "help_s": 0.15, "replay_s": 0.3, "log_list_100_s": 1.0,
            "deck_setup_5p_s": 0.3, "game_over_exit_s": 0.5, "join_seated_s": 1.0}
@@ -184,60 +191,70 @@ def main() -> None:
                         help="with --mdns: `join` with no table name (the only open table; "
                              "nobody else may advertise a table on loopback meanwhile)")
     parser.add_argument("--program", metavar="CMD",
-                        help="command line that runs hanabi-p2p for the command rows and "
-                             "`log list` (e.g. another checkout, to compare); the games "
-                             "always use the installed program")
+                        help="command line that runs hanabi-p2p for every row, games included "
+                             "(e.g. another checkout, to compare)")
+    parser.add_argument("--rows", nargs="+", choices=sorted(ROWS), metavar="ROW",
+                        help=f"measure only these rows ({', '.join(ROWS)}; default: all)")
     parser.add_argument("--skip-games", action="store_true",
                         help="no game rows: play one game only for its log (or take --log)")
     parser.add_argument("--log", type=Path, metavar="FILE",
                         help="the game log `log list` lists copies of (default: a 5-player "
                              "game played here)")
     args = parser.parse_args()
+    rows = set(args.rows or ROWS)
+    if args.skip_games:
+        rows -= {"deck", "exit", "join"}
     figures: dict[str, Any] = {}
-    installed = program()
     if args.program:
         PROGRAM.extend(args.program.split())
     with tempfile.TemporaryDirectory(prefix="hanabi-feel-") as tmp:
         root = Path(tmp)
-        figures["version_s"] = command_time(["--version"], args.runs)
-        figures["help_s"] = command_time(["--help"], args.runs)
-        example = root / "example.json"
-        example.write_bytes(
-            resources.files("hanabi_p2p").joinpath("data", "example_game.json").read_bytes())
-        figures["replay_s"] = command_time(["replay", str(example)], args.runs)
+        for row, key, command in (("version", "version_s", ["--version"]),
+                                  ("help", "help_s", ["--help"])):
+            if row in rows:
+                figures[key] = command_time(command, args.runs)
+        if "replay" in rows:
+            example = root / "example.json"
+            example.write_bytes(
+                resources.files("hanabi_p2p").joinpath("data", "example_game.json").read_bytes())
+            figures["replay_s"] = command_time(["replay", str(example)], args.runs)
 
         setups, exits = [], []
         game_log: Path | None = args.log
-        for run in range(0 if args.log and args.skip_games else
-                         1 if args.skip_games else args.runs):
-            game = play(root / f"five-{run}", 5, f"feel five {run}", installed, mdns=args.mdns)
+        five_games = (args.runs if rows & {"deck", "exit"}
+                      else 1 if "log-list" in rows and args.log is None else 0)
+        for run in range(five_games):
+            game = play(root / f"five-{run}", 5, f"feel five {run}", program(), mdns=args.mdns)
             seated, _ = game.host.when(SEATED)
             ready, _ = game.host.when(DECK_READY)
             setups.append(ready - seated)
             exits.append(max(p.exit_time() - p.when(GAME_OVER)[0] for p in game.everyone))
             if args.log is None:
                 game_log = next((root / f"five-{run}" / "host" / "games").glob("*.hlog"))
-        joins = []
-        if not args.skip_games:
+        if "deck" in rows:
             figures["deck_setup_5p_s"] = statistics.median(setups)
+        if "exit" in rows:
             figures["game_over_exit_s"] = statistics.median(exits)
+        if "join" in rows:
+            joins = []
             for run in range(args.runs):
-                game = play(root / f"two-{run}", 2, f"feel two {run}", installed, mdns=args.mdns,
-                            any_table=args.any_table)
+                game = play(root / f"two-{run}", 2, f"feel two {run}", program(),
+                            mdns=args.mdns, any_table=args.any_table)
                 joins.append(game.guests[0].when(SEATED)[0] - game.guests[0].started)
             figures["join_seated_s"] = statistics.median(joins)
 
-        assert game_log is not None
-        warm = games_dir_of(root, LIST_GAMES, game_log)
-        list_args = ["log", "list", "--data-dir", str(warm)]
-        command_time(list_args, 1)  # fills the cache
-        figures["log_list_100_s"] = command_time(list_args, args.runs)
-        cold = games_dir_of(root, args.cold_games, game_log)
-        cold_s = command_time(["log", "list", "--data-dir", str(cold)], 1)
-        figures["log_list_cold_per_game_s"] = cold_s / args.cold_games
+        if "log-list" in rows:
+            assert game_log is not None
+            warm = games_dir_of(root, LIST_GAMES, game_log)
+            list_args = ["log", "list", "--data-dir", str(warm)]
+            command_time(list_args, 1)  # fills the cache
+            figures["log_list_100_s"] = command_time(list_args, args.runs)
+            cold = games_dir_of(root, args.cold_games, game_log)
+            cold_s = command_time(["log", "list", "--data-dir", str(cold)], 1)
+            figures["log_list_cold_per_game_s"] = cold_s / args.cold_games
 
     join_by = ("mdns, no name" if args.any_table else "mdns") if args.mdns else "address"
-    rows = [("hanabi-p2p --version", "version_s"), ("hanabi-p2p --help", "help_s"),
+    table = [("hanabi-p2p --version", "version_s"), ("hanabi-p2p --help", "help_s"),
             ("replay FILE (whole game)", "replay_s"),
             (f"log list, {LIST_GAMES} games, cached", "log_list_100_s"),
             ("log list, uncached, per game", "log_list_cold_per_game_s"),
@@ -245,7 +262,7 @@ def main() -> None:
             ("game over -> exit (slowest)", "game_over_exit_s"),
             (f"join ({join_by}) -> seated, 2p", "join_seated_s")]
     print(f"{'what a person waits for':<34} {'median':>9} {'target':>8}   (runs: {args.runs})")
-    for label, key in rows:
+    for label, key in table:
         if key not in figures:
             continue
         target = TARGETS.get(key)

@@ -83,3 +83,25 @@ def test_chosen_subcommand(argv: list[str], expected: str | None) -> None:
 
 def test_the_probe_sees_heavy_imports_where_they_are_needed() -> None:
     assert "zeroconf" in imported_modules("host", "--help")
+
+
+# What a join needs only once its table is found: it loads them while it browses (issue 13).
+GAME = ("hanabi_p2p.peer.launch", "hanabi_p2p.peer.core", "hanabi_p2p.deck", "hanabi_p2p.bots",
+        "hanabi_p2p.session.table", "hanabi_p2p.net.handshake", "prompt_toolkit", "rbcl")
+
+
+def test_join_starts_browsing_before_the_game_is_loaded() -> None:
+    modules = imported_modules("join", "--help")
+    assert "hanabi_p2p.net.discovery" in modules and "zeroconf" in modules
+    early = sorted(m for m in modules if any(m == g or m.startswith(g + ".") for g in GAME))
+    assert early == []
+
+
+def test_what_a_join_loads_while_it_browses_is_what_it_needs() -> None:
+    """Everything `load_the_game` names exists and loads (a renamed module would fail the
+    join only when it has found its table)."""
+    from hanabi_p2p.commands import join
+
+    join.load_the_game(bot=True)
+    for module in (*join.GAME_MODULES, *join.BOT_MODULES):
+        assert module in sys.modules

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
+from typing import TYPE_CHECKING
 
 from hanabi_p2p.commands.peerargs import (
     add_common,
@@ -12,7 +14,7 @@ from hanabi_p2p.commands.peerargs import (
     peer_options,
     run_game,
 )
-from hanabi_p2p.errors import UserError
+from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
 from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
 from hanabi_p2p.net.discovery import (
@@ -20,15 +22,19 @@ from hanabi_p2p.net.discovery import (
     AmbiguousTable,
     FoundTable,
     browse_tables,
+    check_interface,
+    default_interface_address,
     describe_table,
     pick_table,
     settled,
     table_key,
 )
-from hanabi_p2p.peer.frontends import Frontend
-from hanabi_p2p.peer.launch import GameResult, PeerOptions, join_address, join_known, resume
-from hanabi_p2p.peer.probe import PROBE_TIMEOUT_S, CheckedTable, ProbeResult, check_advert
 from hanabi_p2p.safe_text import safe
+
+if TYPE_CHECKING:
+    from hanabi_p2p.peer.frontends import Frontend
+    from hanabi_p2p.peer.launch import GameResult, PeerOptions
+    from hanabi_p2p.peer.probe import CheckedTable, ProbeResult
 
 HELP = "join a table found on the network, or at --address HOST:PORT"
 # The longest a join looks for tables; it stops as soon as the answer is clear (see settled).
@@ -39,6 +45,23 @@ RESUME_PLACEHOLDER_INTERFACE = "127.0.0.1"
 # A browse that goes on after a refused advert looks at least this long (a fresh browser
 # needs a query and its answers).
 MIN_BROWSE_S = 0.5
+# What a join needs once it has found its table: imported on a thread while it looks, since
+# the browse mostly waits (for the answers, then for late ones), and nothing here is needed
+# before the table is found. Importing them first made a person wait for both in turn.
+GAME_MODULES = ("hanabi_p2p.peer.probe", "hanabi_p2p.peer.launch", "hanabi_p2p.ui.narrate",
+                "hanabi_p2p.ui.live")
+# ... and a computer player's (`--bot`), which a person's join never needs
+BOT_MODULES = ("hanabi_p2p.bots.hgroup",)
+
+
+def load_the_game(*, bot: bool = False) -> None:
+    """Import the game's modules (`GAME_MODULES`, and `BOT_MODULES` for a computer player) and
+    load the libraries it needs first."""
+    for module in (*GAME_MODULES, *BOT_MODULES) if bot else GAME_MODULES:
+        importlib.import_module(module)
+    from hanabi_p2p.peer.launch import load_libraries
+
+    load_libraries()
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,15 +108,19 @@ def run(args: argparse.Namespace) -> int:
     check_arguments(args)
     frontend = choose_frontend(args)  # no terminal and no --bot: refused before any change
     if args.resume:
+        from hanabi_p2p.peer.launch import resume
+
         # a resumed game listens where it did before (saved with the game), so a network
         # without a default route is no obstacle; an --interface given is checked anyway
         opts = peer_options(args, interface=args.interface or RESUME_PLACEHOLDER_INTERFACE)
         return run_game(lambda: resume(opts, frontend, args.table), frontend)
-    opts = peer_options(args)
     if args.address:
+        from hanabi_p2p.peer.launch import join_address
+
+        opts = peer_options(args)
         host, port = parse_address(args.address)
         return run_game(lambda: join_address(opts, host, port, frontend), frontend)
-    return run_game(lambda: _find_and_join(opts, args, frontend), frontend)
+    return run_game(lambda: _find_and_join(args, frontend), frontend)
 
 
 class AdvertRefused(UserError):
@@ -111,6 +138,8 @@ async def choose_table(tables: list[FoundTable], wanted: str | None) -> CheckedT
     not match their host - copies made by someone else - are set aside: if exactly one
     genuine table is left, it is the one. `AdvertRefused` says why when none is genuine.
     """
+    from hanabi_p2p.peer.probe import PROBE_TIMEOUT_S, check_advert
+
     try:
         table = pick_table(tables, wanted)
     except AmbiguousTable as ambiguous:
@@ -164,15 +193,29 @@ async def find_for(opts: PeerOptions, args: argparse.Namespace,
                    frontend: Frontend) -> tuple[FoundTable, ProbeResult, str]:
     """`join` and `watch`: the table the arguments name, found and checked against its
     host, with what its host said and its name fit for the terminal."""
-    frontend.status(_("looking for tables on {interface} ...").format(interface=opts.interface))
-    checked = await find_table(opts.interface, args.table, args.browse_seconds)
+    return await _find_on(opts.interface, args, frontend)
+
+
+async def _find_on(interface: str, args: argparse.Namespace,
+                   frontend: Frontend) -> tuple[FoundTable, ProbeResult, str]:
+    frontend.status(_("looking for tables on {interface} ...").format(interface=interface))
+    checked = await find_table(interface, args.table, args.browse_seconds)
     assert checked.probe is not None  # a genuine table answered
     return checked.table, checked.probe, safe(checked.table.ad.name, MAX_TABLE_NAME_CHARS)
 
 
-async def _find_and_join(opts: PeerOptions, args: argparse.Namespace,
-                         frontend: Frontend) -> GameResult:
-    table, probe, name = await find_for(opts, args, frontend)
+async def _find_and_join(args: argparse.Namespace, frontend: Frontend) -> GameResult:
+    interface = check_interface(args.interface) if args.interface else (
+        default_interface_address())
+    try:
+        async with asyncio.TaskGroup() as group:
+            group.create_task(asyncio.to_thread(load_the_game, bot=args.bot), name="load the game")
+            table, probe, name = await _find_on(interface, args, frontend)
+    except* HanabiError as errors:  # (the loading cannot fail so: the browse's own error)
+        raise errors.exceptions[0] from None
+    from hanabi_p2p.peer.launch import join_known
+
+    opts = peer_options(args, interface=interface)
     if table.ad.seats_taken >= table.ad.seats_total:
         raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken)")
     frontend.status(_("joining {name} at {address}").format(

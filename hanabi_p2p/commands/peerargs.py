@@ -9,25 +9,27 @@ import getpass
 import os
 import sys
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from hanabi_p2p import i18n
 from hanabi_p2p.datadir import DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
 from hanabi_p2p.net.discovery import check_interface, default_interface_address
-from hanabi_p2p.net.handshake import normalize_secret
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
-from hanabi_p2p.peer.launch import GameResult, PeerOptions
-from hanabi_p2p.peer.node import Timing
 from hanabi_p2p.safe_text import safe
-from hanabi_p2p.session.bodies import Address, LobbyJoin
+
+# The game's modules (the peer, its node and session) are imported where they are used:
+# `join` imports them while it looks for its table (commands/join.py).
+if TYPE_CHECKING:
+    from hanabi_p2p.peer.launch import GameResult, PeerOptions
 
 # Upper bounds of the time options: beyond them a value is a typo, not a wish (a day of
 # waiting for one player; a minute between a computer player's moves).
 MAX_WAIT_TIMEOUT_S = 24 * 3600.0
 MAX_BOT_DELAY_S = 60.0
 # Only to give a name's validation a well-formed address: the name is what is checked.
-_CHECK_ADDRESS = Address("127.0.0.1", 1)
+_CHECK_HOST, _CHECK_PORT = "127.0.0.1", 1
 
 
 def add_common(parser: argparse.ArgumentParser, *, network: bool = True) -> None:
@@ -81,11 +83,13 @@ def player_name(args: argparse.Namespace) -> str:
 def check_player_name(text: str) -> str:
     """`text` as a player name (spaces around it removed), refused with a UserError exactly
     when peers would refuse it in our lobby entry: checked by the same body parser."""
+    from hanabi_p2p.session.bodies import Address, LobbyJoin
+
     name = text.strip()
     if not name:
         raise UserError("--name must not be empty")
     try:
-        LobbyJoin.from_wire(LobbyJoin(name, _CHECK_ADDRESS).to_wire())
+        LobbyJoin.from_wire(LobbyJoin(name, Address(_CHECK_HOST, _CHECK_PORT)).to_wire())
     except HanabiError as exc:
         raise UserError(f"--name {safe(name)!r} cannot be used: {exc}") from None
     return name
@@ -106,6 +110,8 @@ def check_common(args: argparse.Namespace) -> None:
         raise UserError(f"--bot-delay must be 0 to {MAX_BOT_DELAY_S:g} seconds")
     code = getattr(args, "code", None)
     if code is not None:
+        from hanabi_p2p.net.handshake import normalize_secret
+
         try:
             normalize_secret(code)
         except HanabiError as exc:
@@ -118,6 +124,9 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
                  port: int = 0, advertise: bool = True) -> PeerOptions:
     """The options of a peer, after every check (`check_common`); the data directory is
     tightened (or warned about) only then, as the first thing this command changes."""
+    from hanabi_p2p.peer.launch import PeerOptions
+    from hanabi_p2p.peer.node import Timing
+
     check_common(args)
     chosen = interface or getattr(args, "interface", None)
     iface = check_interface(chosen) if chosen else default_interface_address()

@@ -35,7 +35,6 @@ import socket
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-import ifaddr
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf._dns import DNSQuestion
 from zeroconf._protocol.incoming import DNSIncoming
@@ -51,7 +50,7 @@ from hanabi_p2p.limits import (
     MIN_PLAYERS,
     TABLE_ID_BYTES,
 )
-from hanabi_p2p.net.handshake import PROTOCOL_VERSION
+from hanabi_p2p.net.version import PROTOCOL_VERSION
 from hanabi_p2p.safe_text import safe, safe_name
 
 SERVICE_TYPE = "_hanabi-p2p._tcp.local."
@@ -405,6 +404,8 @@ def lan_addresses() -> list[tuple[str, str]]:
     """(address, interface name) of every IPv4 address of this machine that could face a LAN:
     all but loopback (link-local 169.254.x.y stays: it is what a LAN without a router or DHCP
     server gives its machines)."""
+    import ifaddr  # (only when there is no default route: not on the way of every join)
+
     found = []
     for adapter in ifaddr.get_adapters():
         for ip in adapter.ips:

@@ -74,10 +74,8 @@ from hanabi_p2p.net.frames import (
     Hello,
     Pake,
 )
+from hanabi_p2p.net.version import PROTOCOL_VERSION
 
-# 3: the deck runs in ristretto255 (SPEC 1 "Group"); a version-2 program (0.2.0) shuffles in
-# edwards25519, so the two must never link.
-PROTOCOL_VERSION = 3
 MAX_SECRET_BYTES = 256
 # Bytes of randomness a CPace scalar is reduced from (64: no modulo bias).
 _SCALAR_SEED_BYTES = 64
@@ -147,6 +145,13 @@ class LinkSecrets:
     confirm_key: bytes
     key_initiator_to_responder: bytes
     key_responder_to_initiator: bytes
+
+
+def load_key_exchange() -> None:
+    """Load what a first key exchange loads (cryptography imports its OpenSSL backend on the
+    first X25519 key made, 10-20 ms): a peer does it on a thread while it waits, so that its
+    first handshake does not stall the event loop for it."""
+    X25519PrivateKey.from_private_bytes(bytes(EPHEMERAL_KEY_BYTES))
 
 
 def backoff_reason(source: str, seconds: int) -> str:

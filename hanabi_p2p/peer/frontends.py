@@ -17,25 +17,18 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TextIO
 
-from hanabi_p2p.bots.hgroup import choose_action
 from hanabi_p2p.errors import HanabiError
-from hanabi_p2p.identity import display_name, fingerprint
-from hanabi_p2p.peer.effects import (
-    Act,
-    LinkProblem,
-    PeerLink,
-    Resign,
-    Watcher,
-    WatchersChanged,
-)
-from hanabi_p2p.rules.engine import End
-from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.table import DECK, PLAY, TableSession
 from hanabi_p2p.ui.throttle import ChatThrottle
 
+# What a front end shows and does is imported when it first shows or does it: a `join` looks
+# for its table while the game's modules load beside it (commands/join.py), and a front end
+# is made before that.
 if TYPE_CHECKING:
+    from hanabi_p2p.peer.effects import Watcher
     from hanabi_p2p.peer.handle import PeerHandle
     from hanabi_p2p.peer.result import GameResult
+    from hanabi_p2p.session import events as ev
+    from hanabi_p2p.session.table import TableSession
 
 
 class Frontend:
@@ -89,6 +82,9 @@ class Headless(Frontend):
         self._print(text)
 
     def show(self, events: list[ev.Event]) -> None:
+        from hanabi_p2p.peer.effects import WatchersChanged
+        from hanabi_p2p.session import events as ev
+
         if self.peer is None:
             return
         for event in events:
@@ -107,6 +103,7 @@ class Headless(Frontend):
 
     def _watchers_changed(self) -> None:
         """A line for each spectator that came or went, named with its key's fingerprint."""
+        from hanabi_p2p.identity import display_name
         from hanabi_p2p.ui.narrate import stopped_watching_line, watches_line
 
         assert self.peer is not None
@@ -135,6 +132,11 @@ class Headless(Frontend):
         session = self.peer.session
         # every sentence comes from the one narrator (ui/narrate), which also sanitises
         # the peer-provided text in it
+        from hanabi_p2p.identity import display_name, fingerprint
+        from hanabi_p2p.peer.effects import LinkProblem, PeerLink
+        from hanabi_p2p.rules.engine import End
+        from hanabi_p2p.session import events as ev
+        from hanabi_p2p.session.table import DECK, PLAY
         from hanabi_p2p.ui import narrate as say
         from hanabi_p2p.ui.live import event_lines
 
@@ -209,6 +211,9 @@ class BotPlayer(Headless):
         loop.call_later(self.delay, self._act)
 
     def _act(self) -> None:
+        from hanabi_p2p.bots.hgroup import choose_action
+        from hanabi_p2p.peer.effects import Act, Resign
+
         self._scheduled = False
         peer = self.peer
         if peer is None or peer.finished or not peer.session.can_act():

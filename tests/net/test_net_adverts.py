@@ -32,7 +32,8 @@ from hanabi_p2p.net.discovery import (
     settled,
     txt_properties,
 )
-from hanabi_p2p.net.handshake import PROTOCOL_VERSION
+from hanabi_p2p.net.version import PROTOCOL_VERSION
+from hanabi_p2p.peer import probe as probe_module
 from hanabi_p2p.peer.probe import CheckedTable, ProbeResult, advert_problem
 
 HELPER = str(Path(__file__).with_name("advertise_table.py"))
@@ -238,7 +239,7 @@ def run_find(monkeypatch: pytest.MonkeyPatch, browses: list[list[FoundTable]],
         return CheckedTable(table, ProbeResult(table.ad.table_id, b"\x07" * 32, 1), "a copy")
 
     monkeypatch.setattr(join_command, "browse_tables", browse)
-    monkeypatch.setattr(join_command, "check_advert", check)
+    monkeypatch.setattr(probe_module, "check_advert", check)  # (join imports it when used)
     chosen = asyncio.run(join_command.find_table("127.0.0.1", wanted, 0.2))
     return chosen.table, len(seen)
 

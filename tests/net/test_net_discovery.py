@@ -20,7 +20,7 @@ from hanabi_p2p.net.discovery import (
     parse_txt,
     txt_properties,
 )
-from hanabi_p2p.net.handshake import PROTOCOL_VERSION
+from hanabi_p2p.net.version import PROTOCOL_VERSION
 
 HELPER = str(Path(__file__).with_name("advertise_table.py"))
 BROWSE_S = "2"
