@@ -59,7 +59,7 @@ def load_the_game(*, bot: bool = False) -> None:
     load the libraries it needs first."""
     for module in (*GAME_MODULES, *BOT_MODULES) if bot else GAME_MODULES:
         importlib.import_module(module)
-    from hanabi_p2p.peer.launch import load_libraries
+    from hanabi_p2p.peer.node import load_libraries
 
     load_libraries()
 

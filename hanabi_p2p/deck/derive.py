@@ -16,14 +16,7 @@ from functools import cached_property
 
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
-from hanabi_p2p.deck.group import (
-    DeckGroup,
-    Point,
-    Scalar,
-    load_library,
-    reduce_wide,
-    scalar_to_int,
-)
+from hanabi_p2p.deck.group import DeckGroup, Point, Scalar, reduce_wide, scalar_to_int
 from hanabi_p2p.rules.cards import GameConfig
 
 SEED_BYTES = 32
@@ -38,14 +31,6 @@ LABEL_NONCE = "hanabi-p2p/v1/deck/nonce"
 LABEL_X25519 = "hanabi-p2p/v1/deck/x25519"
 LABEL_COMMIT = "hanabi-p2p/v1/deck/commit"
 CARD_LABEL_PREFIX = "hanabi-p2p/v1/card"
-
-def pay_setup_costs() -> None:
-    """Pay now the one-time costs of a peer's first deck step (loading the group's library,
-    and OpenSSL's X25519 code on first use: 60-100 ms together), e.g. on a worker thread
-    while the peer waits for its table to fill, so that the table filling does not wait."""
-    load_library()
-    X25519PrivateKey.from_private_bytes(bytes(X25519_BYTES)).public_key().public_bytes_raw()
-
 
 FramePart = bytes | int | str
 SHA512_BYTES = 64

@@ -20,7 +20,6 @@ from pathlib import Path
 
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.deck.derive import SEED_BYTES
-from hanabi_p2p.deck.group import load_library
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import Identity, fingerprint
@@ -28,7 +27,7 @@ from hanabi_p2p.limits import TABLE_ID_BYTES
 from hanabi_p2p.log.storage import GameFile, PrivateFile, open_game
 from hanabi_p2p.net.discovery import TableAd, TableAdvertiser
 from hanabi_p2p.net.errors import LinkClosedError, LinkTimeoutError, RetryLaterError
-from hanabi_p2p.net.handshake import load_key_exchange, normalize_secret, table_code
+from hanabi_p2p.net.handshake import normalize_secret, table_code
 from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import TABLE_FILLED, Counters, PeerCore
@@ -298,21 +297,12 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     return await _run_with_bots(peer, opts, [start_bot(i) for i in range(bots)])
 
 
-def load_libraries() -> None:
-    """Load the libraries the first handshake and the first deck step need (on a thread, while
-    a peer waits for players or for mDNS answers): else those load them on the event loop,
-    in the way of every peer waiting for this one (60-90 ms for the deck's)."""
-    load_key_exchange()
-    load_library()
-
-
 async def _run_with_bots(peer: Peer, opts: PeerOptions,
                          bots: Sequence[Awaitable[GameResult]]) -> GameResult:
     """Run our peer and the computer seats it hosts, all in one task group. The bots finish
     their own audit and lingering unless the game stopped early (the host left or it was
     aborted): then there is nothing left to wait for."""
     async with asyncio.TaskGroup() as group:
-        group.create_task(asyncio.to_thread(load_libraries), name="load the libraries")
         tasks = [group.create_task(_bot_quietly(bot), name=f"bot{i + 1}")
                  for i, bot in enumerate(bots)]
         result = await peer.run()
