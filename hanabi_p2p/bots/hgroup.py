@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from hanabi_p2p.bots.endgame import Model, ModelCard
@@ -178,7 +178,7 @@ class Context(NamedTuple):
     """What the clued cards and the fireworks mean for reading the next clue."""
 
     known: int  # faces everyone knows a clued card is (good touch: no other is clued so)
-    queued: list[int]  # per suit, the rank reached once those known cards are played
+    queued: tuple[int, ...]  # per suit, the rank reached once those known cards are played
     next_mask: int  # the card each firework needs after the queued ones: a play clue's meaning
     connectable: int  # faces a prompt or finesse may make a focus (one above next, not queued)
     eventual: int  # faces playable once the queued cards are played
@@ -235,7 +235,6 @@ class HGroupPlayer:
         self.poss = [table.all_faces] * n
         self.clued = [False] * n
         self.fw = [0] * len(table.suits)
-        self._contexts: dict[int, Context] = {}  # known faces -> context, for these fireworks
         self.gone = [0] * len(table.cards)  # face index -> copies discarded
         self.used = [0] * len(table.cards)  # face index -> copies played
         # face index -> copies this seat has seen (in other hands, played or discarded: the
@@ -348,7 +347,6 @@ class HGroupPlayer:
             fi = self.fi[action.card]
             if placed:
                 self.fw[self.suit_of[fi]] += 1
-                self._contexts.clear()
                 self.used[fi] += 1
             else:
                 self.gone[fi] += 1
@@ -517,7 +515,7 @@ class HGroupPlayer:
                 return c  # a prompt: the (first) clued card that may be it
         return self.finesse_position(seat)
 
-    def _connections(self, clue: Clue, base: int, queued: list[int]) -> tuple[Connection, ...]:
+    def _connections(self, clue: Clue, base: int, queued: tuple[int, ...]) -> tuple[Connection, ...]:
         """Ways the focus (faces ``base``) may be one above what its firework needs, the
         missing card coming from a player between giver and receiver (who then plays it).
         One question at a time: no new one while another waits for its answer."""
@@ -545,29 +543,8 @@ class HGroupPlayer:
         ctx = self._ctx
         if ctx is None:
             known = self._known_faces()
-            ctx = self._ctx = self._contexts.get(known) or self._make_context(known)
+            ctx = self._ctx = _context_of(tuple(self.fw), known)
             self._chops = {}
-        return ctx
-
-    def _make_context(self, known: int) -> Context:
-        """The context when the faces ``known`` are known (kept until a card is played)."""
-        queued = []
-        next_mask = connectable = eventual = 0
-        for s, top in enumerate(self.fw):
-            base = s * RANKS_PER_SUIT
-            reach = top
-            while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
-                reach += 1
-            queued.append(reach)
-            if reach < RANKS_PER_SUIT:
-                next_mask |= 1 << (base + reach)
-                if reach == top and top + 2 <= RANKS_PER_SUIT:
-                    connectable |= 1 << (base + top + 1)
-            # ranks top..reach (the card after the queued ones included), up to the 5
-            above = min(reach + 1, RANKS_PER_SUIT) - top
-            if above > 0:
-                eventual |= ((1 << above) - 1) << (base + top)
-        ctx = self._contexts[known] = Context(known, queued, next_mask, connectable, eventual)
         return ctx
 
     def _read_clue(self, clue: Clue, touched: frozenset[int]
@@ -704,20 +681,22 @@ class _Decision:
         # how each rated clue reads (``_read_clue``), by id
         self.reads: dict[int, tuple[dict[int, int], Pending | None]] = {}
         # every face some clued card visible to this seat is (for good touch as a giver)
-        self.clued_faces: dict[int, int] = {}
+        clued_faces: dict[int, int] = {}
+        self.clued_faces = clued_faces
+        clued = player.clued
+        fi = player.fi
         for other, hand in enumerate(self.rep.hands):
+            if other != player.seat:
+                for c in hand:
+                    if clued[c] and (f := fi[c]) >= 0:
+                        clued_faces[f] = clued_faces.get(f, 0) + 1
+                continue
             for c in hand:
-                if not player.clued[c]:
-                    continue
-                if other != player.seat:
-                    f = player.fi[c]
-                    if f >= 0:
-                        self.clued_faces[f] = self.clued_faces.get(f, 0) + 1
-                else:
+                if clued[c]:
                     m = player.public(c)
                     if m & (m - 1) == 0:
                         f = m.bit_length() - 1
-                        self.clued_faces[f] = self.clued_faces.get(f, 0) + 1
+                        clued_faces[f] = clued_faces.get(f, 0) + 1
 
     def words(self, say: Say, seat: int = 0, *, slot: int = 0, clue: Clue | None = None,
               card: Card | None = None, focus: Card | None = None, count: int = 0) -> Words:
@@ -1208,7 +1187,7 @@ class _Decision:
                     poss = possible[c]
                     if (inf[c] & poss or poss) & not_eventual:
                         plays += 1
-                elif bit & connectable:
+                elif bit & connectable and not conn and self._may_connect(clue, c, f):
                     conn = 1
                 if clued[c]:
                     continue
@@ -1230,6 +1209,39 @@ class _Decision:
                 value += SAVE_WEIGHT
             out.append(value)
         return out
+
+    def _may_connect(self, clue: Clue, card: int, face: int) -> bool:
+        """Could ``clue`` be rated as a prompt, finesse or bluff that ``card`` (face
+        ``face``, one above its firework's next card) is the focus of? Only if it is the
+        focus, some player is asked to answer, and the card that player would play is the
+        missing one (or, asked alone, another playable card: a bluff). A cheap test of the
+        conditions ``_rate`` checks, for its bound."""
+        p = self.p
+        if p.pending is not None:
+            return False  # one question at a time
+        chain = p._chain(clue)
+        if not chain:
+            return False
+        touched = clue.touched or frozenset()
+        chop = p.chop(clue.target)
+        clued = p.clued
+        if chop is not None and chop in touched:
+            if chop != card:
+                return False
+        elif next((c for c in self.rep.hands[clue.target] if c in touched and not clued[c]),
+                  None) != card:
+            return False
+        missing = face - 1
+        fi = p.fi
+        for seat in chain:
+            answer = p._connecting_card(seat, missing)
+            if answer is None:
+                continue
+            f = fi[answer]
+            if f == missing or (BLUFFS and len(chain) == 1 and not clued[answer] and f >= 0
+                                and 1 << f & p.board.playable):
+                return True
+        return False
 
     def _rate_clue(self, clue: Clue) -> tuple[int, int] | None:
         """(value, plays) of a clue, or None if it would mislead its receiver (computed
@@ -1556,6 +1568,29 @@ def _suit_facts(top: int, copies: tuple[int, ...], gone: tuple[int, ...]
         elif left == 1:
             critical |= 1 << r
     return playable, trash, critical
+
+
+@lru_cache(maxsize=256)
+def _context_of(fireworks: tuple[int, ...], known: int) -> Context:
+    """The context for these fireworks when the faces ``known`` are known. Every seat's
+    player computes the same one after each play (it is public), hence one shared cache."""
+    queued = []
+    next_mask = connectable = eventual = 0
+    for s, top in enumerate(fireworks):
+        base = s * RANKS_PER_SUIT
+        reach = top
+        while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
+            reach += 1
+        queued.append(reach)
+        if reach < RANKS_PER_SUIT:
+            next_mask |= 1 << (base + reach)
+            if reach == top and top + 2 <= RANKS_PER_SUIT:
+                connectable |= 1 << (base + top + 1)
+        # ranks top..reach (the card after the queued ones included), up to the 5
+        above = min(reach + 1, RANKS_PER_SUIT) - top
+        if above > 0:
+            eventual |= ((1 << above) - 1) << (base + top)
+    return Context(known, tuple(queued), next_mask, connectable, eventual)
 
 
 @cache
