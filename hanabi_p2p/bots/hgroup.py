@@ -243,7 +243,6 @@ class HGroupPlayer:
         self.unseen = table.all_faces
         self.suit_of = [i // RANKS_PER_SUIT for i in range(len(table.cards))]
         self.rank_of = [i % RANKS_PER_SUIT + 1 for i in range(len(table.cards))]
-        self._suit_masks = [(0, 0, 0)] * len(table.suits)
         self.board = self._make_board()
         self.pending: Pending | None = None
         self._ctx: Context | None = None
@@ -276,10 +275,11 @@ class HGroupPlayer:
             self.last = hist[i]
         self.synced = len(hist)
         # A peer may learn a drawn card's face after the draw was applied: see it now.
+        fi = self.fi
         for other, hand in enumerate(self.replica.hands):
             if other != self.seat:
                 for card in hand:
-                    if self.fi[card] < 0:
+                    if fi[card] < 0:
                         self._see(card, state)
 
     def _deal(self, state: GameState) -> None:
@@ -291,8 +291,10 @@ class HGroupPlayer:
         self._dealt = True
 
     def _see(self, card: int, state: GameState) -> None:
+        if self.fi[card] >= 0:
+            return  # seen already
         face = state.faces[card]
-        if face is not None and self.fi[card] < 0:
+        if face is not None:
             f = self.fi[card] = self.table.index(face)
             self.seen[f] += 1
             if self.seen[f] >= self.table.copies[f]:
@@ -352,7 +354,7 @@ class HGroupPlayer:
                 self.gone[fi] += 1
             if drew is not None and action.seat != self.seat:
                 self._see(drew, state)
-            self.board = self._make_board(self.suit_of[fi])
+            self.board = self._make_board()
         if scream:
             self._move_chop((action.seat + 1) % self.config.players)
 
@@ -419,26 +421,9 @@ class HGroupPlayer:
 
     # ------------------------------------------------------------------ public facts
 
-    def _make_board(self, changed: int | None = None) -> Board:
-        """The board from the fireworks and the discard pile; only suit ``changed`` is
-        recomputed when given (a play or a discard touches one suit)."""
-        suits = range(len(self.fw)) if changed is None else (changed,)
-        for s in suits:
-            self._suit_masks[s] = self._suit_board(s)
-        playable = trash = critical = 0
-        for p_mask, t_mask, c_mask in self._suit_masks:
-            playable |= p_mask
-            trash |= t_mask
-            critical |= c_mask
-        return Board(playable, trash, critical)
-
-    def _suit_board(self, s: int) -> tuple[int, int, int]:
-        """(playable, trash, critical) face masks of suit ``s``."""
-        base = s * RANKS_PER_SUIT
-        end = base + RANKS_PER_SUIT
-        playable, trash, critical = _suit_facts(
-            self.fw[s], tuple(self.table.copies[base:end]), tuple(self.gone[base:end]))
-        return playable << base, trash << base, critical << base
+    def _make_board(self) -> Board:
+        """The board from the fireworks and the discard pile."""
+        return _board_of(tuple(self.fw), tuple(self.gone), self.table.copies)
 
     def _clue_mask(self, clue: Clue) -> int:
         if clue.colour is not None:
@@ -531,10 +516,13 @@ class HGroupPlayer:
             face = missing + 1
             if not base >> face & 1:
                 continue
-            cards = tuple((seat, card) for seat in chain
-                          if (card := self._connecting_card(seat, missing)) is not None)
+            cards = []
+            for seat in chain:
+                card = self._connecting_card(seat, missing)
+                if card is not None:
+                    cards.append((seat, card))
             if cards:
-                out.append(Connection(missing, face, cards))
+                out.append(Connection(missing, face, tuple(cards)))
         return tuple(out)
 
     def _context(self) -> Context:
@@ -559,9 +547,12 @@ class HGroupPlayer:
         pending = None
         # the focus: the chop if the clue touches it (it is unclued: newly touched), else
         # the newest newly touched card
-        focus = chop if chop is not None and chop in touched else next(
-            (c for c in self.replica.hands[clue.target] if c in touched and not clued[c]),
-            None)
+        focus = chop if chop is not None and chop in touched else None
+        if focus is None:
+            for c in self.replica.hands[clue.target]:
+                if c in touched and not clued[c]:
+                    focus = c
+                    break
         useless = self.board.trash | known
         poss_of = self.poss
         inf = self.inf
@@ -1546,6 +1537,23 @@ class _Decision:
 # What the end-game plan may overrule: not an answer to a finesse or prompt, a fix, or a save.
 _PLANNED = frozenset({Reason.PLAY_KNOWN, Reason.PLAY_CLUE, Reason.DISCARD_TRASH,
                       Reason.DISCARD_CHOP, Reason.STALL, Reason.LOCKED, Reason.GAMBLE})
+
+
+@lru_cache(maxsize=256)
+def _board_of(fireworks: tuple[int, ...], gone: tuple[int, ...], copies: tuple[int, ...]
+              ) -> Board:
+    """The board of these fireworks and discard counts (per face index), with ``copies``
+    of each face in the deck. Every seat's player computes the same one after each play
+    and discard (it is public), hence one shared cache."""
+    playable = trash = critical = 0
+    for s, top in enumerate(fireworks):
+        base = s * RANKS_PER_SUIT
+        end = base + RANKS_PER_SUIT
+        p_mask, t_mask, c_mask = _suit_facts(top, copies[base:end], gone[base:end])
+        playable |= p_mask << base
+        trash |= t_mask << base
+        critical |= c_mask << base
+    return Board(playable, trash, critical)
 
 
 @cache
