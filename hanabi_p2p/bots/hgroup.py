@@ -1146,13 +1146,15 @@ class _Decision:
         return [a for a in self.clues()
                 if type(a) is Clue and a.target == target]
 
-    def _value_bounds(self, clues: list[Clue]) -> list[int]:
+    def _value_bounds(self, clues: list[Clue], floor: int | None = None) -> list[int]:
         """Per clue, no less than the value ``_rate`` gives it (when it gives one), and
         cheap: the touched cards' faces are known to this seat, so good and bad touch are
         counted as ``_rate`` counts them, a save as well, and a card counts as a play if its
         face is one the queued plays reach and its holder does not know that yet (or, for a
         prompt or finesse, if a face is one above a firework's next card: then the
-        connecting card plays too)."""
+        connecting card plays too). With ``floor`` (at least MIN_CLUE_VALUE), a clue that
+        touches no such card is worth less (a save and good touch alone fall short) and
+        gets a bound below it at once."""
         p = self.p
         fi = p.fi
         clued = p.clued
@@ -1164,8 +1166,20 @@ class _Decision:
         trash = p.board.trash
         clued_faces = self.clued_faces
         saves: dict[int, int | None] = {}  # target -> its chop if worth saving
+        hopeless = -BAD_TOUCH_WEIGHT * len(fi)
+        may_play: set[int] | None = None
+        if floor is not None and floor >= MIN_CLUE_VALUE:
+            may_play = set()
+            for seat, hand in enumerate(self.rep.hands):
+                if seat != p.seat:
+                    for c in hand:
+                        if (f := fi[c]) >= 0 and 1 << f & (eventual | connectable):
+                            may_play.add(c)
         out = []
         for clue in clues:
+            if may_play is not None and may_play.isdisjoint(clue.touched or ()):
+                out.append(hopeless)
+                continue
             plays = good = bad = conn = 0
             seen_here = 0
             touched = clue.touched or frozenset()
@@ -1393,7 +1407,7 @@ class _Decision:
         best: tuple[tuple[int, bool, int, int], Clue, int] | None = None
         recent = self._recent_clues()
         clues = [clue for clue in self.clues() if type(clue) is Clue]
-        bounds = self._value_bounds(clues)
+        bounds = self._value_bounds(clues, floor)
         # Rated from the most promising on, and no further once a clue's bound is below the
         # best value found: the same choice as rating them all, for about half the work.
         for i in sorted(range(len(clues)), key=bounds.__getitem__, reverse=True):
