@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache, lru_cache
+from functools import cache
 from typing import NamedTuple
 
 from hanabi_p2p.bots.endgame import Model, ModelCard
@@ -130,6 +130,8 @@ LOCKED_FREE_DISCARD = 4
 # limit on my chop's loss (0.5, 1, 2, none) made no difference at 2p.
 SCREAM_PLAYERS = 5
 SCREAM_MAX_LOSS = 1.0
+# How many boards and contexts the players share (see _caches_for) before starting afresh.
+SHARED_CACHE_SIZE = 1024
 # How many choose_action() replicas to keep (one per seat and game being played).
 CACHE_SIZE = 32
 
@@ -243,6 +245,11 @@ class HGroupPlayer:
         self.unseen = table.all_faces
         self.suit_of = [i // RANKS_PER_SUIT for i in range(len(table.cards))]
         self.rank_of = [i % RANKS_PER_SUIT + 1 for i in range(len(table.cards))]
+        # the fireworks and the discard counts packed in one int each (3 bits a suit, 2 bits
+        # a face: a face has at most 3 copies), keys of the shared caches of boards and
+        # contexts
+        self._fw_key = self._gone_key = 0
+        self._boards, self._contexts = _caches_for(table)
         self.board = self._make_board()
         self.pending: Pending | None = None
         self._ctx: Context | None = None
@@ -349,9 +356,11 @@ class HGroupPlayer:
             fi = self.fi[action.card]
             if placed:
                 self.fw[self.suit_of[fi]] += 1
+                self._fw_key += 1 << 3 * self.suit_of[fi]
                 self.used[fi] += 1
             else:
                 self.gone[fi] += 1
+                self._gone_key += 1 << 2 * fi
             if drew is not None and action.seat != self.seat:
                 self._see(drew, state)
             self.board = self._make_board()
@@ -423,7 +432,13 @@ class HGroupPlayer:
 
     def _make_board(self) -> Board:
         """The board from the fireworks and the discard pile."""
-        return _board_of(tuple(self.fw), tuple(self.gone), self.table.copies)
+        key = (self._fw_key, self._gone_key)
+        board = self._boards.get(key)
+        if board is None:
+            if len(self._boards) >= SHARED_CACHE_SIZE:
+                self._boards.clear()
+            board = self._boards[key] = _board_of(self.fw, self.gone, self.table.copies)
+        return board
 
     def _clue_mask(self, clue: Clue) -> int:
         if clue.colour is not None:
@@ -531,7 +546,13 @@ class HGroupPlayer:
         ctx = self._ctx
         if ctx is None:
             known = self._known_faces()
-            ctx = self._ctx = _context_of(tuple(self.fw), known)
+            key = (self._fw_key, known)
+            ctx = self._contexts.get(key)
+            if ctx is None:
+                if len(self._contexts) >= SHARED_CACHE_SIZE:
+                    self._contexts.clear()
+                ctx = self._contexts[key] = _context_of(self.fw, known)
+            self._ctx = ctx
             self._chops = {}
         return ctx
 
@@ -1553,17 +1574,31 @@ _PLANNED = frozenset({Reason.PLAY_KNOWN, Reason.PLAY_CLUE, Reason.DISCARD_TRASH,
                       Reason.DISCARD_CHOP, Reason.STALL, Reason.LOCKED, Reason.GAMBLE})
 
 
-@lru_cache(maxsize=256)
-def _board_of(fireworks: tuple[int, ...], gone: tuple[int, ...], copies: tuple[int, ...]
+# Boards and contexts are public: every seat's player computes the same ones after each play
+# and discard, so they share them. A board depends only on the fireworks, the discard counts
+# and the copies of each face in the deck, a context on the fireworks and the known faces:
+# one pair of caches per tuple of copies (which also fixes the number of suits) serves all.
+_shared: dict[tuple[int, ...],
+              tuple[dict[tuple[int, int], Board], dict[tuple[int, int], Context]]] = {}
+
+
+def _caches_for(table: FaceTable
+                ) -> tuple[dict[tuple[int, int], Board], dict[tuple[int, int], Context]]:
+    caches = _shared.get(table.copies)
+    if caches is None:
+        caches = _shared[table.copies] = ({}, {})
+    return caches
+
+
+def _board_of(fireworks: Sequence[int], gone: Sequence[int], copies: tuple[int, ...]
               ) -> Board:
     """The board of these fireworks and discard counts (per face index), with ``copies``
-    of each face in the deck. Every seat's player computes the same one after each play
-    and discard (it is public), hence one shared cache."""
+    of each face in the deck."""
     playable = trash = critical = 0
     for s, top in enumerate(fireworks):
         base = s * RANKS_PER_SUIT
         end = base + RANKS_PER_SUIT
-        p_mask, t_mask, c_mask = _suit_facts(top, copies[base:end], gone[base:end])
+        p_mask, t_mask, c_mask = _suit_facts(top, copies[base:end], tuple(gone[base:end]))
         playable |= p_mask << base
         trash |= t_mask << base
         critical |= c_mask << base
@@ -1592,10 +1627,8 @@ def _suit_facts(top: int, copies: tuple[int, ...], gone: tuple[int, ...]
     return playable, trash, critical
 
 
-@lru_cache(maxsize=256)
-def _context_of(fireworks: tuple[int, ...], known: int) -> Context:
-    """The context for these fireworks when the faces ``known`` are known. Every seat's
-    player computes the same one after each play (it is public), hence one shared cache."""
+def _context_of(fireworks: Sequence[int], known: int) -> Context:
+    """The context for these fireworks when the faces ``known`` are known."""
     queued = []
     next_mask = connectable = eventual = 0
     for s, top in enumerate(fireworks):
