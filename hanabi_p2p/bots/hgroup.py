@@ -83,6 +83,16 @@ BLUFF_NAMES_WEIGHT = 3
 # its new chop, with this many tokens or more (the saver had no turn to see that card yet).
 # Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better.
 AFTER_SAVE_TOKENS = 2
+# ... and with this many tokens or more, when no clue does some good, a clue that does no
+# harm (worth 0: it touches no new card, only tells more about clued ones) is still given
+# rather than discard that new chop, if the chop is likely to be needed: if losing it costs
+# at least AFTER_SAVE_STALL_LOSS points on average over the faces it may be (as for a
+# locked hand: _expected_loss). The saver saw that card, and gets a turn to save it too.
+# Measured (paired, same decks, 2000 games), 2p: +0.052 +- 0.020 (seeds 0..), +0.070 +-
+# 0.023 (seeds 10000..); a loss of 0.15: +0.032, 0.25: +0.038, 0.4: +0.043, 0.5: +0.011,
+# any chop: -0.007; 2 tokens: +0.050. 3p +0.024, 4p +0.001, 5p -0.001 (1000 games).
+AFTER_SAVE_STALL_TOKENS = 3
+AFTER_SAVE_STALL_LOSS = 0.3
 # Two players: my partner just discarded a card whose other copy is now a last copy that I
 # cannot see (it may be my chop, and my partner, who sees it, had no turn to save it): with
 # this many tokens or more a clue that does some good is given rather than a discard.
@@ -130,6 +140,12 @@ LOCKED_FREE_DISCARD = 4
 # limit on my chop's loss (0.5, 1, 2, none) made no difference at 2p.
 SCREAM_PLAYERS = 5
 SCREAM_MAX_LOSS = 1.0
+# How many boards and contexts the players share (see _caches_for) before starting afresh.
+# Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
+# garbage collector's full passes they bring made the slowest decisions (measured at 1024:
+# 4p worst decision 17 ms CPU over 2000 games, against 3.5 ms; at 64, no full pass in 1000
+# games and the same speed otherwise).
+SHARED_CACHE_SIZE = 64
 # How many choose_action() replicas to keep (one per seat and game being played).
 CACHE_SIZE = 32
 
@@ -178,7 +194,7 @@ class Context(NamedTuple):
     """What the clued cards and the fireworks mean for reading the next clue."""
 
     known: int  # faces everyone knows a clued card is (good touch: no other is clued so)
-    queued: list[int]  # per suit, the rank reached once those known cards are played
+    queued: tuple[int, ...]  # per suit, the rank reached once those known cards are played
     next_mask: int  # the card each firework needs after the queued ones: a play clue's meaning
     connectable: int  # faces a prompt or finesse may make a focus (one above next, not queued)
     eventual: int  # faces playable once the queued cards are played
@@ -235,7 +251,6 @@ class HGroupPlayer:
         self.poss = [table.all_faces] * n
         self.clued = [False] * n
         self.fw = [0] * len(table.suits)
-        self._contexts: dict[int, Context] = {}  # known faces -> context, for these fireworks
         self.gone = [0] * len(table.cards)  # face index -> copies discarded
         self.used = [0] * len(table.cards)  # face index -> copies played
         # face index -> copies this seat has seen (in other hands, played or discarded: the
@@ -244,7 +259,11 @@ class HGroupPlayer:
         self.unseen = table.all_faces
         self.suit_of = [i // RANKS_PER_SUIT for i in range(len(table.cards))]
         self.rank_of = [i % RANKS_PER_SUIT + 1 for i in range(len(table.cards))]
-        self._suit_masks = [(0, 0, 0)] * len(table.suits)
+        # the fireworks and the discard counts packed in one int each (3 bits a suit, 2 bits
+        # a face: a face has at most 3 copies), keys of the shared caches of boards and
+        # contexts
+        self._fw_key = self._gone_key = 0
+        self._boards, self._contexts = _caches_for(table)
         self.board = self._make_board()
         self.pending: Pending | None = None
         self._ctx: Context | None = None
@@ -277,10 +296,11 @@ class HGroupPlayer:
             self.last = hist[i]
         self.synced = len(hist)
         # A peer may learn a drawn card's face after the draw was applied: see it now.
+        fi = self.fi
         for other, hand in enumerate(self.replica.hands):
             if other != self.seat:
                 for card in hand:
-                    if self.fi[card] < 0:
+                    if fi[card] < 0:
                         self._see(card, state)
 
     def _deal(self, state: GameState) -> None:
@@ -292,8 +312,10 @@ class HGroupPlayer:
         self._dealt = True
 
     def _see(self, card: int, state: GameState) -> None:
+        if self.fi[card] >= 0:
+            return  # seen already
         face = state.faces[card]
-        if face is not None and self.fi[card] < 0:
+        if face is not None:
             f = self.fi[card] = self.table.index(face)
             self.seen[f] += 1
             if self.seen[f] >= self.table.copies[f]:
@@ -348,13 +370,14 @@ class HGroupPlayer:
             fi = self.fi[action.card]
             if placed:
                 self.fw[self.suit_of[fi]] += 1
-                self._contexts.clear()
+                self._fw_key += 1 << 3 * self.suit_of[fi]
                 self.used[fi] += 1
             else:
                 self.gone[fi] += 1
+                self._gone_key += 1 << 2 * fi
             if drew is not None and action.seat != self.seat:
                 self._see(drew, state)
-            self.board = self._make_board(self.suit_of[fi])
+            self.board = self._make_board()
         if scream:
             self._move_chop((action.seat + 1) % self.config.players)
 
@@ -421,26 +444,15 @@ class HGroupPlayer:
 
     # ------------------------------------------------------------------ public facts
 
-    def _make_board(self, changed: int | None = None) -> Board:
-        """The board from the fireworks and the discard pile; only suit ``changed`` is
-        recomputed when given (a play or a discard touches one suit)."""
-        suits = range(len(self.fw)) if changed is None else (changed,)
-        for s in suits:
-            self._suit_masks[s] = self._suit_board(s)
-        playable = trash = critical = 0
-        for p_mask, t_mask, c_mask in self._suit_masks:
-            playable |= p_mask
-            trash |= t_mask
-            critical |= c_mask
-        return Board(playable, trash, critical)
-
-    def _suit_board(self, s: int) -> tuple[int, int, int]:
-        """(playable, trash, critical) face masks of suit ``s``."""
-        base = s * RANKS_PER_SUIT
-        end = base + RANKS_PER_SUIT
-        playable, trash, critical = _suit_facts(
-            self.fw[s], tuple(self.table.copies[base:end]), tuple(self.gone[base:end]))
-        return playable << base, trash << base, critical << base
+    def _make_board(self) -> Board:
+        """The board from the fireworks and the discard pile."""
+        key = (self._fw_key, self._gone_key)
+        board = self._boards.get(key)
+        if board is None:
+            if len(self._boards) >= SHARED_CACHE_SIZE:
+                self._boards.clear()
+            board = self._boards[key] = _board_of(self.fw, self.gone, self.table.copies)
+        return board
 
     def _clue_mask(self, clue: Clue) -> int:
         if clue.colour is not None:
@@ -517,7 +529,8 @@ class HGroupPlayer:
                 return c  # a prompt: the (first) clued card that may be it
         return self.finesse_position(seat)
 
-    def _connections(self, clue: Clue, base: int, queued: list[int]) -> tuple[Connection, ...]:
+    def _connections(self, clue: Clue, base: int, queued: tuple[int, ...]
+                     ) -> tuple[Connection, ...]:
         """Ways the focus (faces ``base``) may be one above what its firework needs, the
         missing card coming from a player between giver and receiver (who then plays it).
         One question at a time: no new one while another waits for its answer."""
@@ -533,10 +546,13 @@ class HGroupPlayer:
             face = missing + 1
             if not base >> face & 1:
                 continue
-            cards = tuple((seat, card) for seat in chain
-                          if (card := self._connecting_card(seat, missing)) is not None)
+            cards = []
+            for seat in chain:
+                card = self._connecting_card(seat, missing)
+                if card is not None:
+                    cards.append((seat, card))
             if cards:
-                out.append(Connection(missing, face, cards))
+                out.append(Connection(missing, face, tuple(cards)))
         return tuple(out)
 
     def _context(self) -> Context:
@@ -545,29 +561,14 @@ class HGroupPlayer:
         ctx = self._ctx
         if ctx is None:
             known = self._known_faces()
-            ctx = self._ctx = self._contexts.get(known) or self._make_context(known)
+            key = (self._fw_key, known)
+            ctx = self._contexts.get(key)
+            if ctx is None:
+                if len(self._contexts) >= SHARED_CACHE_SIZE:
+                    self._contexts.clear()
+                ctx = self._contexts[key] = _context_of(self.fw, known)
+            self._ctx = ctx
             self._chops = {}
-        return ctx
-
-    def _make_context(self, known: int) -> Context:
-        """The context when the faces ``known`` are known (kept until a card is played)."""
-        queued = []
-        next_mask = connectable = eventual = 0
-        for s, top in enumerate(self.fw):
-            base = s * RANKS_PER_SUIT
-            reach = top
-            while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
-                reach += 1
-            queued.append(reach)
-            if reach < RANKS_PER_SUIT:
-                next_mask |= 1 << (base + reach)
-                if reach == top and top + 2 <= RANKS_PER_SUIT:
-                    connectable |= 1 << (base + top + 1)
-            # ranks top..reach (the card after the queued ones included), up to the 5
-            above = min(reach + 1, RANKS_PER_SUIT) - top
-            if above > 0:
-                eventual |= ((1 << above) - 1) << (base + top)
-        ctx = self._contexts[known] = Context(known, queued, next_mask, connectable, eventual)
         return ctx
 
     def _read_clue(self, clue: Clue, touched: frozenset[int]
@@ -582,9 +583,12 @@ class HGroupPlayer:
         pending = None
         # the focus: the chop if the clue touches it (it is unclued: newly touched), else
         # the newest newly touched card
-        focus = chop if chop is not None and chop in touched else next(
-            (c for c in self.replica.hands[clue.target] if c in touched and not clued[c]),
-            None)
+        focus = chop if chop is not None and chop in touched else None
+        if focus is None:
+            for c in self.replica.hands[clue.target]:
+                if c in touched and not clued[c]:
+                    focus = c
+                    break
         useless = self.board.trash | known
         poss_of = self.poss
         inf = self.inf
@@ -704,20 +708,22 @@ class _Decision:
         # how each rated clue reads (``_read_clue``), by id
         self.reads: dict[int, tuple[dict[int, int], Pending | None]] = {}
         # every face some clued card visible to this seat is (for good touch as a giver)
-        self.clued_faces: dict[int, int] = {}
+        clued_faces: dict[int, int] = {}
+        self.clued_faces = clued_faces
+        clued = player.clued
+        fi = player.fi
         for other, hand in enumerate(self.rep.hands):
+            if other != player.seat:
+                for c in hand:
+                    if clued[c] and (f := fi[c]) >= 0:
+                        clued_faces[f] = clued_faces.get(f, 0) + 1
+                continue
             for c in hand:
-                if not player.clued[c]:
-                    continue
-                if other != player.seat:
-                    f = player.fi[c]
-                    if f >= 0:
-                        self.clued_faces[f] = self.clued_faces.get(f, 0) + 1
-                else:
+                if clued[c]:
                     m = player.public(c)
                     if m & (m - 1) == 0:
                         f = m.bit_length() - 1
-                        self.clued_faces[f] = self.clued_faces.get(f, 0) + 1
+                        clued_faces[f] = clued_faces.get(f, 0) + 1
 
     def words(self, say: Say, seat: int = 0, *, slot: int = 0, clue: Clue | None = None,
               card: Card | None = None, focus: Card | None = None, count: int = 0) -> Words:
@@ -802,11 +808,15 @@ class _Decision:
         if clue is not None and (clue[0] >= need or tokens == MAX_CLUE_TOKENS
                                  or (tokens >= RICH_TOKENS and clue[0] > 0)):
             return clue[1]
-        if (p.saved == p.seat and tokens >= AFTER_SAVE_TOKENS and clue is not None
-                and clue[0] > 0):
+        if p.saved == p.seat and tokens >= AFTER_SAVE_TOKENS and clue is not None:
             # my chop was just saved: the card behind it is my chop now, and nobody has had
-            # a turn to look at it yet. A clue that does some good keeps it a turn longer.
-            return self._stall_saying(clue[1], Say.STALL_AFTER_SAVE)
+            # a turn to look at it yet. A clue that does some good keeps it a turn longer;
+            # so does a harmless one, with tokens to spare, if that card is likely needed.
+            if clue[0] > 0:
+                return self._stall_saying(clue[1], Say.STALL_AFTER_SAVE)
+            if (clue[0] == 0 and tokens >= AFTER_SAVE_STALL_TOKENS
+                    and self._chop_loss(mine) >= AFTER_SAVE_STALL_LOSS):
+                return self._stall_saying(clue[1], Say.STALL_AFTER_SAVE_RISK)
         if twin and clue is not None and clue[0] > 0:
             return self._stall_saying(clue[1], Say.STALL_TWIN)
         if tokens < MAX_CLUE_TOKENS:
@@ -1176,13 +1186,15 @@ class _Decision:
         return [a for a in self.clues()
                 if type(a) is Clue and a.target == target]
 
-    def _value_bounds(self, clues: list[Clue]) -> list[int]:
+    def _value_bounds(self, clues: list[Clue], floor: int | None = None) -> list[int]:
         """Per clue, no less than the value ``_rate`` gives it (when it gives one), and
         cheap: the touched cards' faces are known to this seat, so good and bad touch are
         counted as ``_rate`` counts them, a save as well, and a card counts as a play if its
         face is one the queued plays reach and its holder does not know that yet (or, for a
         prompt or finesse, if a face is one above a firework's next card: then the
-        connecting card plays too)."""
+        connecting card plays too). With ``floor`` (at least MIN_CLUE_VALUE), a clue that
+        touches no such card is worth less (a save and good touch alone fall short) and
+        gets a bound below it at once."""
         p = self.p
         fi = p.fi
         clued = p.clued
@@ -1194,8 +1206,20 @@ class _Decision:
         trash = p.board.trash
         clued_faces = self.clued_faces
         saves: dict[int, int | None] = {}  # target -> its chop if worth saving
+        hopeless = -BAD_TOUCH_WEIGHT * len(fi)
+        may_play: set[int] | None = None
+        if floor is not None and floor >= MIN_CLUE_VALUE:
+            may_play = set()
+            for seat, hand in enumerate(self.rep.hands):
+                if seat != p.seat:
+                    for c in hand:
+                        if (f := fi[c]) >= 0 and 1 << f & (eventual | connectable):
+                            may_play.add(c)
         out = []
         for clue in clues:
+            if may_play is not None and may_play.isdisjoint(clue.touched or ()):
+                out.append(hopeless)
+                continue
             plays = good = bad = conn = 0
             seen_here = 0
             touched = clue.touched or frozenset()
@@ -1208,7 +1232,7 @@ class _Decision:
                     poss = possible[c]
                     if (inf[c] & poss or poss) & not_eventual:
                         plays += 1
-                elif bit & connectable:
+                elif bit & connectable and not conn and self._may_connect(clue, c, f):
                     conn = 1
                 if clued[c]:
                     continue
@@ -1230,6 +1254,39 @@ class _Decision:
                 value += SAVE_WEIGHT
             out.append(value)
         return out
+
+    def _may_connect(self, clue: Clue, card: int, face: int) -> bool:
+        """Could ``clue`` be rated as a prompt, finesse or bluff that ``card`` (face
+        ``face``, one above its firework's next card) is the focus of? Only if it is the
+        focus, some player is asked to answer, and the card that player would play is the
+        missing one (or, asked alone, another playable card: a bluff). A cheap test of the
+        conditions ``_rate`` checks, for its bound."""
+        p = self.p
+        if p.pending is not None:
+            return False  # one question at a time
+        chain = p._chain(clue)
+        if not chain:
+            return False
+        touched = clue.touched or frozenset()
+        chop = p.chop(clue.target)
+        clued = p.clued
+        if chop is not None and chop in touched:
+            if chop != card:
+                return False
+        elif next((c for c in self.rep.hands[clue.target] if c in touched and not clued[c]),
+                  None) != card:
+            return False
+        missing = face - 1
+        fi = p.fi
+        for seat in chain:
+            answer = p._connecting_card(seat, missing)
+            if answer is None:
+                continue
+            f = fi[answer]
+            if f == missing or (BLUFFS and len(chain) == 1 and not clued[answer] and f >= 0
+                                and 1 << f & p.board.playable):
+                return True
+        return False
 
     def _rate_clue(self, clue: Clue) -> tuple[int, int] | None:
         """(value, plays) of a clue, or None if it would mislead its receiver (computed
@@ -1390,7 +1447,7 @@ class _Decision:
         best: tuple[tuple[int, bool, int, int], Clue, int] | None = None
         recent = self._recent_clues()
         clues = [clue for clue in self.clues() if type(clue) is Clue]
-        bounds = self._value_bounds(clues)
+        bounds = self._value_bounds(clues, floor)
         # Rated from the most promising on, and no further once a clue's bound is below the
         # best value found: the same choice as rating them all, for about half the work.
         for i in sorted(range(len(clues)), key=bounds.__getitem__, reverse=True):
@@ -1469,6 +1526,13 @@ class _Decision:
         return Advice(Discard(p.seat, best[0]), Reason.LOCKED,
                       self.words(say, slot=slot))
 
+    def _chop_loss(self, mine: list[tuple[int, int]]) -> float:
+        """``_expected_loss`` of my chop (0 if I have none)."""
+        chop = self.p.chop(self.p.seat)
+        if chop is None:
+            return 0.0
+        return self._expected_loss((chop, dict(mine)[chop]))
+
     def _expected_loss(self, card_mask: tuple[int, int]) -> float:
         """The points the fireworks can no longer reach if this card of mine goes, averaged
         over the faces it may be (weighted by the copies of each I have not seen): a last
@@ -1536,6 +1600,37 @@ _PLANNED = frozenset({Reason.PLAY_KNOWN, Reason.PLAY_CLUE, Reason.DISCARD_TRASH,
                       Reason.DISCARD_CHOP, Reason.STALL, Reason.LOCKED, Reason.GAMBLE})
 
 
+# Boards and contexts are public: every seat's player computes the same ones after each play
+# and discard, so they share them. A board depends only on the fireworks, the discard counts
+# and the copies of each face in the deck, a context on the fireworks and the known faces:
+# one pair of caches per tuple of copies (which also fixes the number of suits) serves all.
+_shared: dict[tuple[int, ...],
+              tuple[dict[tuple[int, int], Board], dict[tuple[int, int], Context]]] = {}
+
+
+def _caches_for(table: FaceTable
+                ) -> tuple[dict[tuple[int, int], Board], dict[tuple[int, int], Context]]:
+    caches = _shared.get(table.copies)
+    if caches is None:
+        caches = _shared[table.copies] = ({}, {})
+    return caches
+
+
+def _board_of(fireworks: Sequence[int], gone: Sequence[int], copies: tuple[int, ...]
+              ) -> Board:
+    """The board of these fireworks and discard counts (per face index), with ``copies``
+    of each face in the deck."""
+    playable = trash = critical = 0
+    for s, top in enumerate(fireworks):
+        base = s * RANKS_PER_SUIT
+        end = base + RANKS_PER_SUIT
+        p_mask, t_mask, c_mask = _suit_facts(top, copies[base:end], tuple(gone[base:end]))
+        playable |= p_mask << base
+        trash |= t_mask << base
+        critical |= c_mask << base
+    return Board(playable, trash, critical)
+
+
 @cache
 def _suit_facts(top: int, copies: tuple[int, ...], gone: tuple[int, ...]
                 ) -> tuple[int, int, int]:
@@ -1556,6 +1651,27 @@ def _suit_facts(top: int, copies: tuple[int, ...], gone: tuple[int, ...]
         elif left == 1:
             critical |= 1 << r
     return playable, trash, critical
+
+
+def _context_of(fireworks: Sequence[int], known: int) -> Context:
+    """The context for these fireworks when the faces ``known`` are known."""
+    queued = []
+    next_mask = connectable = eventual = 0
+    for s, top in enumerate(fireworks):
+        base = s * RANKS_PER_SUIT
+        reach = top
+        while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
+            reach += 1
+        queued.append(reach)
+        if reach < RANKS_PER_SUIT:
+            next_mask |= 1 << (base + reach)
+            if reach == top and top + 2 <= RANKS_PER_SUIT:
+                connectable |= 1 << (base + top + 1)
+        # ranks top..reach (the card after the queued ones included), up to the 5
+        above = min(reach + 1, RANKS_PER_SUIT) - top
+        if above > 0:
+            eventual |= ((1 << above) - 1) << (base + top)
+    return Context(known, tuple(queued), next_mask, connectable, eventual)
 
 
 @cache

@@ -47,6 +47,9 @@ class SeatView:
         self.history: list[Action] = []
         self._fireworks = [0] * len(table.suits)
         self._slots: list[ClueSlot | None] = [None] * config.players
+        # per seat: is its slot built for its hand as it is now (every face known)? A hand
+        # changes only here, and a face once known never changes, so until then it is.
+        self._slot_fresh = [False] * config.players
 
     @property
     def cards_left(self) -> int:
@@ -62,6 +65,7 @@ class SeatView:
         self.history.append(action)
         if isinstance(action, Move):
             hand = self.hands[action.seat]
+            self._slot_fresh[action.seat] = False
             hand.remove(action.card)
             hand.insert(action.to, action.card)
             return False, None
@@ -79,6 +83,7 @@ class SeatView:
         suit, rank = divmod(fi, RANKS_PER_SUIT)
         rank += 1
         self.hands[seat].remove(card)
+        self._slot_fresh[seat] = False
         self._where[card] = -1
         placed = False
         if isinstance(action, Discard):
@@ -120,17 +125,22 @@ class SeatView:
             return []
         seat = self.seat
         out: list[Clue] = []
+        slots = self._slots
+        fresh = self._slot_fresh
         for target, hand in enumerate(self.hands):
             if target == seat:
                 continue
-            masks = hand_masks(hand, self.face_index, self.table)
-            if masks is None:
-                continue  # a face not known yet: no clue to that hand until it is
-            slot = self._slots[target]
-            if slot is None or slot.masks != masks:
-                slot = build_clue_slot(seat, target, hand, masks, slot, self.table,
-                                       self.config.empty_clues)
-                self._slots[target] = slot
+            slot = slots[target]
+            if not fresh[target]:
+                masks = hand_masks(hand, self.face_index, self.table)
+                if masks is None:
+                    continue  # a face not known yet: no clue to that hand until it is
+                if slot is None or slot.masks != masks:
+                    slot = build_clue_slot(seat, target, hand, masks, slot, self.table,
+                                           self.config.empty_clues)
+                    slots[target] = slot
+                fresh[target] = True
+            assert slot is not None
             out.extend(slot.clues)
         return out
 

@@ -55,6 +55,9 @@ class Say(Enum):
                        "— a stall")
     STALL_AFTER_SAVE = N_("clue {player} {clue}: my chop was just saved and the next card may "
                           "need saving too, so a clue that helps beats a discard — a stall")
+    STALL_AFTER_SAVE_RISK = N_("clue {player} {clue}: my chop was just saved and the card "
+                               "behind it may well be needed, so with tokens to spare a "
+                               "harmless clue beats a discard — a stall")
     STALL_TWIN = N_("clue {player} {clue}: the card just discarded has one copy left that I "
                     "cannot see, perhaps my chop, so a clue that helps beats a discard — a stall")
     FIX = N_("clue {player} {clue}: their slot {slot} reads as playable but it is {card} "

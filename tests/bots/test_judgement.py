@@ -28,6 +28,37 @@ def test_after_a_save_on_the_chop_a_useful_clue_beats_a_discard() -> None:
     assert "my chop was just saved" in advice.text
 
 
+def test_after_a_save_a_harmless_clue_beats_discarding_a_likely_last_copy() -> None:
+    # Alice throws away one copy of each 2 (each of her draws is a 3 that Bob clues), so a
+    # card Bob cannot see is likely a last copy; then she saves Bob's W5 with "5".
+    s = Scenario(2, ["R2 Y2 G2 B2 W2", "R4 B1 G1 Y1 W5"], draws="R3 Y3 G3 B3 W3")
+    s.clue(ALICE, BOB, "4")
+    for two in ("W2", "B2", "G2", "Y2", "R2"):
+        s.clue(BOB, ALICE, "2" if two == "W2" else "3")
+        s.discard(ALICE, next(k for k in range(1, 6) if s.face(ALICE, k) == two))
+    s.clue(BOB, ALICE, "3")
+    s.clue(ALICE, BOB, "5")
+    assert s.state.clue_tokens == 5 and s.chop(BOB) == 4
+    advice = s.advice(BOB)
+    # Every card of Alice's is clued and no clue gets one played. Bob cannot see his new
+    # chop (slot 4); the unseen 2s are last copies, each worth the rest of its colour: a
+    # clue that only tells Alice more about a 3 keeps that card a turn longer.
+    assert isinstance(advice.action, Clue) and advice.action.target == ALICE
+    assert advice.reason is Reason.STALL
+    assert "may well be needed" in advice.text
+
+
+def test_after_a_save_with_little_at_risk_the_new_chop_goes() -> None:
+    s = Scenario(2, ["R3 Y3 G3 B3 G3", "R4 B1 G1 Y1 W5"])
+    s.clue(ALICE, BOB, "4")
+    s.clue(BOB, ALICE, "3")
+    s.clue(ALICE, BOB, "5")
+    advice = s.advice(BOB)
+    # nothing is discarded yet: the only last copies are the 5s, so his new chop is
+    # unlikely to be one, and the token is worth more than a turn's delay
+    assert isinstance(advice.action, Discard) and advice.reason is Reason.DISCARD_CHOP
+
+
 def test_a_locked_hand_gives_up_the_card_that_costs_fewest_points() -> None:
     s = Scenario(2, ["Y4 R5 G5 B5 W5", "R1 G1 B1 W1 Y4"])
     s.clue(ALICE, BOB, "1")
