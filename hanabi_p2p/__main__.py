@@ -1,3 +1,3 @@
-from hanabi_p2p.entry import run
+from hanabi_p2p.cli import main
 
-run()
+raise SystemExit(main())
