@@ -121,23 +121,22 @@ def check_steps(config: GameConfig, table_id: bytes, seats: Sequence[bytes],
     steps present, in seat order, up to the first one missing; `ok` unless one fails."""
     try:
         got = _collect(transcript, len(seats))
-        size = config.deck_size
+        senders = [checks.Sender(table_id, seat, peer_id, group)
+                   for seat, peer_id in enumerate(seats)]
         points = tuple(card_points(config, group))
         total = group.point_sum(points)
-        for seat in range(len(seats)):
-            shuffle = got.shuffles.get(seat)
+        for sender in senders:
+            shuffle = got.shuffles.get(sender.seat)
             if shuffle is None:
                 break  # the steps after a missing one have nothing to be checked against
-            sender = checks.Sender(table_id, seat, seats[seat], group)
-            total = checks.check_shuffle(sender, shuffle, size, total)
+            total = checks.check_shuffle(sender, shuffle, config.deck_size, total)
             points = shuffle.points
         if len(got.shuffles) == len(seats):
-            for seat in range(len(seats)):
-                lock = got.locks.get(seat)
+            for sender in senders:
+                lock = got.locks.get(sender.seat)
                 if lock is None:
                     break
-                sender = checks.Sender(table_id, seat, seats[seat], group)
-                checks.check_lock(sender, lock, got.shuffles[seat].shuffle_point, points)
+                checks.check_lock(sender, lock, got.shuffles[sender.seat].shuffle_point, points)
                 points = lock.points
     except _AuditFailedError as failure:
         return AuditResult(False, failure.seat, failure.reason, failure.check)

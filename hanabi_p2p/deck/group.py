@@ -59,6 +59,8 @@ def _sodium() -> Any:
         with contextlib.suppress(OSError):
             os.unlink(path)
     return sys.modules["rbcl"]._sodium
+
+
 def load_library() -> None:
     """Load the group's library now, e.g. on a worker thread while a peer waits for its
     table to fill, so that the first deck step at the table does not pay for it."""

@@ -71,13 +71,20 @@ def run_in_order(jobs: Sequence[ProofCheck]) -> None:
         job()
 
 
-def _first_failure(jobs: Sequence[_Job]) -> DeckCheatError | None:
+def first_failure(jobs: Sequence[ProofCheck]) -> DeckCheatError | None:
+    """Run the jobs in order and return what the first failing one raised (None if all
+    pass): the outcome `finish_checks` takes, so that the blame never depends on timing."""
     for job in jobs:
         try:
-            job.check()
+            job()
         except DeckCheatError as exc:
             return exc
     return None
+
+
+def _in_arrival_order(*batches: Sequence[_Job]) -> list[ProofCheck]:
+    return [job.check for job in sorted((job for jobs in batches for job in jobs),
+                                        key=lambda job: job.order)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,12 +353,9 @@ class DeckPeer:
             # Checks kept back while the deal's went first came before some of the batch: a
             # failure among those is the earliest, as it would be without deferring.
             last = batch[-1].order
-            earlier = [job for job in self._deferred if job.order < last]
+            earlier = [job.check for job in self._deferred if job.order < last]
             self._deferred = []
-            error = _first_failure(earlier) or error
-            self._error = error
-            self._phase = Phase.ERROR
-            raise error
+            raise self._stop(first_failure(earlier) or error)
         return self._run(self._advance)
 
     def settle_checks(self) -> list[DeckMessage]:
@@ -362,15 +366,13 @@ class DeckPeer:
         Returns what this peer sends as a result; on a failed check moves to ERROR and
         raises it."""
         self._require_usable()
-        jobs = sorted((*self._running, *self._deferred), key=lambda job: job.order)
+        jobs = _in_arrival_order(self._running, self._deferred)
         if self._running:
             self._batch_superseded = True
         self._running, self._deferred = [], []
-        failure = _first_failure(jobs)
+        failure = first_failure(jobs)
         if failure is not None:
-            self._error = failure
-            self._phase = Phase.ERROR
-            raise failure
+            raise self._stop(failure)
         return self._run(self._advance)
 
     def seed_reveal(self) -> list[DeckMessage]:
@@ -413,19 +415,23 @@ class DeckPeer:
             # failure among them comes first, as it would have without deferring, so that
             # the blame does not depend on the mode. A batch out with take_checks came
             # before those: it is run again here, in order (its outcome is ignored later).
-            jobs = sorted((*self._running, *self._deferred), key=lambda job: job.order)
+            jobs = _in_arrival_order(self._running, self._deferred)
             self._running, self._deferred = [], []
-            try:
-                run_in_order([job.check for job in jobs])
-            except DeckCheatError as earlier:
-                error = earlier
-            if self._error is None:
-                self._error = error
-            self._phase = Phase.ERROR
+            error = first_failure(jobs) or error
+            self._stop(error)
             if error is exc:
                 raise
             raise error from None
         return out
+
+    def _stop(self, error: DeckCheatError | DeckCorruptError,
+              ) -> DeckCheatError | DeckCorruptError:
+        """Stop for good on `error` (the first one found is the one kept), for the caller
+        to raise."""
+        if self._error is None:
+            self._error = error
+        self._phase = Phase.ERROR
+        return error
 
     def _emit(self, message: DeckMessage) -> list[DeckMessage]:
         if message in self._sent:

@@ -237,10 +237,14 @@ class Link:
         """The writer or keepalive ended. They handle the network themselves, so anything
         escaping them is a bug of ours: the link closes and `recv` raises it to its reader
         (the mesh ends the peer with it, visibly), instead of a writer that died unseen."""
-        if task.cancelled() or task.exception() is None:
-            return
-        self._crashed = task.exception()
-        self._shutdown(LinkClosedError(self.label, f"{task.get_name()} failed"), None)
+        error = None if task.cancelled() else task.exception()
+        if error is not None:
+            self._crash(error, f"{task.get_name()} failed")
+
+    def _crash(self, error: BaseException, what: str) -> None:
+        """A bug of ours in writing: close the link, and `recv` raises `error`."""
+        self._crashed = error
+        self._shutdown(LinkClosedError(self.label, what), None)
 
     def send(self, frame: Frame) -> int:
         """Queue a frame; raises LinkClosedError if the link is closed or the peer not reading.
@@ -272,8 +276,7 @@ class Link:
             try:
                 self._writer.write(data)
             except Exception as exc:  # a bug, as in the writer: recv raises it
-                self._crashed = exc
-                self._shutdown(LinkClosedError(self.label, "writing failed"), None)
+                self._crash(exc, "writing failed")
             return len(data)
         self._outbox.append(data)
         self._outbox_bytes += len(data)

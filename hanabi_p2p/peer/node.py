@@ -29,6 +29,7 @@ from typing import Any
 
 from hanabi_p2p.deck.errors import DeckCheatError
 from hanabi_p2p.deck.group import load_library
+from hanabi_p2p.deck.peer import first_failure
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica
@@ -322,7 +323,7 @@ class Node:
             self.on_events(list(effect.events))
         elif isinstance(effect, fx.CheckDeck):
             if self._group is None:  # not running (replaying a log): here and now
-                self.core.deck_checked(_first_failure(effect.jobs), self.clock())
+                self.core.deck_checked(first_failure(effect.jobs), self.clock())
             else:
                 self.spawn(self._check_deck(effect.jobs), "deck checks")
         elif isinstance(effect, fx.Finished):
@@ -389,15 +390,6 @@ def load_libraries() -> None:
     OpenSSL's X25519), all at once when the table fills."""
     load_key_exchange()
     load_library()
-
-
-def _first_failure(jobs: Sequence[Callable[[], None]]) -> fx.CheckOutcome:
-    for job in jobs:
-        try:
-            job()
-        except DeckCheatError as exc:
-            return exc
-    return None
 
 
 def _worth_reporting(event: LinkFailed) -> bool:

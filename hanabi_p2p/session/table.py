@@ -384,10 +384,11 @@ class TableSession:
         deck = self._require_deck()
         msgs: list[Any] = []
         if isinstance(action, Play | Discard):
+            draws = state.draw_index < state.config.deck_size
+            if draws and not self._settle_deck_checks():  # (before any share is made)
+                raise IllegalAction(f"the game was stopped: {self.abort_reason}")
             msgs.extend(deck.public_share(action.card))
-            if state.draw_index < state.config.deck_size:
-                if not self._settle_deck_checks():
-                    raise IllegalAction(f"the game was stopped: {self.abort_reason}")
+            if draws:
                 msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
         # the hash we computed when this turn began (what the others check it against)
         digest = self.my_hashes.get(state.turn) or state.public_hash()

@@ -37,8 +37,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from hanabi_p2p.deck import AuditResult, DeckMessage, Lock, SeedReveal, audit, decode_message
-from hanabi_p2p.deck.audit import check_steps
+from hanabi_p2p.deck import (
+    AuditResult,
+    DeckMessage,
+    Lock,
+    SeedReveal,
+    audit,
+    check_steps,
+    decode_message,
+)
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
 from hanabi_p2p.deck.errors import Check
 from hanabi_p2p.deck.group import DeckGroup, GroupError

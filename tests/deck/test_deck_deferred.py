@@ -13,7 +13,7 @@ from test_deck_cheats import BAD_POINTS, G, replace_item, tampering
 
 from hanabi_p2p.deck import Check, DeckCheatError, Lock, Phase, Shuffle
 from hanabi_p2p.deck.messages import DeckMessage
-from hanabi_p2p.deck.peer import DeckPeer, ProofCheck
+from hanabi_p2p.deck.peer import DeckPeer, ProofCheck, first_failure
 from hanabi_p2p.deck.table import DeckTable, Tamper
 from hanabi_p2p.errors import LocalProtocolError
 from hanabi_p2p.rules.cards import GameConfig
@@ -178,15 +178,8 @@ def _fed_without_checks(label: str, forge: dict[int, Callable[[DeckMessage], Dec
 
 
 def _run_batch(peer: DeckPeer) -> list[DeckMessage]:
-    jobs = peer.take_checks()
-    error = None
-    for job in jobs:  # the first failure in list order, as the shell reports it
-        try:
-            job()
-        except DeckCheatError as exc:
-            error = exc
-            break
-    return peer.finish_checks(error)
+    """One batch, as the shell runs and reports it."""
+    return peer.finish_checks(first_failure(peer.take_checks()))
 
 
 def test_the_deal_needs_only_its_own_checks_and_a_later_card_every_check() -> None:

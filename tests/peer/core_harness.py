@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hanabi_p2p.bots.simple import choose_action
-from hanabi_p2p.deck.errors import DeckCheatError
+from hanabi_p2p.deck.peer import first_failure
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.identity import Identity
 from hanabi_p2p.log.entry import Entry
@@ -188,13 +188,7 @@ class SimNet:
         if p.frozen:  # a stopped process finishes its checks when it goes on
             self._schedule(TICK_S, functools.partial(self._check_deck, p, jobs))
             return
-        outcome: fx.CheckOutcome = None
-        for job in jobs:
-            try:
-                job()
-            except DeckCheatError as exc:
-                outcome = exc
-                break
+        outcome = first_failure(jobs)
         p.checks_run += len(jobs)
         p.core.deck_checked(outcome, self.now)
         self._effects(p)
