@@ -45,7 +45,7 @@ from hanabi_p2p.deck import group
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
 from hanabi_p2p.deck.group import EDWARDS25519, RISTRETTO255, DeckGroup
 from hanabi_p2p.deck.messages import DeckMessage
-from hanabi_p2p.deck.peer import DeckPeer
+from hanabi_p2p.deck.peer import DeckPeer, first_failure
 from hanabi_p2p.deck.table import DeckTable
 from hanabi_p2p.rules.cards import GameConfig
 
@@ -105,10 +105,8 @@ class Mode(Enum):
 
 
 def one_batch(peer: DeckPeer) -> list[DeckMessage]:
-    """What a shell does with one CheckDeck: run the batch, report it (honest tables)."""
-    for job in peer.take_checks():
-        job()
-    return peer.finish_checks(None)
+    """What a shell does with one CheckDeck: run the batch, report its outcome."""
+    return peer.finish_checks(first_failure(peer.take_checks()))
 
 
 def critical_path(players: int, run: int, mode: Mode,
@@ -205,6 +203,10 @@ def time_phases_modp(players: int, run: int) -> float:
     return (clock() - start) * 1000
 
 
+def _ms(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (median)")
@@ -254,11 +256,12 @@ def main() -> None:
         "baseline_phases_ms_5p": round(baseline, 1),
         "speedup": round(baseline / phases_5p, 1),
         "max_batch_ms_5p": round(rows[-1][2], 1),
-        "chain_ms_5p": round(last[Mode.FIRST], 1),
-        "chain_deferred_ms_5p": round(last[Mode.DEFERRED], 1),
-        "chain_deferred_2_cores_ms_5p": round(last[Mode.SECOND_CORE], 1),
-        "cpu_per_peer_ms_5p": round(next(c for p, m, _, c, _ in paths
-                                         if p == 5 and m is Mode.FIRST), 1),
+        # (null when --path-players leaves 5 out)
+        "chain_ms_5p": _ms(last.get(Mode.FIRST)),
+        "chain_deferred_ms_5p": _ms(last.get(Mode.DEFERRED)),
+        "chain_deferred_2_cores_ms_5p": _ms(last.get(Mode.SECOND_CORE)),
+        "cpu_per_peer_ms_5p": _ms(next((c for p, m, _, c, _ in paths
+                                        if p == 5 and m is Mode.FIRST), None)),
         "chain_ms": {f"{p}/{m.name.lower()}": round(c, 1) for p, m, c, _, _ in paths},
         "setup_ms": {str(p): round(s, 1) for p, s, _, _ in rows},
         "deck_size": 50,
