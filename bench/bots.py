@@ -1,7 +1,7 @@
 """Computer players' strength and speed: seeded self-play games through the rules engine.
 
     .venv/bin/python bench/bots.py --players 3 --games 2000 [--variant standard]
-                                   [--seed 0] [--bot hgroup] [--option NAME]
+                                   [--seed 0] [--bot hgroup] [--option NAME] [--losses]
 
 ``--players`` takes one or more table sizes. Game ``i`` of a table size shuffles its deck
 with ``random.Random(seed + i)``, so a run is reproducible and two bots meet the same decks.
@@ -9,6 +9,19 @@ Per table size it prints the mean score under both scoring rules (the rulebook's
 strikeout scores 0, and "fireworks kept", where it scores the fireworks on the table), the
 standard error of each mean, the perfect-game and strikeout rates, games per second, and the
 slowest single decision. The last line is one JSON object with those figures.
+
+``--losses`` also says where the points short of the maximum went, per game (the JSON object
+then has them under "losses", by table size):
+
+* ``strikeout``: the fireworks a strikeout scored 0;
+* a suit cut short (every copy of a rank it still needed is gone) loses the ranks from that
+  one up, by how its last copy went: ``cut_chop`` (discarded untouched by any clue),
+  ``cut_clued`` (discarded though a clue had touched it), ``cut_misplay``;
+* ``time_clued``, ``time_unclued``: a suit that could still be finished when the game ended
+  (or that stopped below the rank it lost): the ranks it missed, by whether the next card it
+  needed was touched by a clue in someone's hand at the end or not.
+
+Counting them makes the games slower: the games/s figures of such a run are not the player's.
 """
 
 from __future__ import annotations
@@ -19,11 +32,14 @@ import math
 import random
 import statistics
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass
 
 from hanabi_p2p.bots import BotKind, make_player
+from hanabi_p2p.rules.actions import Discard, Play
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import End, GameState
+from hanabi_p2p.rules.faces import RANKS_PER_SUIT, face_table
 
 
 @dataclass
@@ -42,31 +58,71 @@ class TableFigures:
     max_decision_cpu_ms: float
 
 
-def play_game(config: GameConfig, seed: int, kind: BotKind
-              ) -> tuple[GameState, float, float]:
+def play_game(config: GameConfig, seed: int, kind: BotKind,
+              losses: Counter[str] | None = None) -> tuple[GameState, float, float]:
     """One self-play game; returns the final state and its slowest decision (seconds, wall
-    clock and CPU time)."""
+    clock and CPU time). With ``losses``, adds to it where this game's missing points went
+    (see the module's docstring)."""
     rng = random.Random(seed)
     faces = config.deck_faces()
     rng.shuffle(faces)
     state = GameState(config, faces)
     seats = [make_player(kind, config, seat) for seat in range(config.players)]
     slowest = slowest_cpu = 0.0
+    # face index -> how its last copy to leave the game went (when losses are counted)
+    last_gone: dict[int, str] = {}
+    table = face_table(config)
     while not state.over:
         start = time.perf_counter()
         cpu_start = time.process_time()
         action = seats[state.current_seat].act(state)
         slowest = max(slowest, time.perf_counter() - start)
         slowest_cpu = max(slowest_cpu, time.process_time() - cpu_start)
+        if losses is not None and isinstance(action, Play | Discard):
+            how = ("cut_misplay" if isinstance(action, Play)
+                   else "cut_clued" if any(r.touched for r in state.clues[action.card])
+                   else "cut_chop")
+            face = state.faces[action.card]
+            outcome = state.apply(action)
+            if face is not None and not outcome.placed:
+                last_gone[table.index(face)] = how
+            continue
         state.apply(action)
+    if losses is not None:
+        count_losses(state, last_gone, losses)
     return state, slowest, slowest_cpu
+
+
+def count_losses(state: GameState, last_gone: dict[int, str], losses: Counter[str]) -> None:
+    """Add to ``losses`` where the points ``state`` (a finished game) is short went."""
+    config = state.config
+    table = face_table(config)
+    if state.end is End.STRIKEOUT:
+        losses["strikeout"] += state.fireworks_total
+    gone = Counter(table.index(f) for c in state.discard_pile if (f := state.faces[c]))
+    where: dict[int, bool] = {}  # face index -> some copy in a hand is touched by a clue
+    for hand in state.hands:
+        for c in hand:
+            if (f := state.faces[c]) is not None:
+                i = table.index(f)
+                where[i] = where.get(i, False) or any(r.touched for r in state.clues[c])
+    for s, top in enumerate(state.fireworks.values()):
+        base = s * RANKS_PER_SUIT
+        cut = next((r for r in range(top, RANKS_PER_SUIT)
+                    if gone[base + r] >= table.copies[base + r]), RANKS_PER_SUIT)
+        if cut < RANKS_PER_SUIT:
+            losses[last_gone.get(base + cut, "cut_chop")] += RANKS_PER_SUIT - cut
+        if cut > top:
+            nxt = base + top
+            losses["time_clued" if where.get(nxt) else "time_unclued"] += cut - top
 
 
 def _stderr(values: list[int]) -> float:
     return statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
 
 
-def measure(config: GameConfig, games: int, seed: int, kind: BotKind) -> TableFigures:
+def measure(config: GameConfig, games: int, seed: int, kind: BotKind,
+            losses: Counter[str] | None = None) -> TableFigures:
     scores: list[int] = []
     kept: list[int] = []
     perfect = strikeouts = 0
@@ -74,7 +130,7 @@ def measure(config: GameConfig, games: int, seed: int, kind: BotKind) -> TableFi
     start = time.perf_counter()
     cpu_start = time.process_time()
     for i in range(games):
-        state, worst, worst_cpu = play_game(config, seed + i, kind)
+        state, worst, worst_cpu = play_game(config, seed + i, kind, losses)
         slowest = max(slowest, worst)
         slowest_cpu = max(slowest_cpu, worst_cpu)
         scores.append(state.score)
@@ -107,23 +163,36 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bot", choices=[k.value for k in BotKind], default=BotKind.HGROUP.value)
     parser.add_argument("--option", action="append", default=[])
+    parser.add_argument("--losses", action="store_true",
+                        help="say where the points short of the maximum went")
     args = parser.parse_args()
     kind = BotKind(args.bot)
     rows: list[TableFigures] = []
+    losses_by_table: dict[int, dict[str, float]] = {}
     print(f"bot {kind.value}, {args.variant} {' '.join(args.option)}, {args.games} games "
           f"per table size, seeds {args.seed}..{args.seed + args.games - 1}")
     print("players  score(0 on strikeout)   fireworks kept   perfect  strikeout  games/s"
           " (per CPU s)  slowest decision (CPU)")
     for players in args.players:
         config = GameConfig.from_names(players, args.variant, args.option)
-        row = measure(config, args.games, args.seed, kind)
+        losses: Counter[str] | None = Counter() if args.losses else None
+        row = measure(config, args.games, args.seed, kind, losses)
         rows.append(row)
         print(f"{players:7}  {row.mean:6.2f} ± {row.stderr:5.3f}        "
               f"{row.mean_kept:6.2f} ± {row.stderr_kept:5.3f}  {row.perfect_rate:7.1%}  "
               f"{row.strikeout_rate:8.1%}  {row.games_per_s:7.1f} ({row.games_per_cpu_s:5.1f})"
               f"       {row.max_decision_ms:.1f} ms ({row.max_decision_cpu_ms:.1f} ms)")
-    print(json.dumps({"bot": kind.value, "variant": args.variant, "options": args.option,
-                      "seed": args.seed, "tables": [asdict(r) for r in rows]}))
+        if losses is not None:
+            per_game = {k: round(v / args.games, 3) for k, v in sorted(losses.items())}
+            losses_by_table[players] = per_game
+            print("         points lost a game: "
+                  + ", ".join(f"{k} {v:.3f}" for k, v in per_game.items()))
+    out: dict[str, object] = {"bot": kind.value, "variant": args.variant,
+                              "options": args.option, "seed": args.seed,
+                              "tables": [asdict(r) for r in rows]}
+    if args.losses:
+        out["losses"] = losses_by_table
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":
