@@ -5,9 +5,12 @@ and every peer still ends audited with every entry of the game in its log."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
+import socket
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -17,7 +20,7 @@ from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.log.storage import load
 from hanabi_p2p.peer import node as node_module
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
-from hanabi_p2p.peer.launch import Peer, PeerOptions, host_table
+from hanabi_p2p.peer.launch import GameResult, Peer, PeerOptions, host_table, join_address
 from hanabi_p2p.rules.cards import GameConfig
 
 PLAYERS = 3
@@ -67,3 +70,124 @@ def test_deck_check_threads_give_way_to_the_event_loop() -> None:
     assert in_worker == min(before + node_module.CHECK_THREAD_NICENESS, node_module.MAX_NICENESS)
     assert in_worker > before or before == node_module.MAX_NICENESS
     assert niceness() == before
+
+
+class _OwnSyncs:
+    """Records, for each fsync of a node's own entry, whether it ran on that node's event
+    loop thread (inline) or elsewhere (the sync thread)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.on_loop: dict[int, list[bool]] = {}
+        self._lock = threading.Lock()
+        timed_sync = node_module.Node._timed_sync
+
+        def recording(node: node_module.Node) -> None:
+            loop_thread = node.__dict__.setdefault("_test_loop_thread", None)
+            with self._lock:
+                self.on_loop.setdefault(id(node), []).append(
+                    threading.get_ident() == loop_thread)
+            timed_sync(node)
+
+        run = node_module.Node.run
+
+        async def remembering_its_loop(node: node_module.Node) -> None:
+            node.__dict__["_test_loop_thread"] = threading.get_ident()
+            await run(node)
+
+        monkeypatch.setattr(node_module.Node, "_timed_sync", recording)
+        monkeypatch.setattr(node_module.Node, "run", remembering_its_loop)
+
+
+def _two_loops_game(tmp_path: Path, *, guest_for_s: float | None = None
+                    ) -> dict[str, tuple[object, BotPlayer]]:
+    """A 2-player game whose two nodes each run alone on an event loop of their own (in two
+    threads of this process), as two players' programs do; by name, each seat's result (or
+    TimeoutError, for a guest given ``guest_for_s`` seconds) and front end."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    results: dict[str, tuple[object, BotPlayer]] = {}
+
+    async def guest(opts: PeerOptions, front: BotPlayer) -> GameResult:
+        return await asyncio.wait_for(join_address(opts, "127.0.0.1", port, front), guest_for_s)
+
+    def seat(name: str) -> None:
+        opts = PeerOptions(name=name, data_dir=DataDir(tmp_path / name), interface="127.0.0.1",
+                           port=port if name == "host" else 0, advertise=False)
+        front = BotPlayer(out=None)
+        try:
+            if name == "host":
+                result = asyncio.run(host_table(opts, "loops", GameConfig(2), front))
+            else:
+                result = asyncio.run(guest(opts, front))
+        except TimeoutError as timeout:
+            results[name] = (timeout, front)
+        else:
+            results[name] = (result, front)
+
+    host = threading.Thread(target=seat, args=("host",))
+    host.start()
+    time.sleep(0.5)  # the host listens before the joiner dials (it retries anyway)
+    seat("guest")
+    host.join(timeout=120)
+    return results
+
+
+def _played_well(results: dict[str, tuple[object, BotPlayer]]) -> None:
+    for result, _front in results.values():
+        assert isinstance(result, GameResult) and result.ok and result.audit_ok, result
+
+
+def test_a_node_alone_on_its_loop_syncs_its_own_entries_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    syncs = _OwnSyncs(monkeypatch)
+    _played_well(_two_loops_game(tmp_path))
+    assert len(syncs.on_loop) == 2
+    for on_loop in syncs.on_loop.values():
+        assert len(on_loop) > 10 and on_loop[0]  # (a slow fsync sends later ones away)
+
+
+def test_after_a_slow_fsync_the_next_ones_go_to_the_sync_thread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # every fsync takes longer than no time at all: the first, made inline, counts as slow
+    monkeypatch.setattr(node_module, "INLINE_SYNC_MAX_S", 0.0)
+    syncs = _OwnSyncs(monkeypatch)
+    _played_well(_two_loops_game(tmp_path))
+    for on_loop in syncs.on_loop.values():
+        assert on_loop[0] and not any(on_loop[1:])
+
+
+def test_nodes_sharing_a_loop_sync_their_own_entries_on_the_sync_thread(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    syncs = _OwnSyncs(monkeypatch)
+    test_a_game_of_nodes_ends_audited_with_every_entry_in_every_log(tmp_path)
+    assert len(syncs.on_loop) == PLAYERS
+    assert not any(any(on_loop) for on_loop in syncs.on_loop.values())
+
+
+def test_a_failed_fsync_on_the_loop_ends_the_peer_before_its_entry_is_sent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    failing_seq: list[int] = []
+    timed_sync = node_module.Node._timed_sync
+
+    def full_disk_at_the_hosts_fifth(node: node_module.Node) -> None:
+        me = node.identity.peer_id
+        seq = node.replica.next_link(me)[0] - 1  # our entry this fsync is for
+        if node.core.session.host_id == me and seq == 4:
+            failing_seq.append(seq)
+            raise OSError(errno.ENOSPC, "No space left on device")
+        timed_sync(node)
+
+    monkeypatch.setattr(node_module.Node, "_timed_sync", full_disk_at_the_hosts_fifth)
+    results = _two_loops_game(tmp_path, guest_for_s=5.0)
+    host_result, host_front = results["host"]
+    assert isinstance(host_result, GameResult) and not host_result.ok
+    assert "disk full" in (host_result.failure or ""), host_result.failure
+    assert failing_seq == [4]
+    # the guest never received the entry that was not durable, nor any after it
+    _guest_result, guest_front = results["guest"]
+    assert isinstance(guest_front.peer, Peer) and guest_front.peer.node is not None
+    assert isinstance(host_front.peer, Peer) and host_front.peer.node is not None
+    host_id = host_front.peer.node.identity.peer_id
+    held = [e.seq for e in guest_front.peer.node.replica.applied if e.author == host_id]
+    assert held and max(held) < 4, held
