@@ -239,19 +239,17 @@ class Node:
                 self._append(effect)
                 if not effect.own:
                     unsynced = True
-                elif self._group is None:  # not running (loading, tests): here and now
-                    self._covered = self._written
+                    continue
+                # our entry's fsync, which what follows waits for, makes the received
+                # entries written before it durable too
+                self._covered = self._written
+                unsynced = False
+                if self._group is None:  # not running (loading, tests): here and now
                     self._store(self.game_file.sync)
-                    unsynced = False
                 elif self._sync_on_the_loop():
-                    self._covered = self._written
-                    unsynced = False
                     self._sync_own_here()
                 else:
-                    # what follows waits for this fsync, which makes the received entries
-                    # written before it durable too
                     self._own_sync_running = True
-                    unsynced = False
                     self._sync_own()
             if unsynced:
                 self._sync_received()
@@ -283,7 +281,6 @@ class Node:
         what it is doing; what waits for it goes on as soon as it is done (a callback, not a
         task woken one loop turn later). A task of the group waits for it too, so the peer
         neither ends before it nor loses an error of it."""
-        self._covered = self._written  # (received entries written before it too)
         synced = asyncio.get_running_loop().run_in_executor(self._sync_thread(),
                                                             self._timed_sync)
         synced.add_done_callback(self._own_synced)  # before the task's: called first
