@@ -588,9 +588,11 @@ async def _census(zc: Zeroconf, interface: str, on_answer: Callable[[], None]) -
                 on_answer()
     finally:
         asker.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await asker
-        sock.close()
+        try:  # (a bug in the asker is raised here, never lost with its task)
+            with contextlib.suppress(asyncio.CancelledError):
+                await asker
+        finally:
+            sock.close()
 
 
 def _sorted(tables: dict[str, FoundTable]) -> list[FoundTable]:
@@ -685,15 +687,16 @@ async def browse_tables(interface: str, timeout: float,
             if verdict is Settled.SOON and soon_since is None:
                 soon_since = loop.time()
     finally:
-        if census is not None:
-            census.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await census
-        for task in list(resolving):
+        # every task of the browse ends before zeroconf closes, whatever one of them raised
+        tasks = [*resolving, *([census] if census is not None else [])]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*resolving, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         await browser.async_cancel()
         await aiozc.async_close()
+    census_error = None if census is None or census.cancelled() else census.exception()
+    if census_error is not None:  # raised, as a resolve's is: never lost with its task
+        failures.append(census_error)
     if failures:
         raise failures[0]
     return BrowseResult(_sorted(found), ignored=len(malformed))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -362,3 +364,21 @@ def test_the_legacy_unicast_query_is_answered_by_every_table(where: str) -> None
         assert result.returncode == 0, result.stderr
         assert result.stdout.split() == [f"hanabi-{'11' * 16}._hanabi-p2p._tcp.local.",
                                          f"hanabi-{'22' * 16}._hanabi-p2p._tcp.local."]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts open files in /proc")
+def test_a_bug_in_the_browse_is_raised_and_the_browse_still_closes_its_sockets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task of the browse that fails (a bug of ours) ends it with that error, and zeroconf
+    is closed all the same (the failed task once skipped that, leaving its sockets open)."""
+    from hanabi_p2p.net import discovery
+
+    async def broken_census(*_args: object) -> None:
+        raise RuntimeError("a bug in the census")
+
+    monkeypatch.setattr(discovery, "_census", broken_census)
+    open_files = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(RuntimeError, match="a bug in the census"):
+        asyncio.run(discovery.browse_tables(
+            "127.0.0.1", 1.0, until=lambda tables: discovery.settled(tables, None)))
+    assert len(os.listdir("/proc/self/fd")) == open_files
