@@ -23,6 +23,7 @@ from hanabi_p2p.limits import (
 )
 from hanabi_p2p.net.discovery import TableAd
 from hanabi_p2p.peer.launch import host_table
+from hanabi_p2p.peer.preload import start_loading
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session.bodies import TableOpen, TableOption
@@ -110,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     table_name = args.table if args.table is not None else default_table_name(host_name)
     check_table(table_name, host_name, config, options)
     frontend = choose_frontend(args)  # no terminal and no --bot: refused before any change
+    start_loading()  # meanwhile, on a thread (see peer.preload)
     opts = peer_options(args, port=args.port, advertise=not args.no_mdns)
     opts.table_options = options
     # a person hosting strangers decides who plays; a computer table starts by itself

@@ -29,6 +29,7 @@ from hanabi_p2p.net.discovery import (
     settled,
     table_key,
 )
+from hanabi_p2p.peer.preload import start_loading
 from hanabi_p2p.safe_text import safe
 
 if TYPE_CHECKING:
@@ -59,9 +60,7 @@ def load_the_game(*, bot: bool = False) -> None:
     load the libraries it needs first."""
     for module in (*GAME_MODULES, *BOT_MODULES) if bot else GAME_MODULES:
         importlib.import_module(module)
-    from hanabi_p2p.peer.node import load_libraries
-
-    load_libraries()
+    start_loading().result()
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,6 +106,7 @@ def check_table_arguments(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     check_arguments(args)
     frontend = choose_frontend(args)  # no terminal and no --bot: refused before any change
+    start_loading()  # meanwhile, on a thread (see peer.preload)
     if args.resume:
         from hanabi_p2p.peer.launch import resume
 

@@ -7,6 +7,7 @@ import argparse
 from hanabi_p2p.commands.peerargs import add_common, choose_frontend, peer_options, run_game
 from hanabi_p2p.i18n import _
 from hanabi_p2p.peer.launch import host_table
+from hanabi_p2p.peer.preload import start_loading
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
 from hanabi_p2p.session.bodies import TableOption
 
@@ -32,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
     # a practice table is for learning: the coach is always there
     opts.table_options = frozenset({TableOption.HINTS})
     frontend = choose_frontend(args)  # chooses the language too: the table name is in it
+    start_loading()  # meanwhile, on a thread (see peer.preload)
     table_name = _("practice table")
     return run_game(
         lambda: host_table(opts, table_name, config, frontend, bots=config.players - 1),

@@ -31,7 +31,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from hanabi_p2p.deck.errors import DeckCheatError
-from hanabi_p2p.deck.group import load_library
 from hanabi_p2p.deck.peer import first_failure
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.log.entry import Entry
@@ -39,11 +38,12 @@ from hanabi_p2p.log.replica import Replica
 from hanabi_p2p.log.storage import GameFile
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, LinkTimeoutError
-from hanabi_p2p.net.handshake import Signer, load_key_exchange
+from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import PeerCore, Timing
 from hanabi_p2p.peer.effects import LinkProblem, PeerLink
+from hanabi_p2p.peer.preload import libraries_loaded
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import TableSession
 
@@ -161,7 +161,7 @@ class Node:
                 self.core.start(self.clock())
                 self._execute()
                 events = group.create_task(self._mesh_events(), name="mesh events")
-                group.create_task(asyncio.to_thread(load_libraries), name="load the libraries")
+                group.create_task(libraries_loaded(), name="load the libraries")
                 ticker = group.create_task(self._ticker(), name="core clock")
                 await self._done.wait()
                 events.cancel()
@@ -427,15 +427,6 @@ def _yield_to_the_loop() -> None:
         me = threading.get_native_id()
         nicer = min(os.getpriority(os.PRIO_PROCESS, me) + CHECK_THREAD_NICENESS, MAX_NICENESS)
         os.setpriority(os.PRIO_PROCESS, me, nicer)
-
-
-def load_libraries() -> None:
-    """Load the libraries the first handshake and the first deck step need (on a thread,
-    while a peer waits for players or for mDNS answers): else those load them on the event
-    loop, in the way of every peer waiting for this one (60-90 ms for the deck's, 10-20 for
-    OpenSSL's X25519), all at once when the table fills."""
-    load_key_exchange()
-    load_library()
 
 
 def _worth_reporting(event: LinkFailed) -> bool:
