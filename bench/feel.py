@@ -61,6 +61,13 @@ TARGETS = {"version_s": 0.15, "help_s": 0.15, "replay_s": 0.3, "log_list_100_s":
 PROGRAM: list[str] = []  # set by --program, for before/after comparisons
 
 
+# Every process runs in a directory of its own choosing, never the caller's: `python -m
+# hanabi_p2p` run from a checkout imports that checkout first, whatever PYTHONPATH says, so a
+# `--program "env PYTHONPATH=OTHER python -m hanabi_p2p"` started from this one would have
+# measured this checkout twice.
+NEUTRAL_DIR = tempfile.gettempdir()
+
+
 def program() -> list[str]:
     """--program, else the installed entry point beside this Python, else `-m hanabi_p2p`."""
     if PROGRAM:
@@ -84,7 +91,7 @@ class Proc:
     def start(cls, name: str, args: Sequence[str], program: Sequence[str]) -> Proc:
         started = time.monotonic()
         popen = subprocess.Popen([*program, *args], stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT, text=True, bufsize=1)
+                                 stderr=subprocess.STDOUT, text=True, bufsize=1, cwd=NEUTRAL_DIR)
         proc = cls(name, popen, started)
         threading.Thread(target=proc._read, daemon=True).start()
         return proc
@@ -166,7 +173,7 @@ def command_time(args: Sequence[str], runs: int) -> float:
     for _ in range(runs):
         start = time.perf_counter()
         subprocess.run([*program(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       check=True, timeout=PROCESS_TIMEOUT_S)
+                       cwd=NEUTRAL_DIR, check=True, timeout=PROCESS_TIMEOUT_S)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
