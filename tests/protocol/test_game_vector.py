@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 from make_game_vector import LEGACY_VECTOR_PATH, build, encode_public_state, load
 
+from hanabi_p2p.deck.group import LIVE_GROUP
 from hanabi_p2p.identity import Identity
 from hanabi_p2p.log.entry import BadEntry, Entry, decode_entry
 from hanabi_p2p.log.replica import Replica, Status
 from hanabi_p2p.log.verify import verify_entries
 from hanabi_p2p.rules.cards import Card, Suit
-from hanabi_p2p.session.bodies import DeckGroupName
+from hanabi_p2p.session.bodies import LIVE_DECK_GROUP, DeckGroupName
 from hanabi_p2p.session.deckio import deck_group
 from hanabi_p2p.session.table import AUDITED, TableSession
 from hanabi_p2p.session.verify import verify_game
@@ -188,3 +189,10 @@ def test_a_0_2_0_game_replays_for_the_verifier_but_no_live_peer_plays_it(
 def test_each_group_name_of_table_open_is_the_group_of_that_name() -> None:
     for name in DeckGroupName:
         assert deck_group(name).name == name.value
+
+
+def test_the_live_group_is_the_same_in_the_deck_and_in_table_open() -> None:
+    # Two names for one choice (deriving one from the other would make `bodies` import
+    # the deck libraries):
+    # what a table announces and what its deck computes in must never drift apart.
+    assert deck_group(LIVE_DECK_GROUP) is LIVE_GROUP
