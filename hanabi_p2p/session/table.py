@@ -809,12 +809,13 @@ class TableSession:
     # -- turns
 
     def _on_action(self, entry: Entry) -> None:
-        """Checks in the order SPEC 5.5 fixes: the turn, the seat, the body, the state hash,
-        the rules, then the key shares (so every verifier names the same reason)."""
+        """Checks in the order SPEC 5.5 fixes: the turn, the seat, the end of the game, the
+        body, the state hash, the rules, then the key shares (so every verifier names the
+        same reason). The end comes after the seat: a resignation leaves the turn and the
+        seat to move as they were, so an action by another seat is "not their turn" whether
+        it arrived before or after the resignation of the seat to move."""
         state = self._require_state()
         seat = self._seat_or_fault(entry)
-        if state.over:
-            raise GameFault(self._who(entry), "acted after the game ended")
         if entry.turn != state.turn or self.pending is not None:
             raise GameFault(
                 self._who(entry),
@@ -823,6 +824,8 @@ class TableSession:
         if seat != state.current_seat:
             current = self.name_of(state.current_seat)
             raise GameFault(self._who(entry), f"not their turn: it is {current}'s")
+        if state.over:
+            raise GameFault(self._who(entry), "acted after the game ended")
         body = b.ActionBody.from_wire(entry.body, seat)
         self._check_hash(entry.turn, seat, body.state_hash, entry)
         action = body.action

@@ -11,6 +11,7 @@ sorting, make the outcome order-free.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from functools import cache
 
@@ -231,3 +232,18 @@ def test_every_permutation_gives_the_same_verdict_first_bad_entry_and_digest(
     expected = reference(name, dropped)
     assert outcome(verify_game(permuted)) == expected
     assert outcome(verify_game(permuted, arrival_order=True)) == expected
+
+
+def test_an_action_out_of_turn_racing_a_resignation_has_one_reason_in_any_order() -> None:
+    """Found by the test above: the seat to move resigns at the first turn while another
+    seat's action for that turn is on its way. Judged before the resignation arrives it is
+    "not their turn"; the game-over check came first, so judged after it was "acted after
+    the game ended". SPEC 5.5 now checks the seat first: one reason either way."""
+    a_clue = next(i for i, (kind, _) in enumerate(INJECTED) if kind == "action")
+    log = inject(list(SCENARIOS["resigned at the first turn"]()), [(0, a_clue, 0)])
+    expected = outcome(verify_game(log))
+    assert expected[1] is not None and "not their turn" in str(expected[1][3])
+    shuffler = random.Random(5)
+    for _ in range(60):
+        permuted = shuffler.sample(log, len(log))
+        assert outcome(verify_game(permuted, arrival_order=True)) == expected
