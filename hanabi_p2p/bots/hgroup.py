@@ -140,6 +140,10 @@ LOCKED_FREE_DISCARD = 4
 # limit on my chop's loss (0.5, 1, 2, none) made no difference at 2p.
 SCREAM_PLAYERS = 5
 SCREAM_MAX_LOSS = 1.0
+# A player counts its own cards known exactly among the copies it has not seen: another of
+# its cards cannot be a face whose copies they take (see _mine). Measured (paired, same
+# decks, seeds 0.., 2000 games): 2p +0.060 +- 0.012, 3p +0.043 +- 0.008.
+SHARE_OUT = True
 # How many boards and contexts the players share (see _caches_for) before starting afresh.
 # Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
 # garbage collector's full passes they bring made the slowest decisions (measured at 1024:
@@ -276,6 +280,8 @@ class HGroupPlayer:
         self._my_read: tuple[TurnAction, tuple[dict[int, int], Pending | None]] | None = None
         # the seat whose chop the last action (a clue) touched, if any
         self.saved: int | None = None
+        # per face, the copies one of my cards not known exactly may be (see _mine)
+        self.weights: list[int] | None = None
 
     # ------------------------------------------------------------------ following the game
 
@@ -621,11 +627,43 @@ class HGroupPlayer:
         return self.unseen
 
     def _mine(self) -> list[tuple[int, int]]:
+        """My cards, each with the faces it may be: what everyone knows of it, less the faces
+        whose every copy I see elsewhere or know to be another card of mine (the last copy
+        of a face one of my cards is known to be is not also another card of mine)."""
         unseen = self._unseen()
         out = []
         for c in self.replica.hands[self.seat]:
             pub = self.public(c)
             out.append((c, (pub & unseen) or pub))
+        if not SHARE_OUT:
+            self.weights = None
+            return out
+        # the copies of each face not seen, less those my known cards are (repeated, as a
+        # card may become known once another took the last copy of what else it might be)
+        left = [c - s for c, s in zip(self.table.copies, self.seen, strict=True)]
+        known = [-1] * len(out)
+        changed = True
+        while changed:
+            changed = False
+            for i, (_, m) in enumerate(out):
+                if known[i] < 0 and m & (m - 1) == 0:
+                    f = m.bit_length() - 1
+                    known[i] = f
+                    left[f] -= 1
+                    changed = True
+            if not changed:
+                break
+            for i, (c, m) in enumerate(out):
+                if known[i] >= 0:
+                    continue
+                keep = 0
+                for f in _bits(m):
+                    if left[f] > 0:
+                        keep |= 1 << f
+                if keep and keep != m:
+                    out[i] = (c, keep)
+        # per face, the copies an unknown card of mine may be (for the chance of each face)
+        self.weights = left
         return out
 
     # ------------------------------------------------------------------ deciding
@@ -1037,11 +1075,13 @@ class _Decision:
         """Play my card likeliest to be playable, if that chance is above ``least``."""
         p = self.p
         rep = self.rep
-        counts = self._unseen_counts()
+        counts = p.weights if p.weights is not None else self._unseen_counts()
         best: tuple[float, int] | None = None
         for c, m in mine:
-            total = sum(counts[f] for f in _bits(m))
-            good = sum(counts[f] for f in _bits(m & p.board.playable))
+            total = sum(max(counts[f], 0) for f in _bits(m))
+            good = sum(max(counts[f], 0) for f in _bits(m & p.board.playable))
+            if m & (m - 1) == 0:
+                total = good = int(bool(m & p.board.playable))  # known exactly
             if total and good > least * total and (best is None or good / total > best[0]):
                 best = (good / total, c)
         if best is None:

@@ -5,9 +5,9 @@ Seats: Alice 0, Bob 1. Hands are written slot 1 (newest) first.
 
 from __future__ import annotations
 
-from scenario import Scenario
+from scenario import Scenario, card
 
-from hanabi_p2p.bots.hgroup import Reason
+from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 
 ALICE, BOB = 0, 1
@@ -110,3 +110,22 @@ def test_two_players_after_a_discard_whose_twin_i_cannot_see_a_clue_beats_a_disc
     advice = s.advice(BOB)
     assert isinstance(advice.action, Clue) and advice.reason is Reason.STALL
     assert "the card just discarded has one copy left" in advice.text
+
+
+def test_a_card_known_exactly_takes_its_copy_out_of_my_other_cards() -> None:
+    s = Scenario(2, ["R1 Y1 G1 W4 B5", "R2 Y2 G2 W2 W3"], draws="R3")
+    s.clue(ALICE, BOB, "3")
+    s.clue(BOB, ALICE, "5")  # a save: Alice's B5 is only "a 5" so far
+    s.clue(ALICE, BOB, "2")
+    s.clue(BOB, ALICE, "blue")  # now everyone knows it is B5
+    s.discard(ALICE, 4)  # her chop, the W4; she draws the R3 into slot 1
+    alice = HGroupPlayer(s.config, ALICE)
+    alice.sync(s.table.views[ALICE])
+    b5 = alice.table.cards.index(card("B5"))
+    drawn = s.slot(ALICE, 1)
+    # Alice has seen no B5, and the clues say nothing of the card just drawn ...
+    assert alice.public(drawn) >> b5 & 1
+    # ... but her slot 5 is the only B5 there is: the new card is not one
+    mine = dict(alice._mine())
+    assert not mine[drawn] >> b5 & 1
+    assert mine[s.slot(ALICE, 5)] == 1 << b5
