@@ -280,8 +280,8 @@ class HGroupPlayer:
         self._my_read: tuple[TurnAction, tuple[dict[int, int], Pending | None]] | None = None
         # the seat whose chop the last action (a clue) touched, if any
         self.saved: int | None = None
-        # per face, the copies one of my cards not known exactly may be (see _mine)
-        self.weights: list[int] | None = None
+        # (face, how many) of my cards known exactly, as _mine last counted them
+        self.known_mine: list[tuple[int, int]] = []
 
     # ------------------------------------------------------------------ following the game
 
@@ -632,39 +632,42 @@ class HGroupPlayer:
         of a face one of my cards is known to be is not also another card of mine)."""
         unseen = self._unseen()
         out = []
+        single = False
         for c in self.replica.hands[self.seat]:
             pub = self.public(c)
-            out.append((c, (pub & unseen) or pub))
-        if not SHARE_OUT:
-            self.weights = None
-            return out
-        # the copies of each face not seen, less those my known cards are (repeated, as a
-        # card may become known once another took the last copy of what else it might be)
-        left = [c - s for c, s in zip(self.table.copies, self.seen, strict=True)]
-        known = [-1] * len(out)
-        changed = True
-        while changed:
-            changed = False
-            for i, (_, m) in enumerate(out):
-                if known[i] < 0 and m & (m - 1) == 0:
-                    f = m.bit_length() - 1
-                    known[i] = f
-                    left[f] -= 1
-                    changed = True
-            if not changed:
-                break
-            for i, (c, m) in enumerate(out):
-                if known[i] >= 0:
-                    continue
-                keep = 0
-                for f in _bits(m):
-                    if left[f] > 0:
-                        keep |= 1 << f
-                if keep and keep != m:
-                    out[i] = (c, keep)
-        # per face, the copies an unknown card of mine may be (for the chance of each face)
-        self.weights = left
+            m = (pub & unseen) or pub
+            out.append((c, m))
+            single = single or m & (m - 1) == 0
+        self.known_mine = []
+        if single and SHARE_OUT:
+            self._share_out(out)
         return out
+
+    def _share_out(self, out: list[tuple[int, int]]) -> None:
+        """Narrow ``out`` (my cards and their masks) in place: see _mine."""
+        # my cards known exactly take copies of their faces: a face whose copies not seen
+        # they take up is none of my other cards (repeated: a card may become known so)
+        copies = self.table.copies
+        seen = self.seen
+        taken: dict[int, int] = {}
+        done = 0  # cards counted, by index
+        exhausted = 0
+        while True:
+            more = 0
+            for i, (_, m) in enumerate(out):
+                if m & (m - 1) == 0 and not done >> i & 1:
+                    done |= 1 << i
+                    f = m.bit_length() - 1
+                    n = taken[f] = taken.get(f, 0) + 1
+                    if n >= copies[f] - seen[f]:
+                        more |= m
+            if not more & ~exhausted:
+                break
+            exhausted |= more
+            for i, (c, m) in enumerate(out):
+                if not done >> i & 1 and m & exhausted and m & ~exhausted:
+                    out[i] = (c, m & ~exhausted)
+        self.known_mine = list(taken.items())
 
     # ------------------------------------------------------------------ deciding
 
@@ -1075,7 +1078,9 @@ class _Decision:
         """Play my card likeliest to be playable, if that chance is above ``least``."""
         p = self.p
         rep = self.rep
-        counts = p.weights if p.weights is not None else self._unseen_counts()
+        counts = self._unseen_counts()
+        for f, n in p.known_mine:
+            counts[f] -= n  # (those copies are my known cards)
         best: tuple[float, int] | None = None
         for c, m in mine:
             total = sum(max(counts[f], 0) for f in _bits(m))
