@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from scenario import Scenario, card
 
-from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason
+from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason, _Decision
+from hanabi_p2p.bots.words import Say
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 
 ALICE, BOB = 0, 1
@@ -129,3 +130,21 @@ def test_a_card_known_exactly_takes_its_copy_out_of_my_other_cards() -> None:
     mine = dict(alice._mine())
     assert not mine[drawn] >> b5 & 1
     assert mine[s.slot(ALICE, 5)] == 1 << b5
+
+
+def test_a_gamble_reads_the_discards_that_could_have_been_clues() -> None:
+    s = Scenario(2, ["R2 G3 B4 W3 R5", "Y3 G4 B3 W4 R4"], draws="B1")
+    s.clue(ALICE, BOB, "4")
+    s.clue(BOB, ALICE, "5")  # a save: her other cards learn they are no 5
+    s.clue(ALICE, BOB, "3")
+    s.discard(BOB, 5)  # Bob had tokens and saw Alice's hand: no 1 there, it seems
+    s.discard(ALICE, 4)  # her chop; she draws the B1, which Bob has not passed over yet
+    alice = HGroupPlayer(s.config, ALICE)
+    alice.sync(s.table.views[ALICE])
+    new, old = s.slot(ALICE, 1), s.slot(ALICE, 2)
+    assert alice.overlooked[old] and not alice.overlooked[new]
+    gamble = _Decision(alice, None, frozenset())._gamble(alice._mine(), 0.0, Say.GAMBLE,
+                                                         read=True)
+    # the old cards know they are no 5, the new one does not: by the clues alone an old card
+    # is likelier a 1; but Bob discarded rather than clue one of them
+    assert gamble is not None and gamble.action == Play(ALICE, new)
