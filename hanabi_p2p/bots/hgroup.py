@@ -154,6 +154,13 @@ SHARE_OUT = True
 # also counting another clue as a pass, or a save weight of 0.05-0.5 did no better.
 OVERLOOKED_WEIGHT = 0.5
 UNSAVED_WEIGHT = 0.0
+# The end-game plan's model gives my clued cards what I know of them (_mine), not only what
+# everyone knows. Measured (paired, 2000 games), 2p: +0.003 +- 0.001, +0.001 +- 0.001.
+MODEL_MINE = True
+# On my last turn, a clue that makes the last player's last play a playable card (see
+# _last_clue). Measured (paired, 2000 games), 2p: +0.008 +- 0.002 (seeds 0.. and 10000..),
+# 3p +0.006 +- 0.003.
+LAST_CLUE = True
 # How many boards and contexts the players share (see _caches_for) before starting afresh.
 # Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
 # garbage collector's full passes they bring made the slowest decisions (measured at 1024:
@@ -913,6 +920,7 @@ class _Decision:
         rep = self.rep
         all_faces = p.table.all_faces
         unseen = p._unseen()
+        mine = dict(p._mine()) if MODEL_MINE else {}
         hands: list[list[ModelCard]] = []
         for seat, hand in enumerate(rep.hands):
             cards: list[ModelCard] = []
@@ -921,7 +929,7 @@ class _Decision:
                     cards.append((p.fi[c], all_faces))
                 elif seat == p.seat:
                     pub = p.public(c)
-                    cards.append((-1, pub & unseen or pub))
+                    cards.append((-1, mine.get(c) or pub & unseen or pub))
                 else:
                     cards.append((p.fi[c], p.public(c)))
             hands.append(cards)
@@ -1103,9 +1111,93 @@ class _Decision:
             target = clue[1].action
             if isinstance(target, Clue) and 0 < (target.target - p.seat) % players <= later:
                 return clue[1]
-        if rep.strikes >= MAX_STRIKES - 1:
+        gamble = (self._gamble(mine, 0.0, Say.GAMBLE, read=True)
+                  if rep.strikes < MAX_STRIKES - 1 else None)
+        if LAST_CLUE and rep.clue_tokens > 0 and later > 0:
+            shown = self._last_clue(gamble)
+            if shown is not None:
+                return shown
+        return gamble
+
+    def _last_clue(self, gamble: Advice | None) -> Advice | None:
+        """My last turn, and the last player to act after me sees every card but its own:
+        it will play the card it knows is playable, else the one likeliest to be. A clue
+        that makes that a playable card, when it would not be otherwise, may be worth more
+        than my own gamble (its chance ``gamble`` says)."""
+        p = self.p
+        rep = self.rep
+        later = (rep.final_round_turns_left or 0) - 1
+        last = (p.seat + later) % p.config.players
+        strikes = rep.strikes
+        none = self._last_play(last, None, strikes)
+        mine = gamble.words.number / 100 if gamble is not None else 0.0
+        if strikes == MAX_STRIKES - 2 and gamble is not None:
+            # a misplay of mine would leave it no gamble
+            after_miss = self._last_play(last, None, strikes + 1)
+            keep = mine + mine * none + (1 - mine) * after_miss
+        else:
+            keep = mine + none
+        keep = max(keep, none)
+        best: Clue | None = None
+        for clue in self._clues_to(last):
+            if self._last_play(last, clue, strikes) > keep:
+                best = clue
+                break
+        if best is None:
             return None
-        return self._gamble(mine, 0.0, Say.GAMBLE, read=True)
+        return Advice(best, Reason.PLAN, self.words(Say.PLAN_CLUE, last, clue=best, count=1))
+
+    def _last_play(self, seat: int, clue: Clue | None, strikes: int) -> float:
+        """Will ``seat``, on its last turn (after ``clue``, if any), play a playable card?
+        Its own hand is all it does not see: it knows which faces are there, not where."""
+        p = self.p
+        fi = p.fi
+        hand = self.rep.hands[seat]
+        counts = [0] * len(p.table.cards)
+        for c in hand:
+            if fi[c] < 0:
+                return 0.0
+            counts[fi[c]] += 1
+        there = 0
+        for f, n in enumerate(counts):
+            if n:
+                there |= 1 << f
+        meaning: dict[int, int] = {}
+        touched: frozenset[int] = frozenset()
+        hit = 0
+        if clue is not None:
+            touched = clue.touched or frozenset()
+            meaning, _ = p._read_clue(clue, touched)
+            hit = p._clue_mask(clue)
+        masks = []
+        for c in hand:
+            poss = p.poss[c]
+            if clue is not None:
+                poss = poss & hit if c in touched else poss & ~hit
+            m = meaning.get(c, p.inf[c]) & poss or poss
+            masks.append(m & there or m)
+        # its cards known exactly take their faces' copies (as _share_out)
+        left = counts[:]
+        for m in masks:
+            if m & (m - 1) == 0:
+                left[m.bit_length() - 1] -= 1
+        gone = 0
+        for f, n in enumerate(left):
+            if n <= 0:
+                gone |= 1 << f
+        playable = p.board.playable
+        best: tuple[float, int] | None = None
+        for c, known in zip(hand, masks, strict=True):
+            m = known & ~gone or known if known & (known - 1) else known
+            if m & ~playable == 0:
+                return 1.0 if 1 << fi[c] & playable else 0.0  # it knows one: it plays it
+            total = sum(max(left[f], 0) for f in _bits(m))
+            good = sum(max(left[f], 0) for f in _bits(m & playable))
+            if total and good and (best is None or good / total > best[0]):
+                best = (good / total, c)
+        if best is None or strikes >= MAX_STRIKES - 1:
+            return 0.0
+        return 1.0 if 1 << fi[best[1]] & playable else 0.0
 
     def _gamble(self, mine: list[tuple[int, int]], least: float, say: Say, read: bool = False
                 ) -> Advice | None:

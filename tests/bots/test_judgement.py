@@ -148,3 +148,23 @@ def test_a_gamble_reads_the_discards_that_could_have_been_clues() -> None:
     # the old cards know they are no 5, the new one does not: by the clues alone an old card
     # is likelier a 1; but Bob discarded rather than clue one of them
     assert gamble is not None and gamble.action == Play(ALICE, new)
+
+
+def test_the_last_player_s_last_turn_is_worked_out_from_its_own_hand() -> None:
+    # Bob works out what Alice would play on her last turn: all she cannot see then is her
+    # own hand, so she knows its faces but not their order.
+    s = Scenario(2, ["Y3 G4 R1 B4 W4", "R2 Y2 G2 B2 W2"])
+    s.clue(ALICE, BOB, "2")
+    bob = HGroupPlayer(s.config, BOB)
+    bob.sync(s.table.views[BOB])
+    decision = _Decision(bob, None, frozenset())
+    clues = {(c.colour.value if c.colour else str(c.rank)): c
+             for c in decision._clues_to(ALICE)}
+    # no clue: one card in five is playable, and she would try slot 1, the Y3
+    assert decision._last_play(ALICE, None, strikes=0) == 0.0
+    # "1": she knows her R1 is playable
+    assert decision._last_play(ALICE, clues["1"], strikes=0) == 1.0
+    # "yellow" would read as Y1: she would play the Y3
+    assert decision._last_play(ALICE, clues["yellow"], strikes=0) == 0.0
+    # a card she knows she plays even with two fuses burnt
+    assert decision._last_play(ALICE, clues["1"], strikes=2) == 1.0
