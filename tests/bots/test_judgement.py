@@ -168,3 +168,20 @@ def test_the_last_player_s_last_turn_is_worked_out_from_its_own_hand() -> None:
     assert decision._last_play(ALICE, clues["yellow"], strikes=0) == 0.0
     # a card she knows she plays even with two fuses burnt
     assert decision._last_play(ALICE, clues["1"], strikes=2) == 1.0
+
+
+def test_no_save_that_only_moves_the_loss_onto_a_dearer_card() -> None:
+    s = Scenario(2, ["Y2 B2 W2 R2 G4", "B3 W3 Y3 G4 R5"])
+    s.clue(ALICE, BOB, "3")
+    s.clue(BOB, ALICE, "2")
+    s.discard(ALICE, 5)  # the first G4: Bob's, right behind his chop R5, is the last one
+    for giver, target, value in ((BOB, ALICE, "red"), (ALICE, BOB, "blue"),
+                                 (BOB, ALICE, "white"), (ALICE, BOB, "white"),
+                                 (BOB, ALICE, "yellow")):
+        s.clue(giver, target, value)
+    assert s.state.clue_tokens == 2 and s.chop(BOB) == 5
+    advice = s.advice(ALICE)
+    # Bob knows nothing safe to do. Saving his R5 leaves one token and no stall: he would
+    # discard the last G4 instead, two points (G4, G5) for one (R5).
+    assert advice.reason is not Reason.SAVE
+    assert not (isinstance(advice.action, Clue) and advice.action.target == BOB)
