@@ -83,11 +83,15 @@ BLUFF_NAMES_WEIGHT = 3
 # its new chop, with this many tokens or more (the saver had no turn to see that card yet).
 # Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better.
 AFTER_SAVE_TOKENS = 2
-# ... and with this many tokens or more, when no clue does some good, a clue that does no
-# harm (worth 0: it touches no new card, only tells more about clued ones) is still given
-# rather than discard that new chop, if the chop is likely to be needed: if losing it costs
-# at least AFTER_SAVE_STALL_LOSS points on average over the faces it may be (as for a
-# locked hand: _expected_loss). The saver saw that card, and gets a turn to save it too.
+# Two players: with this many instead (measured, paired, 2000 games, 2 -> 3: 2p +0.022 +-
+# 0.020 and +0.031 +- 0.019 on two sets of decks; 3p -0.032). It also sets when a save that
+# only moves the loss is left out (TRADE_SAVE_PLAYERS).
+AFTER_SAVE_TOKENS_2P = 3
+# A player whose chop was just saved, with this many tokens or more, when no clue does some
+# good, still gives a clue that does no harm (worth 0: it touches no new card, only tells more
+# about clued ones) rather than discard that new chop, if the chop is likely to be needed: if
+# losing it costs at least AFTER_SAVE_STALL_LOSS points on average over the faces it may be
+# (as for a locked hand: _expected_loss). The saver saw that card, and gets a turn to save it too.
 # Measured (paired, same decks, 2000 games), 2p: +0.052 +- 0.020 (seeds 0..), +0.070 +-
 # 0.023 (seeds 10000..); a loss of 0.15: +0.032, 0.25: +0.038, 0.4: +0.043, 0.5: +0.011,
 # any chop: -0.007; 2 tokens: +0.050. 3p +0.024, 4p +0.001, 5p -0.001 (1000 games).
@@ -161,7 +165,7 @@ MODEL_MINE = True
 # _last_clue). Measured (paired, 2000 games), 2p: +0.008 +- 0.002 (seeds 0.. and 10000..),
 # 3p +0.006 +- 0.003.
 LAST_CLUE = True
-# Two players: no save with fewer than AFTER_SAVE_TOKENS + 1 tokens when the card behind the
+# Two players: no save with AFTER_SAVE_TOKENS_2P tokens or fewer when the card behind the
 # chop is worth saving too and costs as many points or more if lost: with no token to spare
 # for a stall, the receiver would discard that one instead. Measured (paired, same decks, 2000
 # games), 2p: +0.028 +- 0.013 (seeds 0..), +0.019 +- 0.012 (seeds 10000..); 3p -0.008.
@@ -883,7 +887,7 @@ class _Decision:
             # no clue worth less needs rating. Not in the cases below that take a lesser clue.
             only_good = (tokens < RICH_TOKENS and rep.final_round_turns_left is None
                          and rep.cards_left > ENDGAME_STALL_CARDS
-                         and not (p.saved == p.seat and tokens >= AFTER_SAVE_TOKENS)
+                         and not (p.saved == p.seat and tokens >= self._after_save_tokens())
                          and not twin
                          and p.chop(p.seat) is not None)
             clue = self._best_clue(need if only_good else None)
@@ -894,7 +898,7 @@ class _Decision:
         if clue is not None and (clue[0] >= need or tokens == MAX_CLUE_TOKENS
                                  or (tokens >= RICH_TOKENS and clue[0] > 0)):
             return clue[1]
-        if p.saved == p.seat and tokens >= AFTER_SAVE_TOKENS and clue is not None:
+        if p.saved == p.seat and tokens >= self._after_save_tokens() and clue is not None:
             # my chop was just saved: the card behind it is my chop now, and nobody has had
             # a turn to look at it yet. A clue that does some good keeps it a turn longer;
             # so does a harmless one, with tokens to spare, if that card is likely needed.
@@ -917,6 +921,11 @@ class _Decision:
                     return gamble
             return self._discard(mine, clue)
         return self._stall(mine)
+
+    def _after_save_tokens(self) -> int:
+        """With this many tokens or more a player whose chop was just saved gives a clue
+        that does some good rather than discard its new chop."""
+        return AFTER_SAVE_TOKENS_2P if self.p.config.players == 2 else AFTER_SAVE_TOKENS
 
     # -- the end-game plan
 
@@ -1353,7 +1362,7 @@ class _Decision:
         clue = best[1]
         f = p.fi[chop]
         if (p.config.players <= TRADE_SAVE_PLAYERS
-                and rep.clue_tokens - 1 < AFTER_SAVE_TOKENS):
+                and rep.clue_tokens - 1 < self._after_save_tokens()):
             # the save moves the chop on, and with no token to spare for a stall the next
             # card goes instead: not worth it if that one costs as much (see
             # TRADE_SAVE_PLAYERS)
