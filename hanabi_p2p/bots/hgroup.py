@@ -83,11 +83,15 @@ BLUFF_NAMES_WEIGHT = 3
 # its new chop, with this many tokens or more (the saver had no turn to see that card yet).
 # Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better.
 AFTER_SAVE_TOKENS = 2
-# ... and with this many tokens or more, when no clue does some good, a clue that does no
-# harm (worth 0: it touches no new card, only tells more about clued ones) is still given
-# rather than discard that new chop, if the chop is likely to be needed: if losing it costs
-# at least AFTER_SAVE_STALL_LOSS points on average over the faces it may be (as for a
-# locked hand: _expected_loss). The saver saw that card, and gets a turn to save it too.
+# Two players: with this many instead (measured, paired, 2000 games, 2 -> 3: 2p +0.022 +-
+# 0.020 and +0.031 +- 0.019 on two sets of decks; 3p -0.032). It also sets when a save that
+# only moves the loss is left out (TRADE_SAVE_PLAYERS).
+AFTER_SAVE_TOKENS_2P = 3
+# A player whose chop was just saved, with this many tokens or more, when no clue does some
+# good, still gives a clue that does no harm (worth 0: it touches no new card, only tells more
+# about clued ones) rather than discard that new chop, if the chop is likely to be needed: if
+# losing it costs at least AFTER_SAVE_STALL_LOSS points on average over the faces it may be
+# (as for a locked hand: _expected_loss). The saver saw that card, and gets a turn to save it too.
 # Measured (paired, same decks, 2000 games), 2p: +0.052 +- 0.020 (seeds 0..), +0.070 +-
 # 0.023 (seeds 10000..); a loss of 0.15: +0.032, 0.25: +0.038, 0.4: +0.043, 0.5: +0.011,
 # any chop: -0.007; 2 tokens: +0.050. 3p +0.024, 4p +0.001, 5p -0.001 (1000 games).
@@ -140,6 +144,32 @@ LOCKED_FREE_DISCARD = 4
 # limit on my chop's loss (0.5, 1, 2, none) made no difference at 2p.
 SCREAM_PLAYERS = 5
 SCREAM_MAX_LOSS = 1.0
+# A player counts its own cards known exactly among the copies it has not seen: another of
+# its cards cannot be a face whose copies they take (see _mine). Measured (paired, same
+# decks, seeds 0.., 2000 games): 2p +0.060 +- 0.012, 3p +0.043 +- 0.008.
+SHARE_OUT = True
+# Reading the other players' discards (see _passed_over), when a player gambles on its last
+# turn: each time another player discarded while it could have clued my unclued card, a face
+# that card may be and that was playable then counts this much less (a play clue would have
+# been likelier); a face worth a save counts not at all on a chop it did not save. Measured
+# (paired, same decks, 2000 games), 2p: +0.016 +- 0.004 (seeds 0..), +0.009 +- 0.003 (seeds
+# 10000..). Read in the early gamble too (EARLY_GAMBLE_CARDS): +0.025, +0.012, but a card the
+# other player has looked at for long then rarely seems worth the gamble. Weights 0.3, 0.7,
+# also counting another clue as a pass, or a save weight of 0.05-0.5 did no better.
+OVERLOOKED_WEIGHT = 0.5
+UNSAVED_WEIGHT = 0.0
+# The end-game plan's model gives my clued cards what I know of them (_mine), not only what
+# everyone knows. Measured (paired, 2000 games), 2p: +0.003 +- 0.001, +0.001 +- 0.001.
+MODEL_MINE = True
+# On my last turn, a clue that makes the last player's last play a playable card (see
+# _last_clue). Measured (paired, 2000 games), 2p: +0.008 +- 0.002 (seeds 0.. and 10000..),
+# 3p +0.006 +- 0.003.
+LAST_CLUE = True
+# Two players: no save with AFTER_SAVE_TOKENS_2P tokens or fewer when the card behind the
+# chop is worth saving too and costs as many points or more if lost: with no token to spare
+# for a stall, the receiver would discard that one instead. Measured (paired, same decks, 2000
+# games), 2p: +0.028 +- 0.013 (seeds 0..), +0.019 +- 0.012 (seeds 10000..); 3p -0.008.
+TRADE_SAVE_PLAYERS = 2
 # How many boards and contexts the players share (see _caches_for) before starting afresh.
 # Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
 # garbage collector's full passes they bring made the slowest decisions (measured at 1024:
@@ -250,6 +280,12 @@ class HGroupPlayer:
         # because the clue ratings read it thousands of times a turn)
         self.poss = [table.all_faces] * n
         self.clued = [False] * n
+        # card id -> per discard by another player who could have clued it instead, the
+        # faces playable then (see _passed_over)
+        self.overlooked: list[list[int]] = [[] for _ in range(n)]
+        # card id -> per discard by another player while it was my chop and I had nothing
+        # safe to do, the faces worth a save then (see _passed_over)
+        self.unsaved: list[list[int]] = [[] for _ in range(n)]
         self.fw = [0] * len(table.suits)
         self.gone = [0] * len(table.cards)  # face index -> copies discarded
         self.used = [0] * len(table.cards)  # face index -> copies played
@@ -276,6 +312,8 @@ class HGroupPlayer:
         self._my_read: tuple[TurnAction, tuple[dict[int, int], Pending | None]] | None = None
         # the seat whose chop the last action (a clue) touched, if any
         self.saved: int | None = None
+        # (face, how many) of my cards known exactly, as _mine last counted them
+        self.known_mine: list[tuple[int, int]] = []
 
     # ------------------------------------------------------------------ following the game
 
@@ -334,6 +372,8 @@ class HGroupPlayer:
             return
         if self.pending is not None and action.seat in self.pending.waiting:
             self._resolve(self.pending, action, state)
+        if isinstance(action, Discard) and action.seat != self.seat and replica.clue_tokens:
+            self._passed_over()
         if isinstance(action, Clue):
             touched = action.touched
             if touched is None:  # a local game: every face is known to ``state``
@@ -380,6 +420,21 @@ class HGroupPlayer:
             self.board = self._make_board()
         if scream:
             self._move_chop((action.seat + 1) % self.config.players)
+
+    def _passed_over(self) -> None:
+        """Another player discards though it could have clued me: had one of my unclued cards
+        been playable, a play clue would have been likelier; had my chop (when I had nothing
+        safe to do) been a card worth saving, a save would have come. Noted for _gamble."""
+        playable = self.board.playable
+        hand = self.replica.hands[self.seat]
+        for c in hand:
+            if not self.clued[c]:
+                self.overlooked[c].append(playable)
+        chop = self.chop(self.seat)
+        if chop is not None and not self.has_known_safe_action(self.seat):
+            table = self.table
+            self.unsaved[chop].append((self.board.critical | table.rank_mask[RANKS_PER_SUIT]
+                                       | table.rank_mask[2]) & ~self.board.trash)
 
     def is_scream(self, seat: int) -> bool:
         """Would a discard by ``seat`` now be a scream discard (see SCREAM_PLAYERS): no clue
@@ -621,12 +676,47 @@ class HGroupPlayer:
         return self.unseen
 
     def _mine(self) -> list[tuple[int, int]]:
+        """My cards, each with the faces it may be: what everyone knows of it, less the faces
+        whose every copy I see elsewhere or know to be another card of mine (the last copy
+        of a face one of my cards is known to be is not also another card of mine)."""
         unseen = self._unseen()
         out = []
+        single = False
         for c in self.replica.hands[self.seat]:
             pub = self.public(c)
-            out.append((c, (pub & unseen) or pub))
+            m = (pub & unseen) or pub
+            out.append((c, m))
+            single = single or m & (m - 1) == 0
+        self.known_mine = []
+        if single and SHARE_OUT:
+            self._share_out(out)
         return out
+
+    def _share_out(self, out: list[tuple[int, int]]) -> None:
+        """Narrow ``out`` (my cards and their masks) in place: see _mine."""
+        # my cards known exactly take copies of their faces: a face whose copies not seen
+        # they take up is none of my other cards (repeated: a card may become known so)
+        copies = self.table.copies
+        seen = self.seen
+        taken: dict[int, int] = {}
+        done = 0  # cards counted, by index
+        exhausted = 0
+        while True:
+            more = 0
+            for i, (_, m) in enumerate(out):
+                if m & (m - 1) == 0 and not done >> i & 1:
+                    done |= 1 << i
+                    f = m.bit_length() - 1
+                    n = taken[f] = taken.get(f, 0) + 1
+                    if n >= copies[f] - seen[f]:
+                        more |= m
+            if not more & ~exhausted:
+                break
+            exhausted |= more
+            for i, (c, m) in enumerate(out):
+                if not done >> i & 1 and m & exhausted and m & ~exhausted:
+                    out[i] = (c, m & ~exhausted)
+        self.known_mine = list(taken.items())
 
     # ------------------------------------------------------------------ deciding
 
@@ -797,7 +887,7 @@ class _Decision:
             # no clue worth less needs rating. Not in the cases below that take a lesser clue.
             only_good = (tokens < RICH_TOKENS and rep.final_round_turns_left is None
                          and rep.cards_left > ENDGAME_STALL_CARDS
-                         and not (p.saved == p.seat and tokens >= AFTER_SAVE_TOKENS)
+                         and not (p.saved == p.seat and tokens >= self._after_save_tokens())
                          and not twin
                          and p.chop(p.seat) is not None)
             clue = self._best_clue(need if only_good else None)
@@ -808,7 +898,7 @@ class _Decision:
         if clue is not None and (clue[0] >= need or tokens == MAX_CLUE_TOKENS
                                  or (tokens >= RICH_TOKENS and clue[0] > 0)):
             return clue[1]
-        if p.saved == p.seat and tokens >= AFTER_SAVE_TOKENS and clue is not None:
+        if p.saved == p.seat and tokens >= self._after_save_tokens() and clue is not None:
             # my chop was just saved: the card behind it is my chop now, and nobody has had
             # a turn to look at it yet. A clue that does some good keeps it a turn longer;
             # so does a harmless one, with tokens to spare, if that card is likely needed.
@@ -832,6 +922,11 @@ class _Decision:
             return self._discard(mine, clue)
         return self._stall(mine)
 
+    def _after_save_tokens(self) -> int:
+        """With this many tokens or more a player whose chop was just saved gives a clue
+        that does some good rather than discard its new chop."""
+        return AFTER_SAVE_TOKENS_2P if self.p.config.players == 2 else AFTER_SAVE_TOKENS
+
     # -- the end-game plan
 
     def _model(self) -> Model:
@@ -839,6 +934,7 @@ class _Decision:
         rep = self.rep
         all_faces = p.table.all_faces
         unseen = p._unseen()
+        mine = dict(p._mine()) if MODEL_MINE else {}
         hands: list[list[ModelCard]] = []
         for seat, hand in enumerate(rep.hands):
             cards: list[ModelCard] = []
@@ -847,7 +943,7 @@ class _Decision:
                     cards.append((p.fi[c], all_faces))
                 elif seat == p.seat:
                     pub = p.public(c)
-                    cards.append((-1, pub & unseen or pub))
+                    cards.append((-1, mine.get(c) or pub & unseen or pub))
                 else:
                     cards.append((p.fi[c], p.public(c)))
             hands.append(cards)
@@ -1029,19 +1125,124 @@ class _Decision:
             target = clue[1].action
             if isinstance(target, Clue) and 0 < (target.target - p.seat) % players <= later:
                 return clue[1]
-        if rep.strikes >= MAX_STRIKES - 1:
-            return None
-        return self._gamble(mine, 0.0, Say.GAMBLE)
+        gamble = (self._gamble(mine, 0.0, Say.GAMBLE, read=True)
+                  if rep.strikes < MAX_STRIKES - 1 else None)
+        if LAST_CLUE and rep.clue_tokens > 0 and later > 0:
+            shown = self._last_clue(gamble)
+            if shown is not None:
+                return shown
+        return gamble
 
-    def _gamble(self, mine: list[tuple[int, int]], least: float, say: Say) -> Advice | None:
-        """Play my card likeliest to be playable, if that chance is above ``least``."""
+    def _last_clue(self, gamble: Advice | None) -> Advice | None:
+        """My last turn, and the last player to act after me sees every card but its own:
+        it will play the card it knows is playable, else the one likeliest to be. A clue
+        that makes that a playable card, when it would not be otherwise, may be worth more
+        than my own gamble (its chance ``gamble`` says)."""
+        p = self.p
+        rep = self.rep
+        later = (rep.final_round_turns_left or 0) - 1
+        last = (p.seat + later) % p.config.players
+        strikes = rep.strikes
+        none = self._last_play(last, None, strikes)
+        mine = gamble.words.number / 100 if gamble is not None else 0.0
+        if strikes == MAX_STRIKES - 2 and gamble is not None:
+            # a misplay of mine would leave it no gamble
+            after_miss = self._last_play(last, None, strikes + 1)
+            keep = mine + mine * none + (1 - mine) * after_miss
+        else:
+            keep = mine + none
+        keep = max(keep, none)
+        best: Clue | None = None
+        for clue in self._clues_to(last):
+            if self._last_play(last, clue, strikes) > keep:
+                best = clue
+                break
+        if best is None:
+            return None
+        return Advice(best, Reason.PLAN, self.words(Say.PLAN_CLUE, last, clue=best, count=1))
+
+    def _last_play(self, seat: int, clue: Clue | None, strikes: int) -> float:
+        """Will ``seat``, on its last turn (after ``clue``, if any), play a playable card?
+        Its own hand is all it does not see: it knows which faces are there, not where."""
+        p = self.p
+        fi = p.fi
+        hand = self.rep.hands[seat]
+        counts = [0] * len(p.table.cards)
+        for c in hand:
+            if fi[c] < 0:
+                return 0.0
+            counts[fi[c]] += 1
+        there = 0
+        for f, n in enumerate(counts):
+            if n:
+                there |= 1 << f
+        meaning: dict[int, int] = {}
+        touched: frozenset[int] = frozenset()
+        hit = 0
+        if clue is not None:
+            touched = clue.touched or frozenset()
+            meaning, _ = p._read_clue(clue, touched)
+            hit = p._clue_mask(clue)
+        masks = []
+        for c in hand:
+            poss = p.poss[c]
+            if clue is not None:
+                poss = poss & hit if c in touched else poss & ~hit
+            m = meaning.get(c, p.inf[c]) & poss or poss
+            masks.append(m & there or m)
+        # its cards known exactly take their faces' copies (as _share_out)
+        left = counts[:]
+        for m in masks:
+            if m & (m - 1) == 0:
+                left[m.bit_length() - 1] -= 1
+        gone = 0
+        for f, n in enumerate(left):
+            if n <= 0:
+                gone |= 1 << f
+        playable = p.board.playable
+        best: tuple[float, int] | None = None
+        for c, known in zip(hand, masks, strict=True):
+            m = known & ~gone or known if known & (known - 1) else known
+            if m & ~playable == 0:
+                return 1.0 if 1 << fi[c] & playable else 0.0  # it knows one: it plays it
+            total = sum(max(left[f], 0) for f in _bits(m))
+            good = sum(max(left[f], 0) for f in _bits(m & playable))
+            if total and good and (best is None or good / total > best[0]):
+                best = (good / total, c)
+        if best is None or strikes >= MAX_STRIKES - 1:
+            return 0.0
+        return 1.0 if 1 << fi[best[1]] & playable else 0.0
+
+    def _gamble(self, mine: list[tuple[int, int]], least: float, say: Say, read: bool = False
+                ) -> Advice | None:
+        """Play my card likeliest to be playable, if that chance is above ``least`` (with
+        ``read``: counting what the other players' discards say of it, see _passed_over)."""
         p = self.p
         rep = self.rep
         counts = self._unseen_counts()
+        for f, n in p.known_mine:
+            counts[f] -= n  # (those copies are my known cards)
         best: tuple[float, int] | None = None
+        playable = p.board.playable
         for c, m in mine:
-            total = sum(counts[f] for f in _bits(m))
-            good = sum(counts[f] for f in _bits(m & p.board.playable))
+            if m & (m - 1) == 0:
+                total = good = float(bool(m & playable))  # known exactly
+            else:
+                # what the other players' discards say of it (see _passed_over)
+                passed = p.overlooked[c] if read and not p.clued[c] else ()
+                unsaved = p.unsaved[c] if read and not p.clued[c] else ()
+                total = good = 0.0
+                for f in _bits(m):
+                    w = float(max(counts[f], 0))
+                    if w and passed:
+                        bit = 1 << f
+                        w *= OVERLOOKED_WEIGHT ** sum(1 for q in passed if q & bit)
+                    if w and unsaved:
+                        bit = 1 << f
+                        w *= UNSAVED_WEIGHT ** sum(1 for q in unsaved if q & bit)
+                    total += w
+                    if 1 << f & playable:
+                        good += w
             if total and good > least * total and (best is None or good / total > best[0]):
                 best = (good / total, c)
         if best is None:
@@ -1160,6 +1361,17 @@ class _Decision:
             return None
         clue = best[1]
         f = p.fi[chop]
+        if (p.config.players <= TRADE_SAVE_PLAYERS
+                and rep.clue_tokens - 1 < self._after_save_tokens()):
+            # the save moves the chop on, and with no token to spare for a stall the next
+            # card goes instead: not worth it if that one costs as much (see
+            # TRADE_SAVE_PLAYERS)
+            touched = clue.touched or frozenset()
+            new_chop = next((c for c in reversed(hand)
+                             if not p.clued[c] and c not in touched), None)
+            if (new_chop is not None and self._worth_saving(new_chop)
+                    and self._face_loss(p.fi[new_chop]) >= self._face_loss(f)):
+                return None
         face = p.table.cards[f]
         say = (Say.SAVE_FIVE if face.rank == RANKS_PER_SUIT
                else Say.SAVE_LAST if 1 << f & p.board.critical else Say.SAVE_TWO)
@@ -1547,6 +1759,10 @@ class _Decision:
             if 1 << f & critical:
                 total += w * self._reach_above(f)
         return total / weight if weight else 0.0
+
+    def _face_loss(self, f: int) -> int:
+        """The points lost if a card of face ``f`` goes now."""
+        return self._reach_above(f) if 1 << f & self.p.board.critical else 0
 
     def _reach_above(self, f: int) -> int:
         """How many ranks from face ``f`` up its firework can still reach."""

@@ -5,9 +5,10 @@ Seats: Alice 0, Bob 1. Hands are written slot 1 (newest) first.
 
 from __future__ import annotations
 
-from scenario import Scenario
+from scenario import Scenario, card
 
-from hanabi_p2p.bots.hgroup import Reason
+from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason, _Decision
+from hanabi_p2p.bots.words import Say
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 
 ALICE, BOB = 0, 1
@@ -110,3 +111,77 @@ def test_two_players_after_a_discard_whose_twin_i_cannot_see_a_clue_beats_a_disc
     advice = s.advice(BOB)
     assert isinstance(advice.action, Clue) and advice.reason is Reason.STALL
     assert "the card just discarded has one copy left" in advice.text
+
+
+def test_a_card_known_exactly_takes_its_copy_out_of_my_other_cards() -> None:
+    s = Scenario(2, ["R1 Y1 G1 W4 B5", "R2 Y2 G2 W2 W3"], draws="R3")
+    s.clue(ALICE, BOB, "3")
+    s.clue(BOB, ALICE, "5")  # a save: Alice's B5 is only "a 5" so far
+    s.clue(ALICE, BOB, "2")
+    s.clue(BOB, ALICE, "blue")  # now everyone knows it is B5
+    s.discard(ALICE, 4)  # her chop, the W4; she draws the R3 into slot 1
+    alice = HGroupPlayer(s.config, ALICE)
+    alice.sync(s.table.views[ALICE])
+    b5 = alice.table.cards.index(card("B5"))
+    drawn = s.slot(ALICE, 1)
+    # Alice has seen no B5, and the clues say nothing of the card just drawn ...
+    assert alice.public(drawn) >> b5 & 1
+    # ... but her slot 5 is the only B5 there is: the new card is not one
+    mine = dict(alice._mine())
+    assert not mine[drawn] >> b5 & 1
+    assert mine[s.slot(ALICE, 5)] == 1 << b5
+
+
+def test_a_gamble_reads_the_discards_that_could_have_been_clues() -> None:
+    s = Scenario(2, ["R2 G3 B4 W3 R5", "Y3 G4 B3 W4 R4"], draws="B1")
+    s.clue(ALICE, BOB, "4")
+    s.clue(BOB, ALICE, "5")  # a save: her other cards learn they are no 5
+    s.clue(ALICE, BOB, "3")
+    s.discard(BOB, 5)  # Bob had tokens and saw Alice's hand: no 1 there, it seems
+    s.discard(ALICE, 4)  # her chop; she draws the B1, which Bob has not passed over yet
+    alice = HGroupPlayer(s.config, ALICE)
+    alice.sync(s.table.views[ALICE])
+    new, old = s.slot(ALICE, 1), s.slot(ALICE, 2)
+    assert alice.overlooked[old] and not alice.overlooked[new]
+    gamble = _Decision(alice, None, frozenset())._gamble(alice._mine(), 0.0, Say.GAMBLE,
+                                                         read=True)
+    # the old cards know they are no 5, the new one does not: by the clues alone an old card
+    # is likelier a 1; but Bob discarded rather than clue one of them
+    assert gamble is not None and gamble.action == Play(ALICE, new)
+
+
+def test_the_last_player_s_last_turn_is_worked_out_from_its_own_hand() -> None:
+    # Bob works out what Alice would play on her last turn: all she cannot see then is her
+    # own hand, so she knows its faces but not their order.
+    s = Scenario(2, ["Y3 G4 R1 B4 W4", "R2 Y2 G2 B2 W2"])
+    s.clue(ALICE, BOB, "2")
+    bob = HGroupPlayer(s.config, BOB)
+    bob.sync(s.table.views[BOB])
+    decision = _Decision(bob, None, frozenset())
+    clues = {(c.colour.value if c.colour else str(c.rank)): c
+             for c in decision._clues_to(ALICE)}
+    # no clue: one card in five is playable, and she would try slot 1, the Y3
+    assert decision._last_play(ALICE, None, strikes=0) == 0.0
+    # "1": she knows her R1 is playable
+    assert decision._last_play(ALICE, clues["1"], strikes=0) == 1.0
+    # "yellow" would read as Y1: she would play the Y3
+    assert decision._last_play(ALICE, clues["yellow"], strikes=0) == 0.0
+    # a card she knows she plays even with two fuses burnt
+    assert decision._last_play(ALICE, clues["1"], strikes=2) == 1.0
+
+
+def test_no_save_that_only_moves_the_loss_onto_a_dearer_card() -> None:
+    s = Scenario(2, ["Y2 B2 W2 R2 G4", "B3 W3 Y3 G4 R5"])
+    s.clue(ALICE, BOB, "3")
+    s.clue(BOB, ALICE, "2")
+    s.discard(ALICE, 5)  # the first G4: Bob's, right behind his chop R5, is the last one
+    for giver, target, value in ((BOB, ALICE, "red"), (ALICE, BOB, "blue"),
+                                 (BOB, ALICE, "white"), (ALICE, BOB, "white"),
+                                 (BOB, ALICE, "yellow")):
+        s.clue(giver, target, value)
+    assert s.state.clue_tokens == 2 and s.chop(BOB) == 5
+    advice = s.advice(ALICE)
+    # Bob knows nothing safe to do. Saving his R5 leaves one token and no stall: he would
+    # discard the last G4 instead, two points (G4, G5) for one (R5).
+    assert advice.reason is not Reason.SAVE
+    assert not (isinstance(advice.action, Clue) and advice.action.target == BOB)
