@@ -81,12 +81,6 @@ HAVE_ECHO_S = 0.2
 # the first HAVE after this long (a sync interval later at most).
 IN_FLIGHT_S = 0.5
 
-# A batch of deck checks the shell has held this long is run here, in the core, instead. The
-# shell's check threads yield to every other program on the machine (so that the shuffles and
-# locks everyone waits for get a core at once): on a machine kept busy they may not run for a
-# long time, and the deal must not wait for them. Checked on every tick.
-DECK_CHECKS_PATIENCE_S = 1.0
-
 # MSG topic after the game: the peer ids (32 bytes each) the sender knows hold every entry.
 COMPLETE_TOPIC = "complete"
 
@@ -176,7 +170,6 @@ class PeerCore:
         self._known_complete: set[bytes] = set()
         self._loading = False
         self._checks_out = False  # a CheckDeck is with the shell
-        self._checks_out_since = now  # ... since then (or since we last ran them here)
         self._now = now
         # spectators linked to us (peer -> its name), and those other players reported
         self._watchers: dict[bytes, str] = {}
@@ -344,7 +337,6 @@ class PeerCore:
             for peer_id in sorted(self.connected):
                 self._effects.append(fx.Send(peer_id, have))
         if self.finished is None:
-            self._check_deck_patience(now)
             self._check_lobby_timeout(now)
             if not self.watching:  # a spectator times nobody out: it is not in the game
                 self._check_waiting(now)
@@ -748,16 +740,7 @@ class PeerCore:
         jobs = deck.take_checks()
         if jobs:
             self._checks_out = True
-            self._checks_out_since = self._now
             self._effects.append(fx.CheckDeck(tuple(jobs)))
-
-    def _check_deck_patience(self, now: float) -> None:
-        """The shell has held our deck checks too long (DECK_CHECKS_PATIENCE_S): run every
-        check still pending here, now. Its answer, whenever it comes, is then ignored; until
-        it comes, checks deferred later are run here too, one patience apart."""
-        if self._checks_out and now - self._checks_out_since >= DECK_CHECKS_PATIENCE_S:
-            self._checks_out_since = now
-            self.session.run_deck_checks_here()
 
     def _on_complete(self, peer_id: bytes, body: bytes) -> None:
         """A seated peer that holds the whole game tells us who else does (as their HAVEs

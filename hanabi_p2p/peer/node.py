@@ -397,8 +397,8 @@ class Node:
         return StorageFailed(failure)
 
 
-# Where a thread cannot be SCHED_IDLE (see _yield_to_the_loop), how much nicer than the rest
-# of the program the deck-check threads are (19 is the most there is).
+# How much nicer than the rest of the program the deck-check threads are (Linux: a thread
+# can have its own niceness; 19 is the most there is).
 CHECK_THREAD_NICENESS = 10
 MAX_NICENESS = 19
 
@@ -411,19 +411,8 @@ def _yield_to_the_loop() -> None:
     """Runs in each deck-check thread as it starts. The checks are needed only when the deck
     becomes ready, while the shuffles and locks made on the event loops (ours and those of
     other programs on this machine) are each a link of the chain everyone waits for: when
-    they compete for a core, the chain goes first.
-
-    On Linux the thread becomes SCHED_IDLE: any other thread that wakes takes its core at
-    once. A niceness is not enough there: the scheduler lets a running thread, however
-    nice, finish its slice (milliseconds) before a woken one runs, and the chain has ten
-    links. Over paired 5-player tables of separate processes (bench/feel.py --rows deck,
-    4 x 5 runs) seated -> deck ready fell from 0.350 to 0.299 s. A thread that gets no core
-    for long, on a busy machine, is taken over by the core (DECK_CHECKS_PATIENCE_S).
-    Elsewhere the thread is made nicer; where it cannot have its own priority, nothing
-    changes."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))  # 0: this thread
-        return
+    they compete for a core, the chain goes first. Where a thread cannot have its own
+    priority, nothing changes."""
     with contextlib.suppress(AttributeError, OSError):
         me = threading.get_native_id()
         nicer = min(os.getpriority(os.PRIO_PROCESS, me) + CHECK_THREAD_NICENESS, MAX_NICENESS)

@@ -719,20 +719,6 @@ class TableSession:
             self._start_play()
         self._learn_faces()
 
-    def run_deck_checks_here(self) -> None:
-        """Run every deck check still pending here, now (a shell whose checks are overdue);
-        a check that fails stops the game, blaming the seat whose signed message failed."""
-        deck = self.deck
-        if deck is None or deck.peer is None or deck.peer.error is not None or (
-                self.phase in (AUDITED, ABORTED)):
-            return
-        try:
-            out = deck.settle_checks()
-        except DeckCheatError as exc:
-            self.abort(exc.peer_id, str(exc))
-            return
-        self._after_deck(out)  # the deck may be ready now: deal
-
     def _settle_deck_checks(self) -> bool:
         """Before a card beyond the first deal is revealed, every deck check must have
         passed (SPEC §2.8). They nearly always have, on the shell's threads; any still

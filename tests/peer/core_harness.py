@@ -193,11 +193,6 @@ class SimNet:
         p.core.deck_checked(outcome, self.now)
         self._effects(p)
 
-    def answer_checks(self, p: SimPeer, outcome: fx.CheckOutcome) -> None:
-        """The shell's answer to `p`'s deck checks, given now (a test decides when)."""
-        p.core.deck_checked(outcome, self.now)
-        self._effects(p)
-
     def _index(self, peer_id: bytes) -> int:
         return next(p.index for p in self.peers if p.peer_id == peer_id)
 

@@ -12,7 +12,6 @@ import pytest
 from core_harness import SimNet, SimPeer, no_blame
 
 from hanabi_p2p.deck import Check, OwnerKey, PublicKey, SharedKeys
-from hanabi_p2p.peer import core
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
@@ -133,41 +132,3 @@ def test_an_honest_game_whose_checks_come_back_late_still_finishes(
     net.play_to_end()
     assert all(p.finished == fx.Finished(fx.EndKind.AUDITED, None) for p in net.peers)
     assert len(net.digests()) == 1 and no_blame(net)
-
-
-def test_checks_the_shell_holds_too_long_are_run_by_the_core_and_the_deal_goes_on(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The shell's check threads yield to everything else on the machine: on a busy one
-    they may not run for a long time. The core runs an overdue batch itself, so the deal
-    waits about DECK_CHECKS_PATIENCE_S, not for the threads; their late answer is harmless."""
-    starved_s = 60.0
-    monkeypatch.setattr(core_harness, "CHECK_DELAY_S", starved_s)
-    net = SimNet(GameConfig(3), seed=47)
-    net.open_table()
-    net.run(lambda: all(p.session.seats for p in net.peers))
-    waited = net.run(lambda: all(any(isinstance(e, ev.DeckReady) for e in p.events)
-                                 for p in net.peers))
-    assert waited < core.DECK_CHECKS_PATIENCE_S + 2.0
-    assert all(p.checks_run == 0 for p in net.peers)  # no shell batch came back by then
-    for p in net.peers:  # now the starved batches come back, in the middle of the game
-        net.answer_checks(p, None)
-    net.run(net.all_finished)  # (the game is over long before the scheduled answers)
-    assert all(p.finished == fx.Finished(fx.EndKind.AUDITED, None) for p in net.peers)
-    assert len(net.digests()) == 1 and no_blame(net)
-
-
-def test_a_bad_proof_found_by_the_core_after_the_shell_held_its_checks_is_blamed(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(core_harness, "CHECK_DELAY_S", 60.0)
-    net = SimNet(GameConfig(4), seed=53)
-    net.open_table()
-    net.run(lambda: all(p.session.seats for p in net.peers))
-    cheater = next(p for p in net.peers if p.session.my_seat == 2)
-    _cheat_before_signing(cheater, "deck.lock", position=3)  # a dealt position
-    honest = [p for p in net.peers if p is not cheater]
-    found = net.run(lambda: any(p.session.blamed == cheater.peer_id for p in honest))
-    assert found < core.DECK_CHECKS_PATIENCE_S + 2.0  # not when the shell's threads answer
-    net.run(net.all_finished)
-    for p in honest:
-        assert p.session.phase == ABORTED and p.session.blamed in (None, cheater.peer_id)
-        assert not any(isinstance(e, ev.DeckReady) for e in p.events)
