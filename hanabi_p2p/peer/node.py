@@ -13,8 +13,9 @@ written before it starts, and skipped when an fsync of ours has covered them alr
 those of our own entries, which must be durable before they are sent (a peer that restarts
 must never sign a second, different entry with the same number): the effects that follow
 one of our entries wait, in order, until its fsync is done, while the loop goes on reading.
-While the disk is fast a node does that fsync on the event loop itself: the way to the sync
-thread and back costs more than the fsync (see INLINE_SYNC_MAX_S).
+A node alone on its event loop (one player's program) does that fsync on the loop itself
+while the disk is fast: then nothing else waits behind it, and the way to the sync thread and
+back costs more than the fsync (see INLINE_SYNC_MAX_S).
 """
 
 from __future__ import annotations
@@ -49,14 +50,13 @@ from hanabi_p2p.session.table import TableSession
 # Received entries are made durable at most this long after they are written (plus the
 # fsync itself), usually sooner: with the next entry of ours.
 GROUP_COMMIT_DELAY_S = 0.02
-# Our own entry's fsync runs on the event loop, not on the sync thread, while our last fsync
-# took at most this long. Handing an fsync to the thread and getting the loop back costs about
-# 1 ms (a thread wake-up and the GIL twice) while the fsync itself takes 0.2-0.7 ms on a fast
-# disk. Over 5-player tables of separate processes (bench/game.py --processes --think 0.05,
-# 6 paired runs) the median turn latency fell from 5.5 to 4.9 ms; with all five nodes on one
-# loop (computer players, a local table), from 4.97 to 4.44 ms (7 paired runs): the others
-# wait a fraction of a millisecond behind it, and they had nothing to do until it is sent.
-# After a slow fsync the thread takes the next ones, so a slow disk never freezes a screen.
+# Our own entry's fsync runs on the event loop, not on the sync thread, when this node is the
+# only one on its loop and our last fsync took at most this long. Handing an fsync to the
+# thread and getting the loop back costs about 1 ms (a thread wake-up and the GIL twice) while
+# the fsync itself takes 0.2-0.7 ms on a fast disk: over 5-player tables of separate processes
+# (bench/game.py --processes --think 0.05, 6 paired runs) the median turn latency fell from
+# 5.5 to 4.9 ms. With other nodes on the loop (computer players, a local table) they would
+# all wait behind it, and a slow disk would freeze our own screen: the thread then.
 INLINE_SYNC_MAX_S = 0.02
 # The core's clock ticks this often (it syncs and checks waits on its own intervals).
 TICK_FRACTION = 0.25
@@ -66,6 +66,10 @@ __all__ = ["LinkProblem", "Node", "PeerLink", "StorageFailed", "Timing"]
 
 class StorageFailed(UserError):
     """The game log could not be written (a full disk, a removed directory)."""
+
+
+# running nodes by event loop: a node alone on its loop may block it for its own fsync
+_nodes_on_loop: collections.Counter[asyncio.AbstractEventLoop] = collections.Counter()
 
 
 class Node:
@@ -149,6 +153,8 @@ class Node:
 
     async def run(self) -> None:
         """Run until the core says the peer is done. An error in any task ends the peer."""
+        loop = asyncio.get_running_loop()
+        _nodes_on_loop[loop] += 1
         try:
             async with asyncio.TaskGroup() as group:
                 self._group = group
@@ -163,6 +169,9 @@ class Node:
         except* StorageFailed as failed:
             self.failure = str(failed.exceptions[0])
         finally:
+            _nodes_on_loop[loop] -= 1
+            if not _nodes_on_loop[loop]:
+                del _nodes_on_loop[loop]
             self._group = None
             self._done.set()
             if self._checkers is not None:
@@ -248,7 +257,8 @@ class Node:
             self._executing = False
 
     def _sync_on_the_loop(self) -> bool:
-        return self._last_own_sync_s <= INLINE_SYNC_MAX_S
+        alone = _nodes_on_loop[asyncio.get_running_loop()] == 1
+        return alone and self._last_own_sync_s <= INLINE_SYNC_MAX_S
 
     def _timed_sync(self) -> None:
         """One fsync of the game file (on the loop or the sync thread), timed."""
