@@ -10,8 +10,10 @@ protocol. All five run in this one process on one asyncio event loop, so
   five peers shares ONE core here, so it is an upper bound for five machines each doing
   only its own share;
 * turn latency is measured on one clock: every node records when it applied each entry
-  (``PeerCore.counters.applied_at``, time.monotonic). For each turn's action entry, latency = the
-  time the last peer applied it minus the time its author applied it (just before sending);
+  (``PeerCore.counters.applied_at``, time.monotonic: the time its core was handed the frame, or
+  for the author the time of the command that made the entry). For each turn's action entry,
+  latency = that time at the last peer minus at its author: making, storing (fsync) and
+  sending the entry, and each receiver's wait for its turn at the frame;
 * bytes sent are each node's own count of frames it queued (``Node.mesh.bytes_sent``,
   length prefix included; handshakes and keepalives excluded).
 

@@ -115,6 +115,8 @@ class Counters:
     link_problems: int = 0
     strangers_refused: int = 0
     rate_dropped: int = 0
+    # entry hash -> the core's time when it applied the entry: the `now` of the call that
+    # did (a frame's arrival at the core, or our own command), not when that call returned
     applied_at: dict[bytes, float] = field(default_factory=dict)
 
 
