@@ -432,9 +432,7 @@ class HGroupPlayer:
                 self.overlooked[c].append(playable)
         chop = self.chop(self.seat)
         if chop is not None and not self.has_known_safe_action(self.seat):
-            table = self.table
-            self.unsaved[chop].append((self.board.critical | table.rank_mask[RANKS_PER_SUIT]
-                                       | table.rank_mask[2]) & ~self.board.trash)
+            self.unsaved[chop].append(self._save_worthy_faces())
 
     def is_scream(self, seat: int) -> bool:
         """Would a discard by ``seat`` now be a scream discard (see SCREAM_PLAYERS): no clue
@@ -453,12 +451,16 @@ class HGroupPlayer:
         if chop is None:
             return
         self.clued[chop] = True
-        table = self.table
-        worth = (self.board.critical | table.rank_mask[RANKS_PER_SUIT]
-                 | table.rank_mask[2]) & ~self.board.trash
+        worth = self._save_worthy_faces()
         self.inf[chop] = self.inf[chop] & worth or self.inf[chop]
         self._known_in[seat] = None
         self._ctx = None
+
+    def _save_worthy_faces(self) -> int:
+        """The faces a save clue keeps, as a mask: a last copy, a 5 or a 2, not yet trash."""
+        table = self.table
+        return (self.board.critical | table.rank_mask[RANKS_PER_SUIT]
+                | table.rank_mask[2]) & ~self.board.trash
 
     def _resolve(self, pending: Pending, action: Play | Discard | Clue | None,
                  state: GameState) -> None:
@@ -1233,15 +1235,14 @@ class _Decision:
                 unsaved = p.unsaved[c] if read and not p.clued[c] else ()
                 total = good = 0.0
                 for f in _bits(m):
+                    bit = 1 << f
                     w = float(max(counts[f], 0))
                     if w and passed:
-                        bit = 1 << f
                         w *= OVERLOOKED_WEIGHT ** sum(1 for q in passed if q & bit)
                     if w and unsaved:
-                        bit = 1 << f
                         w *= UNSAVED_WEIGHT ** sum(1 for q in unsaved if q & bit)
                     total += w
-                    if 1 << f & playable:
+                    if bit & playable:
                         good += w
             if total and good > least * total and (best is None or good / total > best[0]):
                 best = (good / total, c)
