@@ -54,6 +54,14 @@ MAX_ENTRIES_PER_ANSWER = 256
 # at most as long as the wait timeout, when that is longer (a peer cut off during the audit
 # waits that long for what it lacks).
 LINGER_S = 20.0
+# After the game, how long (at most) we also stay for the spectators linked to us that still
+# lack some of it (their HAVE says what they hold), so that one who came late, or is still
+# catching up, sees the end of the game. Players come first: this never shortens the wait
+# for them; and a spectator that claims to lack entries for ever keeps us this long at most.
+SPECTATOR_LINGER_S = 10.0
+# A spectator that knows the game is over (players told it they hold all of it) and has had
+# no link to any player for this long gives up: nobody is left who could send the rest.
+SPECTATOR_ALONE_S = 5.0
 # A connected peer that sent no HAVE for this long is not answering (a live one sends one
 # every sync interval, even while its player thinks).
 SILENCE_S = 10 * SYNC_INTERVAL_S
@@ -104,6 +112,7 @@ class Timing:
     # give up on what keeps the game waiting this long (seconds; None = never)
     wait_timeout: float | None = 600.0
     linger: float = LINGER_S
+    spectator_linger: float = SPECTATOR_LINGER_S
     # end a lobby nobody completes within this long (None = wait for ever, as people do)
     lobby_timeout: float | None = None
 
@@ -165,6 +174,7 @@ class PeerCore:
         self._buckets: dict[bytes, TokenBucket] = {}
         self._chat = SlidingWindow(CHAT_BURST, CHAT_WINDOW_S)
         self._linger_until: float | None = None
+        self._spectators_until: float | None = None
         self._seat_requested = False
         self._caught: set[bytes] = set()  # players blamed on their own signed entries
         # after the game: who holds all of it, as we told others and as others told us
@@ -179,6 +189,10 @@ class PeerCore:
         self._keys_sent: dict[bytes, set[int]] = {}
         self._guest_since: dict[bytes, float] = {}
         self._served_at: dict[bytes, float] = {}
+        # what each spectator linked to us last said it holds (its HAVE), for the linger
+        self._watcher_holds: dict[bytes, dict[bytes, int]] = {}
+        # a spectator: since when no player is linked to us (None while one is)
+        self._alone_since: float | None = None
 
     # ================================================================ inputs
 
@@ -227,6 +241,7 @@ class PeerCore:
         self._buckets.pop(peer_id, None)
         self._guest_since.pop(peer_id, None)
         self._served_at.pop(peer_id, None)
+        self._watcher_holds.pop(peer_id, None)
         if self._watchers.pop(peer_id, None) is not None:
             self._keys_sent.pop(peer_id, None)
             self._watchers_changed()
@@ -331,6 +346,8 @@ class PeerCore:
             self.sync.reset_clocks(now)
             for peer_id in self._down_since:
                 self._down_since[peer_id] = now
+            if self._alone_since is not None:
+                self._alone_since = now
         self._last_tick = now
         self._now = now
         if now - self._last_have_sent >= self.timing.sync_interval:
@@ -342,6 +359,8 @@ class PeerCore:
             self._check_lobby_timeout(now)
             if not self.watching:  # a spectator times nobody out: it is not in the game
                 self._check_waiting(now)
+            else:
+                self._check_alone(now)
             self._check_linger(now)
             self._drop_silent_guests(now)
         self._settle()
@@ -510,6 +529,8 @@ class PeerCore:
         if self._is_guest(peer_id):
             # a spectator (or a stranger): served what it lacks, never counted in what the
             # players hold, so nothing it claims can make us wait for or time out a player
+            if peer_id in self._watchers:
+                self._watcher_holds[peer_id] = theirs  # bounds only our own linger
             self._serve(peer_id, theirs)
             return
         if session.seats or session.host_id == self.me or peer_id != session.host_id:
@@ -728,6 +749,7 @@ class PeerCore:
                 # the game ended: stay as long as either bound
                 bound = max(self.timing.linger, self.timing.wait_timeout or 0.0)
                 self._linger_until = self._now + bound
+                self._spectators_until = self._now + self.timing.spectator_linger
                 # tell everyone at once that we hold it all: peers that are done too can
                 # stop as soon as they hear it, not a sync interval later
                 self._effects.append(fx.Broadcast(fr.Have(self._have())))
@@ -784,7 +806,41 @@ class PeerCore:
         self._tell_complete(ours)
         if now < self._linger_until and self.sync.behind(others, ours):
             return
+        if (self._spectators_until is not None and now < self._spectators_until
+                and self._a_spectator_lacks(ours)):
+            return
         self._finish_game()
+
+    def _a_spectator_lacks(self, ours: dict[bytes, int]) -> bool:
+        """Whether a spectator linked to us has not yet said it holds all we hold (one that
+        said nothing yet lacks everything)."""
+        for peer_id in self._watchers:
+            if peer_id not in self.connected:
+                continue
+            theirs = self._watcher_holds.get(peer_id, {})
+            if any(theirs.get(author, 0) < n for author, n in ours.items()):
+                return True
+        return False
+
+    def _check_alone(self, now: float) -> None:
+        """A spectator with no player linked: once the players have said they hold the
+        whole game (they are leaving), nothing more can reach it after a short while; before
+        that, it waits as a player waits for an unreachable one. Then it ends and says so,
+        instead of waiting for ever."""
+        seated = {s.peer_id for s in self.session.seats}
+        if self.connected & seated or (not seated and self.connected):
+            self._alone_since = None
+            return
+        if self._alone_since is None:
+            self._alone_since = now
+            return
+        alone = now - self._alone_since
+        if self._known_complete and alone >= SPECTATOR_ALONE_S:
+            self._finish(fx.EndKind.ABORTED, "the players finished the game and left before "
+                         "all of it reached us: what we saw is saved, but not its end")
+        elif self.timing.wait_timeout is not None and alone >= self.timing.wait_timeout:
+            self._finish(fx.EndKind.ABORTED, f"no player has been reachable for "
+                         f"{int(alone)} s: what we saw is saved, but not its end")
 
     def _finish_game(self) -> None:
         session = self.session

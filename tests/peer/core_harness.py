@@ -50,6 +50,8 @@ class SimPeer:
     finished: fx.Finished | None = None
     frozen: bool = False  # the process is stuck: reads nothing, sends nothing
     bot: bool = True
+    # an odd client that stays linked after its core is done (ours closes its links then)
+    keeps_links: bool = False
     checks_run: int = 0  # deck proof checks this peer's "shell" ran for its core
 
     @property
@@ -178,6 +180,12 @@ class SimNet:
                                functools.partial(self._check_deck, p, effect.jobs))
             elif isinstance(effect, fx.Finished):
                 p.finished = effect
+                # like the node, which closes its mesh when its core is done: every link
+                # goes down a moment later (what was queued still goes out), and nobody can
+                # link to it again
+                for other in [] if p.keeps_links else sorted(self._linked(p.index)):
+                    self._schedule(LATENCY_S[1] * 2, functools.partial(
+                        self.link_down, p.index, other, "closed by peer (leaving)"))
         # a computer player acts as soon as it can, outside the core's own processing
         if p.bot and p.session.can_act():
             self._schedule(0.0, lambda: self._maybe_act(p))
@@ -213,6 +221,9 @@ class SimNet:
             return
         a, b = sorted(pair)
         blocked = pair in self.cut_pairs or (a, b) in self.blackholes or (b, a) in self.blackholes
+        if any(self.peers[x].finished is not None and not self.peers[x].keeps_links
+               for x in pair):
+            return  # a finished peer's program has ended: nothing answers there any more
         if blocked or self.peers[a].frozen or self.peers[b].frozen:
             self._schedule(REDIAL_S, lambda: self._dial(pair))
             return

@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
 import pytest
 
 from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.limits import MAX_WATCHERS
-from hanabi_p2p.log.entry import make_entry
+from hanabi_p2p.log.entry import decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import watchwire as ww
-from hanabi_p2p.peer.core import TABLE_STARTED, WATCH_HELLO_S
+from hanabi_p2p.peer.core import (
+    SPECTATOR_ALONE_S,
+    SPECTATOR_LINGER_S,
+    TABLE_STARTED,
+    WATCH_HELLO_S,
+    Timing,
+)
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import AUDITED
-from tests.peer.core_harness import SimNet, SimPeer, no_blame
+from tests.peer.core_harness import IDLE_TIMEOUT_S, SimNet, SimPeer, no_blame
 
 HANDS_VISIBLE = frozenset({TableOption.SPECTATORS})
 
@@ -198,6 +205,7 @@ def test_spectators_are_bounded_and_silent_strangers_are_dropped() -> None:
     # a stranger that links up after seating and never says what it is goes after a while
     silent = net.add_watcher("silent")
     silent.core.watching = False  # an old or odd client: no "watch" message
+    silent.keeps_links = True  # and it does not hang up when it finds the game begun
     net.link_down(silent.index, 0, "reset", redial=False)
     net.connect(silent.index, 0)
     net.run_for(0.5)
@@ -261,3 +269,90 @@ def test_a_joiner_after_the_seating_is_told_the_game_has_begun_and_keeps_nothing
     assert late.finished is not None and late.finished.forget
     assert late.finished.failure == TABLE_STARTED
     assert all(e.author != late.peer_id for e in late.stored)
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33])
+@pytest.mark.parametrize("arrives", ["game over", "first seed"])
+def test_a_spectator_who_comes_as_the_game_ends_still_sees_all_of_it(seed: int,
+                                                                     arrives: str) -> None:
+    """The players stay (a while) for a spectator linked to them that lacks some of the
+    game, so one who came at the very end, or is still catching up, sees the end too."""
+    net = SimNet(GameConfig(players=3), seed=seed)
+    net.open_table()
+    host = net.peers[0]
+    if arrives == "game over":
+        net.run(lambda: host.session.state is not None and host.session.state.over)
+    else:  # the seeds are on their way: the audit follows a moment later
+        net.run(lambda: any(e.kind == "seed" for e in host.stored))
+    assert not any(p.finished for p in net.peers)
+    watcher = net.add_watcher("Zoe", via=0)
+    net.run(lambda: watcher.finished is not None and net.all_finished(), limit_s=60)
+    assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.AUDITED
+    assert watcher.session.audit is not None and watcher.session.audit.ok
+    assert {_digest(p) for p in net.peers} == net.digests()
+    assert no_blame(net)
+
+
+def _drop_seeds_to(watcher: SimPeer) -> Callable[[int, int, fr.Frame], bool]:
+    """A lossy path: no seed entry ever reaches the spectator (everything else does)."""
+    def keep(src: int, dst: int, frame: fr.Frame) -> bool:
+        if dst != watcher.index or not isinstance(frame, fr.Entry):
+            return True
+        return decode_entry(frame.data).kind != "seed"
+    return keep
+
+
+def test_a_spectator_that_never_catches_up_delays_the_players_a_bounded_while() -> None:
+    """A spectator that lacks the end for ever (a lossy path, or a liar) keeps the players it
+    is linked to SPECTATOR_LINGER_S at most; then, alone, it ends and says why."""
+    net = SimNet(GameConfig(players=3), seed=34)
+    watcher = _start_late_watcher(net, frozenset(), after_turns=3)
+    net.on_frame = _drop_seeds_to(watcher)
+    _think(net, False)
+    players = net.peers[: net.players]
+    done_at: dict[int, float] = {}
+    finished_at: dict[int, float] = {}
+
+    def step() -> bool:
+        for p in players:
+            if p.index not in done_at and p.session.phase == AUDITED:
+                done_at[p.index] = net.now
+            if p.index not in finished_at and p.finished is not None:
+                finished_at[p.index] = net.now
+        return len(finished_at) == len(players)
+
+    net.run(step, limit_s=120)
+    waits = [finished_at[i] - done_at[i] for i in done_at]
+    # every player was linked to the spectator: each stayed for it, and not longer than
+    # the bound (a tick of the clock either way)
+    assert all(SPECTATOR_LINGER_S - 0.5 <= wait <= SPECTATOR_LINGER_S + 0.5 for wait in waits)
+    assert all(p.finished is not None and p.finished.kind is fx.EndKind.AUDITED
+               for p in players)
+    # the spectator saw the game up to the seeds, then nobody was left to send them
+    assert watcher.finished is None
+    left_at = max(finished_at.values())
+    net.run(lambda: watcher.finished is not None, limit_s=60)
+    assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.ABORTED
+    assert "players finished the game and left" in (watcher.finished.failure or "")
+    assert SPECTATOR_ALONE_S <= net.now - left_at <= SPECTATOR_ALONE_S + 1.0
+    assert watcher.session.state is not None and watcher.session.state.over
+    assert not any(e.kind == "seed" for e in watcher.stored)
+    assert no_blame(net)
+
+
+def test_a_spectator_cut_off_from_every_player_gives_up_after_the_wait_timeout() -> None:
+    """As a player gives up on an unreachable one, a spectator with no player linked for
+    the wait timeout ends, saying so, instead of watching nothing for ever."""
+    net = SimNet(GameConfig(players=3), seed=35, timing=Timing(wait_timeout=30.0))
+    watcher = _start_late_watcher(net, frozenset(), after_turns=3)
+    seen = len(watcher.stored)
+    net.cut(watcher.index)  # its cable is out: links drop at the idle timeout, no redial
+    cut_at = net.now
+    net.run(lambda: watcher.finished is not None, limit_s=120)
+    assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.ABORTED
+    assert "no player has been reachable for 30 s" in (watcher.finished.failure or "")
+    # the links went at the idle timeout; the wait began then
+    assert 30.0 <= net.now - cut_at <= 30.0 + IDLE_TIMEOUT_S + 1.0
+    assert len(watcher.stored) == seen
+    # the players never waited for it: their game is still theirs to play
+    assert not any(p.finished for p in net.peers[: net.players])
