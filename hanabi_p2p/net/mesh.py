@@ -147,6 +147,7 @@ class Mesh:
         self._config = config or MeshConfig()
         self._random_bytes = random_bytes
         self._server: asyncio.Server | None = None
+        self._port: int | None = None  # the port we listen on, kept when we stop listening
         self._seated: set[bytes] = set()
         self._links: dict[bytes, Link] = {}
         self._link_gone: dict[bytes, asyncio.Event] = {}
@@ -182,13 +183,20 @@ class Mesh:
         except OSError as exc:  # port taken, address not ours: the user's choice, say so
             reason = exc.strerror or str(exc)
             raise UserError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
+        self._port = self._server.sockets[0].getsockname()[1]
+
+    def stop_listening(self) -> None:
+        """Take no more connections; the links we have stay until `close`. A peer whose game
+        is done has nothing left to give a newcomer, who is better refused at once than
+        linked and dropped a moment later."""
+        if self._server is not None:
+            self._server.close()
 
     @property
     def port(self) -> int:
-        if self._server is None or not self._server.sockets:
+        if self._port is None:
             raise LocalProtocolError("the mesh is not listening; call start() first")
-        bound: int = self._server.sockets[0].getsockname()[1]
-        return bound
+        return self._port
 
     async def close(self) -> None:
         """Say BYE on every link, stop listening and dialling; ends `events()`."""

@@ -62,6 +62,9 @@ SPECTATOR_LINGER_S = 10.0
 # A spectator that knows the game is over (players told it they hold all of it) and has had
 # no link to any player for this long gives up: nobody is left who could send the rest.
 SPECTATOR_ALONE_S = 5.0
+# A spectator that knows no player yet (it has not had the seating) and has had no link this
+# long gives up: the table closed (a game that ended as it arrived) or cannot be reached.
+SPECTATOR_UNLINKED_S = 15.0
 # A connected peer that sent no HAVE for this long is not answering (a live one sends one
 # every sync interval, even while its player thinks).
 SILENCE_S = 10 * SYNC_INTERVAL_S
@@ -191,8 +194,10 @@ class PeerCore:
         self._served_at: dict[bytes, float] = {}
         # what each spectator linked to us last said it holds (its HAVE), for the linger
         self._watcher_holds: dict[bytes, dict[bytes, int]] = {}
-        # a spectator: since when no player is linked to us (None while one is)
+        # a spectator: since when no player is linked to us (None while one is), and
+        # whether any peer of the table ever was
         self._alone_since: float | None = None
+        self._ever_linked = False
 
     # ================================================================ inputs
 
@@ -220,6 +225,7 @@ class PeerCore:
             self._effects.append(fx.Disconnect(peer_id, "removed from the table by the host"))
             return
         self.connected.add(peer_id)
+        self._ever_linked = True
         self._up_at[peer_id] = now
         self._down_since.pop(peer_id, None)
         if self.watching:
@@ -835,7 +841,13 @@ class PeerCore:
             self._alone_since = now
             return
         alone = now - self._alone_since
-        if self._known_complete and alone >= SPECTATOR_ALONE_S:
+        if not seated and alone >= SPECTATOR_UNLINKED_S:
+            # it knows no player to dial, only the address it came by
+            what = ("lost its link to the table before the game reached us"
+                    if self._ever_linked else "could not link to the table")
+            self._finish(fx.EndKind.ABORTED, f"{what}, and no link for {int(alone)} s: the "
+                         "table has closed, or cannot be reached from here")
+        elif self._known_complete and alone >= SPECTATOR_ALONE_S:
             self._finish(fx.EndKind.ABORTED, "the players finished the game and left before "
                          "all of it reached us: what we saw is saved, but not its end")
         elif self.timing.wait_timeout is not None and alone >= self.timing.wait_timeout:

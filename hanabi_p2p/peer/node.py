@@ -371,6 +371,8 @@ class Node:
         elif isinstance(effect, fx.Finished):
             if effect.failure and not self.failure:
                 self.failure = effect.failure
+            # the links close when the node has stopped; nobody new links up meanwhile
+            self.mesh.stop_listening()
             self._done.set()
 
     async def _check_deck(self, jobs: Sequence[Callable[[], None]]) -> None:

@@ -16,6 +16,7 @@ from hanabi_p2p.peer import watchwire as ww
 from hanabi_p2p.peer.core import (
     SPECTATOR_ALONE_S,
     SPECTATOR_LINGER_S,
+    SPECTATOR_UNLINKED_S,
     TABLE_STARTED,
     WATCH_HELLO_S,
     Timing,
@@ -356,3 +357,18 @@ def test_a_spectator_cut_off_from_every_player_gives_up_after_the_wait_timeout()
     assert len(watcher.stored) == seen
     # the players never waited for it: their game is still theirs to play
     assert not any(p.finished for p in net.peers[: net.players])
+
+
+def test_a_spectator_that_never_links_to_the_table_gives_up_and_says_why() -> None:
+    """The game ended as the spectator arrived: the program it dials is gone, so nothing
+    ever links; it ends after SPECTATOR_UNLINKED_S instead of waiting in silence."""
+    net = SimNet(GameConfig(players=3), seed=36)
+    net.play_to_end()
+    assert all(p.finished is not None for p in net.peers)
+    start = net.now
+    watcher = net.add_watcher("Zoe", via=0)
+    net.run(lambda: watcher.finished is not None, limit_s=60)
+    assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.ABORTED
+    assert "could not link to the table" in (watcher.finished.failure or "")
+    assert SPECTATOR_UNLINKED_S <= net.now - start <= SPECTATOR_UNLINKED_S + 1.0
+    assert watcher.stored == []
