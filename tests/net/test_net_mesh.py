@@ -557,6 +557,21 @@ async def test_dial_learns_the_peer_and_keeps_the_link(a: Mesh, b: Mesh) -> None
     await wait_event(a, up(pid(b)))  # redialled without being told again
 
 
+@with_meshes(3)
+async def test_a_mesh_that_stops_listening_keeps_its_links_and_refuses_new_ones(
+        a: Mesh, b: Mesh, c: Mesh) -> None:
+    port = a.port
+    b.connect(pid(a), "127.0.0.1", port)
+    await wait_event(a, up(pid(b)))
+    a.stop_listening()
+    assert a.port == port  # still known (a resumed game is told where it listened)
+    with pytest.raises(LinkClosedError, match="cannot connect"):
+        await c.dial("127.0.0.1", port)
+    entry = Entry(b"still linked")
+    assert a.send(pid(b), entry)
+    await wait_event(b, got(pid(a), entry))
+
+
 @with_meshes(1)
 async def test_dial_to_nobody_says_why(a: Mesh) -> None:
     with socket.socket() as s:  # a port nobody listens on: bind, never listen
