@@ -843,7 +843,7 @@ class PeerCore:
         alone = now - self._alone_since
         if not seated and alone >= SPECTATOR_UNLINKED_S:
             # it knows no player to dial, only the address it came by
-            what = ("lost its link to the table before the game reached us"
+            what = ("lost our link to the table before the game reached us"
                     if self._ever_linked else "could not link to the table")
             self._finish(fx.EndKind.ABORTED, f"{what}, and no link for {int(alone)} s: the "
                          "table has closed, or cannot be reached from here")
