@@ -60,6 +60,9 @@ class Say(Enum):
                                "harmless clue beats a discard — a stall")
     STALL_TWIN = N_("clue {player} {clue}: the card just discarded has one copy left that I "
                     "cannot see, perhaps my chop, so a clue that helps beats a discard — a stall")
+    STALL_PACE = N_("clue {player} {clue}: the turns left hardly cover the cards still to play "
+                    "and a card to play is known, so a clue beats a discard that would bring "
+                    "the end a turn closer — a stall")
     FIX = N_("clue {player} {clue}: their slot {slot} reads as playable but it is {card} "
              "— a fix")
     PLAN_PLAY = N_("play slot {slot}: counting the turns left, playing it now gets the most "

@@ -80,3 +80,31 @@ def test_the_model_counts_who_still_has_a_turn() -> None:
     # In the last round with Bob to act first, his R5 comes too early: only R4 is played.
     model.cards_left, model.final_left = 0, 2
     assert model.copy().run(BOB) == 1
+
+
+def test_the_plan_stalls_so_that_the_player_with_more_to_play_draws_the_last_card() -> None:
+    # As above, but Bob knows two cards to play (B4 and B5), Alice one (W4), and the W5 is
+    # gone (discarded on the way), so the deck's last card is a useless B1.
+    draws = ("R2 R3 R4 R5 Y1 Y2 Y3 Y4 Y5 G1 G2 G3 G4 G5 B1 B2 B3 W1 W2 W3 "
+             "B1 B2 B3 B4 G1 G3 G4 R1 R1 R4 W1 W1 W2 W3 W5 Y1 Y1 Y4 B1")
+    s = Scenario(2, ["G1 R2 G2 Y2 W4", "R1 Y3 R3 B5 B4"], draws=draws)
+    for giver, target, value in ((ALICE, BOB, "5"), (BOB, ALICE, "white"),
+                                 (ALICE, BOB, "blue"), (BOB, ALICE, "4"),
+                                 (ALICE, BOB, "4"), (BOB, ALICE, "2")):
+        s.clue(giver, target, value)
+    _burn_to_the_end(s)
+    state = s.state
+    assert state.current_seat == ALICE and state.config.deck_size - state.draw_index == 1
+    assert s.known(ALICE, 5) == {"W4"}
+    assert s.known(BOB, 5) == {"B4"} and s.known(BOB, 4) == {"B5"}
+    # The conventions say: play W4. It draws the last card; Bob plays B4 in the last round,
+    # and Alice has nothing left to play: 2 more points. A clue that shows nothing instead
+    # lets Bob play B4 and draw the last card; then Alice plays W4 and Bob B5: 3.
+    advice = s.advice(ALICE)
+    assert advice.reason is Reason.PLAN and isinstance(advice.action, Clue)
+    assert advice.text.endswith("counting the turns left, this gets the most cards played "
+                                "by the end (3 more)")
+    s.take(advice.action)
+    while not state.over:
+        s.take(s.advice().action)
+    assert state.fireworks_total == 21 + 3

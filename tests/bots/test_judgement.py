@@ -185,3 +185,36 @@ def test_no_save_that_only_moves_the_loss_onto_a_dearer_card() -> None:
     # discard the last G4 instead, two points (G4, G5) for one (R5).
     assert advice.reason is not Reason.SAVE
     assert not (isinstance(advice.action, Clue) and advice.action.target == BOB)
+
+
+def _pace_position(discards: int) -> Scenario:
+    """Bob knows his R1 is playable; Alice has nothing to play and nothing worth a clue. Bob
+    has thrown away ``discards`` spare cards (1s, 2s and 3s no suit misses), then each has
+    clued the other three times: 2 tokens left, nothing played, all 25 cards still needed."""
+    s = Scenario(2, ["R2 Y3 G3 B2 W3", "Y1 R1 G4 B4 W4"],
+                 draws="G1 B1 W1 Y1 G1 B1 W1 Y2 G2 B2 W2 Y3 G3 B3 W3")
+    for _ in range(discards):
+        s.clue(ALICE, BOB, "red")
+        s.discard(BOB, 1)
+    for _ in range(3):
+        s.clue(ALICE, BOB, "red")
+        s.clue(BOB, ALICE, "2")
+    assert s.state.clue_tokens == 2 and s.known(BOB, 2) == {"R1"}
+    return s
+
+
+def test_when_the_turns_left_hardly_cover_the_cards_to_play_a_clue_beats_a_discard() -> None:
+    s = _pace_position(16)
+    # 24 cards left and a final round of 2 turns: 26 turns for 25 cards, a pace of 1. A
+    # discard would leave one turn to spare; Bob plays his R1 while the deck waits.
+    assert s.state.cards_left == 24
+    advice = s.advice(ALICE)
+    assert isinstance(advice.action, Clue) and advice.action.target == BOB
+    assert advice.reason is Reason.STALL
+    assert "hardly cover the cards still to play" in advice.text
+
+
+def test_with_turns_to_spare_the_chop_goes() -> None:
+    s = _pace_position(15)  # one card more in the deck: a pace of 2
+    advice = s.advice(ALICE)
+    assert isinstance(advice.action, Discard) and advice.reason is Reason.DISCARD_CHOP
