@@ -184,12 +184,18 @@ TRADE_SAVE_PLAYERS = 2
 # nothing to play (see NO_LOCKING_LAST_SAVE) is left out not only with the last token but
 # whenever the tokens left after it are too few for the receiver to stall (fewer than
 # _after_save_tokens: 3 at two players, 2 at three), unless the clued card the receiver would
-# then give up costs fewer points than the chop saved (then the save is given even with the
-# last token). Measured (paired, same decks, 2000 games) against the last token only, 2p:
+# then give up costs fewer points than the chop saved (LOCKING_SAVE_MARGIN; then the save is
+# given even with the last token). Measured (paired, same decks, 2000 games, then with a margin
+# of 1) against the last token only, 2p:
 # +0.099 +- 0.020 (seeds 0..), +0.068 +- 0.020 (seeds 5000..); 3p +0.007 +- 0.006; 4p
 # -0.006, 5p -0.011 (so not used there). Leaving out such saves up to 2 tokens only (2p):
 # about half of that; up to 4 or 8: no better than 3.
 LOCKING_SAVE_PLAYERS = 3
+# ... given anyway when the card the receiver gives up instead costs at least this many points
+# fewer than the chop (so never for a 5). Measured (paired, 2000 games) against 1: 2p +0.013
+# +- 0.018, +0.047 +- 0.019, +0.037 +- 0.018 (three sets of decks), 3p +0.001; 3: +0.004 on
+# average over two sets; never: -0.06.
+LOCKING_SAVE_MARGIN = 2
 # How many boards and contexts the players share (see _caches_for) before starting afresh.
 # Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
 # garbage collector's full passes they bring made the slowest decisions (measured at 1024:
@@ -1379,9 +1385,10 @@ class _Decision:
                     and rep.clue_tokens <= locking_tokens
                     and all(p.clued[c] or c in touched for c in hand)
                     and not (by_loss
-                             and self._locked_loss(target, clue) < self._face_loss(p.fi[chop]))):
+                             and self._locked_loss(target, clue)
+                             <= self._face_loss(p.fi[chop]) - LOCKING_SAVE_MARGIN)):
                 # it would lock the hand with too few tokens left to stall: a clued card
-                # goes next, and costs more than the chop (see LOCKING_SAVE_PLAYERS)
+                # goes next, and costs nearly as much as the chop (see LOCKING_SAVE_PLAYERS)
                 continue
             if best is None or rated[0] > best[0]:
                 best = (rated[0], clue)
