@@ -59,6 +59,11 @@ RICH_TOKENS = 5
 # With this many tokens or fewer, while some chop holds a card that must be saved, a clue
 # must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save.
 LOW_TOKENS = 2
+# Two players: with this many instead (measured, paired, same decks, 2000 games, 2 -> 1: 2p
+# +0.032 +- 0.010 (seeds 0..), +0.032 +- 0.010 (seeds 5000..); in a trial with another change
+# in, 0: +0.030, +0.045 and 3: -0.011). With one partner, a play clue now is worth more than
+# a token held back: an urgent save is given anyway (_urgent_save comes before play clues).
+LOW_TOKENS_2P = 1
 # With this many cards or fewer left in the deck, a player with nothing to play stalls with a
 # clue instead of discarding (a discard draws a card and brings the end closer).
 ENDGAME_STALL_CARDS = 4
@@ -122,14 +127,18 @@ TWIN_PLAYERS = 2
 EARLY_GAMBLE_CARDS = 2
 EARLY_GAMBLE_P = 0.1
 # A locked hand gives up the clued card whose loss costs the fewest points (a 5 before a
-# 4 that is a last copy), not just one that may not be a last copy.
+# 4 that is a last copy), not just one that may not be a last copy. (Giving up a known 5
+# before a card that only may be a last copy but costs more on average measured 2p +0.037
+# and +0.024 better, paired over 2000 games, but breaks the rule that no known last copy
+# goes while another card may be safe: tests/bots/test_hgroup_behaviour.py.)
 LOCKED_BY_LOSS = True
 # At the deck's end a stall (see ENDGAME_STALL_CARDS) with this many tokens or fewer is
 # given only if it gets a card played or someone knows a card to play: otherwise the last
 # token is better kept for the next player, and the discard gains one.
 STALL_ONLY_FOR_PLAYS = 1
 # No save with the last token that leaves its receiver no unclued card and nothing to play:
-# it would have to discard a clued card next turn instead, with no token left to stall.
+# it would have to discard a clued card next turn instead, with no token left to stall (at
+# two and three players: see LOCKING_SAVE_PLAYERS).
 NO_LOCKING_LAST_SAVE = True
 # 2 saves (a 2 whose other copy nobody else holds) are given at tables of this many players
 # or fewer: with more players the other copy is more likely drawn by someone who can keep
@@ -176,6 +185,7 @@ LAST_CLUE = True
 # chop is worth saving too and costs as many points or more if lost: with no token to spare
 # for a stall, the receiver would discard that one instead. Measured (paired, same decks, 2000
 # games), 2p: +0.028 +- 0.013 (seeds 0..), +0.019 +- 0.012 (seeds 10000..); 3p -0.008.
+# ("More" instead of "as many or more": 2p -0.003 +- 0.004, +0.002 +- 0.004.)
 TRADE_SAVE_PLAYERS = 2
 # Pace (see _pace): the turns left if each one draws a card (the deck, then the final
 # round), less the cards the fireworks still need. A discard spends one turn of it, a play or
@@ -190,6 +200,22 @@ TRADE_SAVE_PLAYERS = 2
 PACE_STALL = 1
 PACE_STALL_TOKENS = 2
 PACE_STALL_PLAYERS = 2
+# At tables of this many players or fewer, a save that leaves its receiver no unclued card and
+# nothing to play (see NO_LOCKING_LAST_SAVE) is left out not only with the last token but
+# whenever the tokens left after it are too few for the receiver to stall (fewer than
+# _after_save_tokens: 3 at two players, 2 at three), unless the clued card the receiver would
+# then give up costs fewer points than the chop saved (LOCKING_SAVE_MARGIN; then the save is
+# given even with the last token). Measured (paired, same decks, 2000 games, then with a margin
+# of 1) against the last token only, 2p:
+# +0.099 +- 0.020 (seeds 0..), +0.068 +- 0.020 (seeds 5000..); 3p +0.007 +- 0.006; 4p
+# -0.006, 5p -0.011 (so not used there). Leaving out such saves up to 2 tokens only (2p):
+# about half of that; up to 4 or 8: no better than 3.
+LOCKING_SAVE_PLAYERS = 3
+# ... given anyway when the card the receiver gives up instead costs at least this many points
+# fewer than the chop (so never for a 5). Measured (paired, 2000 games) against 1: 2p +0.013
+# +- 0.018, +0.047 +- 0.019, +0.037 +- 0.018 (three sets of decks), 3p +0.001; 3: +0.004 on
+# average over two sets; never: -0.06.
+LOCKING_SAVE_MARGIN = 2
 # How many boards and contexts the players share (see _caches_for) before starting afresh.
 # Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
 # garbage collector's full passes they bring made the slowest decisions (measured at 1024:
@@ -899,7 +925,7 @@ class _Decision:
         if play is not None:
             return play
         need = MIN_CLUE_VALUE
-        if tokens <= LOW_TOKENS and self._threatened():
+        if tokens <= (LOW_TOKENS_2P if players == 2 else LOW_TOKENS) and self._threatened():
             need *= 2  # keep the last token for a save
         twin = (tokens >= TWIN_TOKENS and p.config.players <= TWIN_PLAYERS
                 and self._twin_may_be_mine())
@@ -1392,6 +1418,8 @@ class _Decision:
             return None
         best: tuple[int, Clue] | None = None
         hand = rep.hands[target]
+        by_loss = p.config.players <= LOCKING_SAVE_PLAYERS
+        locking_tokens = self._after_save_tokens() if by_loss else 1
         for clue in self._clues_to(target):
             touched = clue.touched or frozenset()
             if chop not in touched:
@@ -1399,9 +1427,15 @@ class _Decision:
             rated = self._rate_clue(clue)
             if rated is None:
                 continue
-            if (NO_LOCKING_LAST_SAVE and rep.clue_tokens == 1 and not rated[1]
-                    and all(p.clued[c] or c in touched for c in hand)):
-                continue  # it would lock the hand with no token left: a clued card goes
+            if (NO_LOCKING_LAST_SAVE and not rated[1]
+                    and rep.clue_tokens <= locking_tokens
+                    and all(p.clued[c] or c in touched for c in hand)
+                    and not (by_loss
+                             and self._locked_loss(target, clue)
+                             <= self._face_loss(p.fi[chop]) - LOCKING_SAVE_MARGIN)):
+                # it would lock the hand with too few tokens left to stall: a clued card
+                # goes next, and costs nearly as much as the chop (see LOCKING_SAVE_PLAYERS)
+                continue
             if best is None or rated[0] > best[0]:
                 best = (rated[0], clue)
         if best is None:
@@ -1423,6 +1457,49 @@ class _Decision:
         say = (Say.SAVE_FIVE if face.rank == RANKS_PER_SUIT
                else Say.SAVE_LAST if 1 << f & p.board.critical else Say.SAVE_TWO)
         return Advice(clue, Reason.SAVE, self.words(say, target, clue=clue, card=face))
+
+    def _locked_loss(self, target: int, clue: Clue | None) -> int:
+        """The points lost when ``target``, every card clued (after ``clue``, if any) and no
+        token left, gives up the card it would choose: as _discard chooses, by what everyone
+        knows of its cards (the copies counted are those it has not seen: not discarded, not
+        played; my hand's are left in, as I do not know them all)."""
+        p = self.p
+        hand = self.rep.hands[target]
+        masks = [p.public(c) for c in hand]
+        possible = [p.poss[c] for c in hand]
+        if clue is not None:
+            touched = clue.touched or frozenset()
+            meaning = self.reads.get(id(clue), ({}, None))[0]
+            hit = p._clue_mask(clue)
+            for i, c in enumerate(hand):
+                poss = possible[i] = p.poss[c] & (hit if c in touched else ~hit)
+                m = meaning.get(c, p.inf[c]) & poss
+                masks[i] = m or poss
+        copies = p.table.copies
+        gone = p.gone
+        used = p.used
+        critical = p.board.critical
+        left = 0  # faces with a copy neither discarded nor played
+        for f, n in enumerate(copies):
+            if n - gone[f] - used[f] > 0:
+                left |= 1 << f
+        best: tuple[tuple[bool, bool, float], int] | None = None
+        for c, m, poss in zip(hand, masks, possible, strict=True):
+            total = weight = 0.0
+            for f in _bits(m):
+                w = copies[f] - gone[f] - used[f]
+                if w <= 0:
+                    continue
+                weight += w
+                if 1 << f & critical:
+                    total += w * self._reach_above(f)
+            key = (poss & left & ~critical == 0, m & ~critical == 0,
+                   total / weight if weight else 0.0)
+            if best is None or key < best[0]:
+                best = (key, c)
+        if best is None or p.fi[best[1]] < 0:
+            return 0
+        return self._face_loss(p.fi[best[1]])
 
     def _worth_saving(self, card: int) -> bool:
         p = self.p

@@ -76,17 +76,49 @@ def test_a_locked_hand_gives_up_the_card_that_costs_fewest_points() -> None:
     assert advice.text.endswith("losing this one costs the fewest points")
 
 
-def test_no_save_with_the_last_token_that_locks_a_hand() -> None:
-    s = Scenario(2, ["W5 G3 B3 Y4 R5", "R1 G1 B1 W1 Y2"])
-    for giver, target, value in ((ALICE, BOB, "1"), (BOB, ALICE, "3"), (ALICE, BOB, "red"),
-                                 (BOB, ALICE, "4"), (ALICE, BOB, "green"),
-                                 (BOB, ALICE, "yellow"), (ALICE, BOB, "blue")):
+def test_no_save_into_a_lock_with_too_few_tokens_to_stall() -> None:
+    s = Scenario(2, ["W5 G5 B5 Y5 G2", "R1 G1 B1 W1 Y2"], draws="R5")
+    s.clue(ALICE, BOB, "1")
+    s.clue(BOB, ALICE, "5")
+    s.discard(ALICE, 5)  # she draws the R5: her only unclued card, her chop
+    for giver, target, value in ((BOB, ALICE, "blue"), (ALICE, BOB, "red"),
+                                 (BOB, ALICE, "green"), (ALICE, BOB, "green")):
         s.clue(giver, target, value)
-    assert s.state.clue_tokens == 1
-    # "5" would save Alice's chop R5, but touch her W5 too: no unclued card left, no token
-    # left, nothing to play, so she would discard a clued card. Bob plays instead.
+    assert s.state.clue_tokens == 3 and s.chop(ALICE) == 1
+    # "5" would save the R5 but leave Alice every card clued, nothing to play and 2 tokens,
+    # too few to stall: she would give up a 5 instead, one point either way. Bob plays.
     advice = s.advice(BOB)
     assert isinstance(advice.action, Play) and advice.reason is Reason.PLAY_KNOWN
+
+
+def test_a_save_into_a_lock_when_the_card_given_up_instead_costs_much_less() -> None:
+    s = Scenario(2, ["G3 B3 Y4 W4 R2", "R1 G1 B1 W1 R2"], draws="Y2")
+    s.clue(ALICE, BOB, "1")
+    s.discard(BOB, 5)  # the first R2: Alice's chop is the last one
+    for giver, target, value in ((ALICE, BOB, "2"), (BOB, ALICE, "3"), (ALICE, BOB, "green"),
+                                 (BOB, ALICE, "4"), (ALICE, BOB, "blue"),
+                                 (BOB, ALICE, "green"), (ALICE, BOB, "white")):
+        s.clue(giver, target, value)
+    assert s.state.clue_tokens == 1 and s.chop(ALICE) == 5
+    # Saving the R2 leaves Alice every card clued, nothing to play and no token: she will
+    # give up a 3 or a 4, none of which may be a last copy (nothing lost), where losing the
+    # R2 loses four points (R2 to R5). Bob saves.
+    advice = s.advice(BOB)
+    assert advice.reason is Reason.SAVE and "the last R2" in advice.text
+
+
+def test_two_players_a_play_clue_with_two_tokens_while_a_chop_is_threatened() -> None:
+    s = Scenario(2, ["R3 G4 B3 W4 Y3", "R1 Y1 G3 B4 W5"])
+    for giver, target, value in ((ALICE, BOB, "red"), (BOB, ALICE, "4"), (ALICE, BOB, "4"),
+                                 (BOB, ALICE, "red"), (ALICE, BOB, "3"), (BOB, ALICE, "green")):
+        s.clue(giver, target, value)
+    assert s.state.clue_tokens == 2 and s.chop(BOB) == 5  # Bob's chop is his W5
+    # Bob knows his R1 is playable, so he will not discard the W5 yet: Alice gives the play
+    # clue on his Y1 rather than keep both tokens back for a save
+    advice = s.advice(ALICE)
+    action = advice.action
+    assert isinstance(action, Clue) and action.target == BOB
+    assert action.touched == frozenset({s.slot(BOB, 2)}) and advice.reason is Reason.PLAY_CLUE
 
 
 def test_two_players_a_locked_hand_discards_a_card_that_is_no_last_copy() -> None:
