@@ -39,15 +39,24 @@ def _burn_to_the_end(s: Scenario) -> None:
             s.clue(seat, other, s.face(other, 1)[1])
 
 
-def test_the_plan_gives_a_clue_instead_of_a_play_that_would_end_the_game_too_soon() -> None:
-    s = Scenario(2, ["R1 Y3 R3 B5 B4", "G1 R2 G2 Y2 W5"], draws=DRAWS)
-    for giver, target, value in ((ALICE, BOB, "5"), (BOB, ALICE, "blue"),
-                                 (ALICE, BOB, "white"), (BOB, ALICE, "5"),
-                                 (ALICE, BOB, "2"), (BOB, ALICE, "4")):
+def _at_the_last_card(hands: list[str], draws: str,
+                      clues: tuple[tuple[int, int, str], ...]) -> Scenario:
+    """Two players give these clues, then play the deck down (`_burn_to_the_end`) until one
+    card is left and Alice is to act."""
+    s = Scenario(2, hands, draws=draws)
+    for giver, target, value in clues:
         s.clue(giver, target, value)
     _burn_to_the_end(s)
     state = s.state
     assert state.current_seat == ALICE and state.config.deck_size - state.draw_index == 1
+    return s
+
+
+def test_the_plan_gives_a_clue_instead_of_a_play_that_would_end_the_game_too_soon() -> None:
+    s = _at_the_last_card(["R1 Y3 R3 B5 B4", "G1 R2 G2 Y2 W5"], DRAWS,
+                          ((ALICE, BOB, "5"), (BOB, ALICE, "blue"), (ALICE, BOB, "white"),
+                           (BOB, ALICE, "5"), (ALICE, BOB, "2"), (BOB, ALICE, "4")))
+    state = s.state
     assert [state.fireworks[card(f"{x}1").suit] for x in "RYGBW"] == [5, 5, 5, 3, 3]
     assert s.face(BOB, 1) == "W4" and s.known(BOB, 5) == {"W5"}
     assert s.known(ALICE, 5) == {"B4"} and s.known(ALICE, 4) == {"B5"}
@@ -87,14 +96,10 @@ def test_the_plan_stalls_so_that_the_player_with_more_to_play_draws_the_last_car
     # gone (discarded on the way), so the deck's last card is a useless B1.
     draws = ("R2 R3 R4 R5 Y1 Y2 Y3 Y4 Y5 G1 G2 G3 G4 G5 B1 B2 B3 W1 W2 W3 "
              "B1 B2 B3 B4 G1 G3 G4 R1 R1 R4 W1 W1 W2 W3 W5 Y1 Y1 Y4 B1")
-    s = Scenario(2, ["G1 R2 G2 Y2 W4", "R1 Y3 R3 B5 B4"], draws=draws)
-    for giver, target, value in ((ALICE, BOB, "5"), (BOB, ALICE, "white"),
-                                 (ALICE, BOB, "blue"), (BOB, ALICE, "4"),
-                                 (ALICE, BOB, "4"), (BOB, ALICE, "2")):
-        s.clue(giver, target, value)
-    _burn_to_the_end(s)
+    s = _at_the_last_card(["G1 R2 G2 Y2 W4", "R1 Y3 R3 B5 B4"], draws,
+                          ((ALICE, BOB, "5"), (BOB, ALICE, "white"), (ALICE, BOB, "blue"),
+                           (BOB, ALICE, "4"), (ALICE, BOB, "4"), (BOB, ALICE, "2")))
     state = s.state
-    assert state.current_seat == ALICE and state.config.deck_size - state.draw_index == 1
     assert s.known(ALICE, 5) == {"W4"}
     assert s.known(BOB, 5) == {"B4"} and s.known(BOB, 4) == {"B5"}
     # The conventions say: play W4. It draws the last card; Bob plays B4 in the last round,
