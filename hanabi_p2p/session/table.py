@@ -175,6 +175,7 @@ class TableSession:
         audit_at_end: bool = True,
         watching: bool = False,
         old_deck_groups: bool = False,
+        public_only: bool = False,
     ) -> None:
         """``known_faces``: for an observer (not seated: the log verifier), every card's face
         as the deck audit decoded it, so turns can be checked in full. ``audit_at_end``:
@@ -182,9 +183,14 @@ class TableSession:
         ``watching``: a spectator following a live game (never seated, never posting): it
         decodes what its keys open and stops where the players stop.
         ``old_deck_groups``: the log verifier only: accept a 0.2.0 table (edwards25519
-        deck); a live peer plays ristretto255 tables alone (SPEC 5.1 `group`)."""
+        deck); a live peer plays ristretto255 tables alone (SPEC 5.1 `group`).
+        ``public_only``: the log verifier of a game whose faces are not all known (a seed
+        is missing): it checks the turns as far as public reveals go, decoding the cards
+        played and discarded as a spectator does and taking a clue's touched cards as
+        named, and, like any verifier, never stops on a seed."""
         self.author = author
         self.watching = watching
+        self._public_only = public_only
         self._old_deck_groups = old_deck_groups
         # a spectator's keys that came before the seating: peer -> position -> k
         self._early_watch_keys: dict[bytes, dict[int, bytes]] = {}
@@ -554,7 +560,8 @@ class TableSession:
         action = b.ActionBody.from_wire(entry.body, seat).action
         # (a spectator takes a clue as its target does, by the cards it names: it may not
         # see them, and the players check it anyway)
-        if isinstance(action, Clue) and action.target != self.my_seat and not self.watching:
+        if (isinstance(action, Clue) and action.target != self.my_seat and not self.watching
+                and not self._public_only):
             if not 0 <= action.target < len(state.hands):
                 return True
             # wait until we see every card the clue could touch, so we can check it
@@ -666,7 +673,7 @@ class TableSession:
             self._seed,
             known_faces=self._known_faces,
             group=deckio.deck_group(self.table.deck_group),
-            watching=self.watching,
+            watching=self.watching or self._public_only,
         )
         early, self._early_watch_keys = self._early_watch_keys, {}
         for peer_id, keys in sorted(early.items()):

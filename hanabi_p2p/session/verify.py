@@ -19,7 +19,10 @@ is still checked, so ``log show`` can show all that is valid.
 4. a replay of every entry through a ``Replica`` whose app is an unseated observer
    ``TableSession`` that knows every face: every action's legality, every clue's touched
    set, every state hash, turn order, every reveal an entry must carry. The replica stores
-   the whole set first and applies in place order (``table.place``: content alone);
+   the whole set first and applies in place order (``table.place``: content alone). With a
+   seed missing (no faces) the observer checks what public reveals allow, as a spectator
+   (``public_only``): cards played and discarded decode from the public key shares, a
+   clue's touched cards are taken as named;
 5. the full deck audit over every deck message of every applied entry, in place order
    (every commitment, shuffle, lock and reveal is recomputed from the seeds), so a message
    applied after the last seed is audited like any other;
@@ -516,7 +519,7 @@ def _replay(
     table_id = report.table_id or bytes(16)
     observer = TableSession(
         _NoSigner(), table_id, seed=bytes(32), known_faces=faces, audit_at_end=False,
-        old_deck_groups=True,
+        old_deck_groups=True, public_only=faces is None,
     )
     recorder = _Recorder(observer, report)
     replica = Replica(table_id, recorder)

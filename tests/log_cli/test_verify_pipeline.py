@@ -68,6 +68,26 @@ def test_a_game_without_seeds_is_unfinished_not_invalid(game: Table) -> None:
     assert report.audit is None and report.missing_seeds == (0, 1, 2)
 
 
+def test_without_the_seeds_every_turn_is_still_checked_as_far_as_public_reveals_go(
+        game: Table) -> None:
+    """No seed, no faces for the verifier (a game whose programs crashed at its end): it
+    replays the turns as a spectator follows them (played and discarded cards decoded from
+    the public key shares, clues taken as named), in any order, to the players' state."""
+    entries = [e for e in game.peers[0].replica.applied if e.kind != "seed"]
+    report = verify_game(entries)
+    assert report.verdict is Verdict.UNFINISHED and report.problems == []
+    assert not report.faces and report.audit is None
+    players = game.peers[0].session.state
+    assert report.state is not None and players is not None
+    assert report.state.turn == players.turn and report.state.over
+    assert report.state.public_hash() == players.public_hash()
+    assert len(report.applied) == len(entries)
+    reference = key_facts(entries)
+    shuffled = list(entries)
+    random.Random(3).shuffle(shuffled)
+    assert key_facts(shuffled) == reference
+
+
 def test_no_entries_at_all(tmp_path: Path) -> None:
     report = verify_game([])
     assert report.verdict is Verdict.UNFINISHED

@@ -219,6 +219,9 @@ def build() -> dict[str, Any]:
     s = bases["short-2p"]
     r = bases["first-turn-resignation-3p"]
     lobby = bases["lobby-extra-joiner-2p"]
+    seeds = [e for e in s if e.kind == "seed"]
+    wrong_hash = rewrite(s, 1, find(s, 1, "action", 1), body={
+        **find(s, 1, "action", 1).body, "hash": bytes(32)})
     cases = [
         case("valid short game", 0, "5.7", "short-2p", bases),
         # item 1: one stage per kind; a resignation applies at its author's own turn only
@@ -281,6 +284,14 @@ def build() -> dict[str, Any]:
              bases, *rewrite(s, 1, find(s, 1, "ack", 2), body={
                  **find(s, 1, "ack", 2).body, "hash": forgetful_hash}),
              phrase="diverged at turn 3"),
+        # item 13: without every seed (no faces) the turns are still checked as far as
+        # public reveals go, so a wrong hash is found all the same
+        case("a game without its seeds: every turn checked, unfinished", 13, "5.7",
+             "short-2p", bases, dropped=seeds),
+        case("a wrong hash in a game without its seeds", 13, "5.7", "short-2p", bases,
+             dropped=[*seeds, *wrong_hash[0]],
+             added=[e for e in wrong_hash[1] if e.kind != "seed"],
+             phrase="diverged at turn 2"),
     ]
     last = max((e for e in s if e.kind == "seed"), key=lambda e: e.hash)
     rest = [e for e in s if e is not last]
