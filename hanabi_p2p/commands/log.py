@@ -67,8 +67,10 @@ PLAYERS_INDENT = "    "  # the players' own line, when they do not fit on the ga
 ELLIPSIS = "…"
 # The verdict `list` shows is cached beside the log (<table>.hlog.verdict) and used only while
 # the log's bytes hash the same and the program is the same version; `verify` never uses it.
+# The format changes whenever a verdict may: 2 since a game whose seeds are missing has its
+# turns checked (it may now be found invalid where 1 said unfinished).
 VERDICT_SUFFIX = ".verdict"
-VERDICT_FORMAT = 1
+VERDICT_FORMAT = 2
 MAX_VERDICT_BYTES = 16 * 1024
 # From this many games to check in full, `list` checks them in parallel processes (a game
 # takes about 0.3 s of CPU; starting a worker costs less than one game).
