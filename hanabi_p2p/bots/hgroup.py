@@ -1475,26 +1475,12 @@ class _Decision:
                 poss = possible[i] = p.poss[c] & (hit if c in touched else ~hit)
                 m = meaning.get(c, p.inf[c]) & poss
                 masks[i] = m or poss
-        copies = p.table.copies
-        gone = p.gone
-        used = p.used
-        critical = p.board.critical
-        left = 0  # faces with a copy neither discarded nor played
-        for f, n in enumerate(copies):
-            if n - gone[f] - used[f] > 0:
-                left |= 1 << f
+        # copies neither discarded nor played, and the faces that have one
+        counts = [n - g - u for n, g, u in zip(p.table.copies, p.gone, p.used, strict=True)]
+        left = sum(1 << f for f, n in enumerate(counts) if n > 0)
         best: tuple[tuple[bool, bool, float], int] | None = None
         for c, m, poss in zip(hand, masks, possible, strict=True):
-            total = weight = 0.0
-            for f in _bits(m):
-                w = copies[f] - gone[f] - used[f]
-                if w <= 0:
-                    continue
-                weight += w
-                if 1 << f & critical:
-                    total += w * self._reach_above(f)
-            key = (poss & left & ~critical == 0, m & ~critical == 0,
-                   total / weight if weight else 0.0)
+            key = self._give_up_order(poss, m, left, counts)
             if best is None or key < best[0]:
                 best = (key, c)
         if best is None or p.fi[best[1]] < 0:
@@ -1844,11 +1830,10 @@ class _Decision:
         if LOCKED_BY_LOSS:
             # never one the clues alone say is a last copy while another may not be (nor
             # one the conventions say is); then the one whose loss costs the fewest points
-            critical = p.board.critical
             unseen = p._unseen()
-            best = min(mine, key=lambda cm: (p.poss[cm[0]] & unseen & ~critical == 0,
-                                             cm[1] & ~critical == 0,
-                                             self._expected_loss(cm)))
+            counts = self._unseen_counts()
+            best = min(mine, key=lambda cm: self._give_up_order(p.poss[cm[0]], cm[1], unseen,
+                                                                counts))
         else:
             best = min(mine, key=lambda cm: (bin(cm[1] & p.board.critical).count("1")
                                              / max(1, bin(cm[1]).count("1"))))
@@ -1871,18 +1856,32 @@ class _Decision:
 
     def _expected_loss(self, card_mask: tuple[int, int]) -> float:
         """The points the fireworks can no longer reach if this card of mine goes, averaged
-        over the faces it may be (weighted by the copies of each I have not seen): a last
-        copy loses itself and every rank above it that could still be played."""
-        p = self.p
-        counts = self._unseen_counts()
-        critical = p.board.critical
+        over the faces it may be (weighted by the copies of each I have not seen)."""
+        return self._mean_loss(card_mask[1], self._unseen_counts())
+
+    def _mean_loss(self, faces: int, counts: Sequence[int]) -> float:
+        """The points lost if a card that is one of ``faces`` goes, averaged over them, each
+        weighted by its copies in ``counts`` (none: not counted): a last copy loses itself and
+        every rank above it that could still be played."""
+        critical = self.p.board.critical
         total = weight = 0.0
-        for f in _bits(card_mask[1]):
-            w = max(counts[f], 0)
+        for f in _bits(faces):
+            w = counts[f]
+            if w <= 0:
+                continue
             weight += w
             if 1 << f & critical:
                 total += w * self._reach_above(f)
         return total / weight if weight else 0.0
+
+    def _give_up_order(self, possible: int, known: int, pool: int,
+                       counts: Sequence[int]) -> tuple[bool, bool, float]:
+        """Which card of a locked hand goes first (the smallest): never one the clues alone
+        (``possible``) say is a last copy among the faces still in ``pool`` while another may
+        not be, nor one known (``known``) to be; then the one whose loss costs fewest points."""
+        critical = self.p.board.critical
+        return (possible & pool & ~critical == 0, known & ~critical == 0,
+                self._mean_loss(known, counts))
 
     def _face_loss(self, f: int) -> int:
         """The points lost if a card of face ``f`` goes now."""
