@@ -194,10 +194,8 @@ class PeerCore:
         self._served_at: dict[bytes, float] = {}
         # what each spectator linked to us last said it holds (its HAVE), for the linger
         self._watcher_holds: dict[bytes, dict[bytes, int]] = {}
-        # a spectator: since when no player is linked to us (None while one is), and
-        # whether any peer of the table ever was
+        # a spectator: since when no player is linked to us (None while one is)
         self._alone_since: float | None = None
-        self._ever_linked = False
 
     # ================================================================ inputs
 
@@ -225,7 +223,6 @@ class PeerCore:
             self._effects.append(fx.Disconnect(peer_id, "removed from the table by the host"))
             return
         self.connected.add(peer_id)
-        self._ever_linked = True
         self._up_at[peer_id] = now
         self._down_since.pop(peer_id, None)
         if self.watching:
@@ -834,7 +831,8 @@ class PeerCore:
         that, it waits as a player waits for an unreachable one. Then it ends and says so,
         instead of waiting for ever."""
         seated = {s.peer_id for s in self.session.seats}
-        if self.connected & seated or (not seated and self.connected):
+        # before the seating, any peer (the one we came by) counts
+        if self.connected & seated if seated else self.connected:
             self._alone_since = None
             return
         if self._alone_since is None:
@@ -842,9 +840,10 @@ class PeerCore:
             return
         alone = now - self._alone_since
         if not seated and alone >= SPECTATOR_UNLINKED_S:
-            # it knows no player to dial, only the address it came by
+            # it knows no player to dial, only the address it came by (`_up_at` keeps every
+            # peer whose link ever came up)
             what = ("lost our link to the table before the game reached us"
-                    if self._ever_linked else "could not link to the table")
+                    if self._up_at else "could not link to the table")
             self._finish(fx.EndKind.ABORTED, f"{what}, and no link for {int(alone)} s: the "
                          "table has closed, or cannot be reached from here")
         elif self._known_complete and alone >= SPECTATOR_ALONE_S:

@@ -190,7 +190,8 @@ class TableSession:
         named, and, like any verifier, never stops on a seed."""
         self.author = author
         self.watching = watching
-        self._public_only = public_only
+        # decodes only what is public (and a spectator's keys), as a spectator does
+        self._spectator_view = watching or public_only
         self._old_deck_groups = old_deck_groups
         # a spectator's keys that came before the seating: peer -> position -> k
         self._early_watch_keys: dict[bytes, dict[int, bytes]] = {}
@@ -560,8 +561,8 @@ class TableSession:
         action = b.ActionBody.from_wire(entry.body, seat).action
         # (a spectator takes a clue as its target does, by the cards it names: it may not
         # see them, and the players check it anyway)
-        if (isinstance(action, Clue) and action.target != self.my_seat and not self.watching
-                and not self._public_only):
+        if (isinstance(action, Clue) and action.target != self.my_seat
+                and not self._spectator_view):
             if not 0 <= action.target < len(state.hands):
                 return True
             # wait until we see every card the clue could touch, so we can check it
@@ -673,7 +674,7 @@ class TableSession:
             self._seed,
             known_faces=self._known_faces,
             group=deckio.deck_group(self.table.deck_group),
-            watching=self.watching or self._public_only,
+            watching=self._spectator_view,
         )
         early, self._early_watch_keys = self._early_watch_keys, {}
         for peer_id, keys in sorted(early.items()):
