@@ -19,7 +19,7 @@ receiver to read it and by the giver to predict that reading, so giver and recei
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -1250,20 +1250,8 @@ class _Decision:
         for f, n in enumerate(counts):
             if n:
                 there |= 1 << f
-        meaning: dict[int, int] = {}
-        touched: frozenset[int] = frozenset()
-        hit = 0
-        if clue is not None:
-            touched = clue.touched or frozenset()
-            meaning, _ = p._read_clue(clue, touched)
-            hit = p._clue_mask(clue)
-        masks = []
-        for c in hand:
-            poss = p.poss[c]
-            if clue is not None:
-                poss = poss & hit if c in touched else poss & ~hit
-            m = meaning.get(c, p.inf[c]) & poss or poss
-            masks.append(m & there or m)
+        meaning = p._read_clue(clue, clue.touched or frozenset())[0] if clue is not None else {}
+        masks = [m & there or m for m in self._known_after(hand, clue, meaning)[1]]
         # its cards known exactly take their faces' copies (as _share_out)
         left = counts[:]
         for m in masks:
@@ -1458,6 +1446,22 @@ class _Decision:
                else Say.SAVE_LAST if 1 << f & p.board.critical else Say.SAVE_TWO)
         return Advice(clue, Reason.SAVE, self.words(say, target, clue=clue, card=face))
 
+    def _known_after(self, hand: Sequence[int], clue: Clue | None,
+                     meaning: Mapping[int, int]) -> tuple[list[int], list[int]]:
+        """Per card of ``hand``: the faces its clues allow, and what everyone then knows of
+        it (as ``public``), after ``clue`` read with ``meaning`` (no clue: as things are)."""
+        p = self.p
+        if clue is None:
+            return [p.poss[c] for c in hand], [p.public(c) for c in hand]
+        touched = clue.touched or frozenset()
+        hit = p._clue_mask(clue)
+        possible, known = [], []
+        for c in hand:
+            poss = p.poss[c] & (hit if c in touched else ~hit)
+            possible.append(poss)
+            known.append(meaning.get(c, p.inf[c]) & poss or poss)
+        return possible, known
+
     def _locked_loss(self, target: int, clue: Clue | None) -> int:
         """The points lost when ``target``, every card clued (after ``clue``, if any) and no
         token left, gives up the card it would choose: as _discard chooses, by what everyone
@@ -1465,16 +1469,8 @@ class _Decision:
         played; my hand's are left in, as I do not know them all)."""
         p = self.p
         hand = self.rep.hands[target]
-        masks = [p.public(c) for c in hand]
-        possible = [p.poss[c] for c in hand]
-        if clue is not None:
-            touched = clue.touched or frozenset()
-            meaning = self.reads.get(id(clue), ({}, None))[0]
-            hit = p._clue_mask(clue)
-            for i, c in enumerate(hand):
-                poss = possible[i] = p.poss[c] & (hit if c in touched else ~hit)
-                m = meaning.get(c, p.inf[c]) & poss
-                masks[i] = m or poss
+        meaning = self.reads.get(id(clue), ({}, None))[0] if clue is not None else {}
+        possible, masks = self._known_after(hand, clue, meaning)
         # copies neither discarded nor played, and the faces that have one
         counts = [n - g - u for n, g, u in zip(p.table.copies, p.gone, p.used, strict=True)]
         left = sum(1 << f for f, n in enumerate(counts) if n > 0)
