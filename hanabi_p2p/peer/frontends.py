@@ -85,8 +85,8 @@ class Headless(Frontend):
         from hanabi_p2p.peer.effects import WatchersChanged
         from hanabi_p2p.session import events as ev
 
-        if self.peer is None:
-            return
+        if self.peer is None or self.out is None:
+            return  # (a silent computer player: nobody reads its lines, none are made)
         for event in events:
             if isinstance(event, WatchersChanged):
                 self._watchers_changed()

@@ -212,6 +212,11 @@ class TableSession:
         # turn -> seat -> state hash at the start of that turn, as each peer reported it
         self.reported_hashes: dict[int, dict[int, bytes]] = {}
         self.my_hashes: dict[int, bytes] = {}
+        # the turn that began and whose hash is not computed yet (see `_my_hash`)
+        self._hash_due: int | None = None
+        # the last action body parsed, with its entry and seat: an action's readiness check
+        # and its application, one right after the other, parse it once
+        self._parsed_action: tuple[Entry, int, b.ActionBody] | None = None
         self.turn_reveals: dict[int, TurnReveals] = {}
         self.dealt_by: set[int] = set()  # seats whose deal entry is applied
         self.seeds_from: set[int] = set()
@@ -316,6 +321,7 @@ class TableSession:
 
     def take_outbox(self) -> list[tuple[str, int, Any]]:
         """Entries (kind, turn, body) this peer must sign, store, apply and broadcast."""
+        self._my_hash(self._hash_due)  # due by now: see `_after_turn`
         out, self._outbox = self._outbox, []
         return out
 
@@ -398,7 +404,7 @@ class TableSession:
             if draws:
                 msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
         # the hash we computed when this turn began (what the others check it against)
-        digest = self.my_hashes.get(state.turn) or state.public_hash()
+        digest = self._my_hash(state.turn) or state.public_hash()
         body = b.ActionBody(action, digest, tuple(msgs)).to_wire()
         self._post(f"action:{state.turn}", "action", body)
 
@@ -558,7 +564,7 @@ class TableSession:
         seat = self.seat_of(entry.author)
         if seat is None:
             return True  # rejected in apply
-        action = b.ActionBody.from_wire(entry.body, seat).action
+        action = self._action_body(entry, seat).action
         # (a spectator takes a clue as its target does, by the cards it names: it may not
         # see them, and the players check it anyway)
         if (isinstance(action, Clue) and action.target != self.my_seat
@@ -603,7 +609,7 @@ class TableSession:
         if entry.kind == "deck":
             wire = b.deck_from_wire(entry.body)
         elif entry.kind == "action":
-            wire = b.ActionBody.from_wire(entry.body, seat).deck
+            wire = self._action_body(entry, seat).deck
         elif entry.kind == "ack":
             wire = b.AckBody.from_wire(entry.body).deck
         self.deck.record(seat, self._decode_deck(entry, wire))
@@ -820,7 +826,7 @@ class TableSession:
             raise GameFault(self._who(entry), f"not their turn: it is {current}'s")
         if state.over:
             raise GameFault(self._who(entry), "acted after the game ended")
-        body = b.ActionBody.from_wire(entry.body, seat)
+        body = self._action_body(entry, seat)
         self._check_hash(entry.turn, seat, body.state_hash, entry)
         action = body.action
         try:
@@ -838,6 +844,7 @@ class TableSession:
         if isinstance(action, Clue):
             self._record_hash(entry.turn, seat, body.state_hash)
             self.turn_reveals[entry.turn] = reveals
+            self._my_hash(self._hash_due)  # (computed by the check above: a turn ends)
             before = state.copy()
             outcome = state.apply(action)
             self._events.append(ev.TurnResolved(entry.turn, action, outcome, before))
@@ -864,6 +871,14 @@ class TableSession:
         self._ack(entry.turn, seat, mine)
         self._after_deck(answers)
 
+    def _action_body(self, entry: Entry, seat: int) -> b.ActionBody:
+        parsed = self._parsed_action
+        if parsed is not None and parsed[0] is entry and parsed[1] == seat:
+            return parsed[2]
+        body = b.ActionBody.from_wire(entry.body, seat)
+        self._parsed_action = (entry, seat, body)
+        return body
+
     def _reveals_of(self, seat: int, action: TurnAction) -> TurnReveals:
         state = self._require_state()
         if isinstance(action, Clue):
@@ -874,7 +889,9 @@ class TableSession:
     def _ack(self, turn: int, actor: int, deck_msgs: list[Any]) -> None:
         if self.my_seat is None or self.my_seat == actor:
             return
-        body = b.AckBody(self.my_hashes[turn], tuple(deck_msgs)).to_wire()
+        digest = self._my_hash(turn)
+        assert digest is not None  # (computed when the turn began, or at its action's check)
+        body = b.AckBody(digest, tuple(deck_msgs)).to_wire()
         self._post(f"ack:{turn}", "ack", body, turn=turn)
 
     def _on_ack(self, entry: Entry) -> None:
@@ -904,13 +921,23 @@ class TableSession:
             raise GameFault(
                 self._who(entry), f"reported a second state hash for {turn_label(turn)}"
             )
-        mine = self.my_hashes.get(turn)
+        mine = self._my_hash(turn)
         if mine is not None and digest != mine:
             raise GameFault(
                 self._who(entry),
                 f"game state diverged at {turn_label(turn)}: {self.name_of(seat)} computed "
                 f"{digest.hex()[:12]}, we computed {mine.hex()[:12]}",
             )
+
+    def _my_hash(self, turn: int | None) -> bytes | None:
+        """Our state hash at the start of ``turn`` (None if we never saw that turn begin)."""
+        due = self._hash_due
+        if due is not None and due == turn:
+            state = self._require_state()
+            assert state.turn == due  # nothing applied a turn since: see `_after_turn`
+            self.my_hashes[due] = state.public_hash()
+            self._hash_due = None
+        return self.my_hashes.get(turn) if turn is not None else None
 
     def _record_hash(self, turn: int, seat: int, digest: bytes) -> None:
         self.reported_hashes.setdefault(turn, {})[seat] = digest
@@ -920,6 +947,7 @@ class TableSession:
         if state is None or pending is None or state.faces[pending.action.card] is None:
             return
         self.pending = None
+        self._my_hash(self._hash_due)  # (computed when its action was checked: a turn ends)
         before = state.copy()
         outcome = state.apply(pending.action)
         self._events.append(ev.TurnResolved(pending.turn, pending.action, outcome, before))
@@ -927,8 +955,13 @@ class TableSession:
 
     def _after_turn(self) -> None:
         state = self._require_state()
-        self.my_hashes[state.turn] = state.public_hash()
+        # The new turn's hash is first needed to check its action (or to take it), a
+        # moment away: it is computed then, or when we next post (an ack, once every entry
+        # that arrived together is taken in), not on the path of the entry that ended the
+        # turn. Only a turn changes the public state, so it is the same hash either way.
+        self._hash_due = state.turn
         if state.over:
+            self._my_hash(state.turn)  # the final state's: the game's record, at once
             self._game_over()
         else:
             self._post_resign_if_due()
@@ -976,6 +1009,7 @@ class TableSession:
         state = self._require_state()
         self._events.append(ev.Resigned(seat, reason))
         if not state.over:
+            self._my_hash(self._hash_due)  # the state of this turn's start is ending
             state.apply(Terminate(seat))
             self._after_turn()
 
