@@ -2,16 +2,24 @@
 
 Issue 14 asked for a valid and a not-valid log for every rule of SPEC 5.4-5.7 that two
 honest implementations could read differently, with the expected verdict and first bad
-entry. Short real games are played by the in-memory harness (fixed identities, seeds and
-delivery order); each case is one of them with entries dropped (by hash) and added (bytes):
-a cheater's rewritten chain is re-signed with its own key, so only the game rules catch it.
+entry. Short real games are played by the in-memory harness (fixed identities, deck seeds,
+scripted moves and first-in-first-out delivery); each case is one of them with entries
+dropped (by hash) and added (bytes): a cheater's rewritten chain is re-signed with its own
+key, so only the game rules catch it.
+
+The base games are 0.2.0 games (SPEC 6.4): their decks run in edwards25519 and their
+table.open names no group. They are played in that group on purpose, whatever group live
+tables use now, so that the file stays what it is: verdicts on old games, which every
+verifier must still give. Nothing in them depends on a computer player's choices.
 
 Run `.venv/bin/python tests/protocol/make_verdict_vectors.py` to rewrite the file, only with
-a deliberate protocol change; test_verdict_vectors.py checks the code against it.
+a deliberate protocol change; test_verdict_vectors.py checks the code against it and that
+this program still rebuilds it byte for byte.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import tempfile
@@ -23,16 +31,19 @@ SESSION_TESTS = Path(__file__).resolve().parents[1] / "session"
 if str(SESSION_TESTS) not in sys.path:  # the harness lives beside the session tests
     sys.path.insert(0, str(SESSION_TESTS))
 
+from make_game_vector import public_state  # noqa: E402
 from session_harness import TABLE_ID, Peer, Table  # noqa: E402
 
 from hanabi_p2p.deck.messages import PublicKey  # noqa: E402
 from hanabi_p2p.identity import Identity, fingerprint  # noqa: E402
+from hanabi_p2p.log import canonical  # noqa: E402
 from hanabi_p2p.log.entry import Entry, make_entry  # noqa: E402
-from hanabi_p2p.log.replica import Replica  # noqa: E402
+from hanabi_p2p.log.replica import Replica, Status  # noqa: E402
 from hanabi_p2p.log.storage import GameFile  # noqa: E402
 from hanabi_p2p.rules.actions import Clue, Discard  # noqa: E402
 from hanabi_p2p.rules.cards import GameConfig  # noqa: E402
-from hanabi_p2p.session.bodies import Address  # noqa: E402
+from hanabi_p2p.rules.engine import GameState  # noqa: E402
+from hanabi_p2p.session.bodies import Address, DeckGroupName, TableOpen  # noqa: E402
 from hanabi_p2p.session.table import TableSession  # noqa: E402
 from hanabi_p2p.session.verify import GameReport, verify_game  # noqa: E402
 
@@ -42,6 +53,26 @@ VECTOR_PATH = (
 OPTIONS = ("all_or_nothing", "empty_clues")
 EXTRA_SEED = b"\x09" * 32  # the joiner who is never seated
 CREATED = 1_700_000_000
+# The group of every base game: 0.2.0's, which the file's logs were written in (SPEC 6.4).
+BASE_DECK_GROUP = DeckGroupName.EDWARDS25519
+# Each base game's deck seeds, one per seat: what the harness drew (random.Random(1), (2)
+# and (3)) when the file was written, kept here so that no change to the harness moves them.
+DECK_SEEDS = {
+    "short-2p": (
+        "f5b165224a58b791df6af1d8303e61cdc4bb86c3d1c427103c344c4189eb2f1e",
+        "7bd5d47e446fcec2a3d811736110e5781bcccea696762e6116c6e9c92d99bf35",
+    ),
+    "first-turn-resignation-3p": (
+        "73a9bef499bbf4dc7bd2a4f2c8af5bd99f267a0ed3197217dd2bba1537436e5c",
+        "2441e3d54410492b788768bcff2218cf8f7373abe8e394daf807e24e58c36740",
+        "2e281f9bddf85336d15b579b74e4250950c9c994752666ae81c78b283592edff",
+    ),
+    "lobby-extra-joiner-2p": (
+        "fd3feb3c9250b7974a9b528b69636321a461b55ef55b7beafd809a9a9e925b79",
+        "a6342fa0fdb8b294d97fc6103d92089b25fa5e039f52a8e8a95f64d6589c1f78",
+    ),
+}
+EXTRA_DECK_SEED = b"\x01" * 32
 
 
 def identity_seed(seat: int) -> bytes:
@@ -58,14 +89,68 @@ def applied(table: Table) -> list[Entry]:
 # ---- base games
 
 
+def old_session(identity: Identity, deck_seed: bytes, host_id: bytes) -> TableSession:
+    """A session that takes part in a 0.2.0 table (which live peers refuse, SPEC 5.1)."""
+    return TableSession(identity, TABLE_ID, seed=deck_seed, host_id=host_id,
+                        old_deck_groups=True)
+
+
+def old_table(base: str, config: GameConfig) -> Table:
+    """The harness's peers with this file's identities and deck seeds for `base`, in the
+    group of 0.2.0 games, every entry delivered first in, first out."""
+    table = Table(config, shuffle=False)
+    host_id = Identity.from_seed(identity_seed(0)).peer_id
+    for seat, deck_seed in enumerate(DECK_SEEDS[base]):
+        identity = Identity.from_seed(identity_seed(seat))
+        session = old_session(identity, bytes.fromhex(deck_seed), host_id)
+        table.peers[seat] = Peer(identity, session, Replica(TABLE_ID, session))
+    return table
+
+
+def open_old_table(table: Table, name: str) -> None:
+    """The host opens the table as 0.2.0 did: its table.open names no group (a live
+    session's open_table would name ristretto255)."""
+    host = table.peers[0]
+    body = TableOpen(name, "p0", table.config, deck_group=BASE_DECK_GROUP).to_wire()
+    assert "group" not in body
+    seq, prev = host.replica.next_link(host.identity.peer_id)
+    entry = make_entry(host.identity, table_id=TABLE_ID, seq=seq, prev=prev, turn=0,
+                       kind="table.open", body=body)
+    assert host.replica.add(entry).status is Status.ACCEPTED
+    table.send(host, entry)
+    table.pump()
+
+
+def seat_everyone(table: Table) -> None:
+    """What the harness's seat_everyone does, with the table opened as 0.2.0 did."""
+    open_old_table(table, "test table")
+    for seat, peer in enumerate(table.peers[1:], start=1):
+        peer.session.request_seat(f"p{seat}", Address("127.0.0.1", 40000 + seat))
+    table.pump()
+    table.peers[0].session.seat_players(Address("127.0.0.1", 40000))
+    table.pump()
+
+
+def forgetful_public_hash(state: GameState) -> bytes:
+    """The public hash of `state` (SPEC 5.5, written from the text) computed as if clue
+    records left with their card, which is what item 12 says is wrong."""
+    public = public_state(state)
+    assert hashlib.sha256(canonical.pack(public)).digest() == state.public_hash(), \
+        "SPEC 5.5's public state encoding no longer matches the engine"
+    in_hands = {card for hand in state.hands for card in hand}
+    *rest, clued = public  # the clue records come last (SPEC 5.5)
+    kept = [[card, records] for card, records in clued if card in in_hands]
+    assert kept != clued, "no card that left a hand had a clue record to forget"
+    return hashlib.sha256(canonical.pack([*rest, kept])).digest()
+
+
 def short_game() -> tuple[list[Entry], bytes]:
     """2 players, all_or_nothing + empty_clues. Turn 1: p0 clues p1 a number touching p1's
     newest card; turn 2: p1 discards that clued card; turn 3: p0 clues again; turn 4: p1
     resigns. Also returns the public hash at the start of turn 3 computed as if clue records
     left with their card (what item 12 says is wrong)."""
-    table = Table(GameConfig.from_names(2, "standard", OPTIONS), seed=1, shuffle=False)
-    table.seat_everyone()
-    table.pump()
+    table = old_table("short-2p", GameConfig.from_names(2, "standard", OPTIONS))
+    seat_everyone(table)
     p0, p1 = (p.session for p in table.peers)
     assert p0.state is not None
     card = p0.state.hands[1][0]
@@ -75,10 +160,7 @@ def short_game() -> tuple[list[Entry], bytes]:
     table.pump()
     p1.take_action(Discard(1, card))
     table.pump()
-    state = p0.state.copy()
-    in_hands = {c for hand in state.hands for c in hand}
-    state.clues = [() if c not in in_hands else r for c, r in enumerate(state.clues)]
-    forgetful_hash = state.public_hash()
+    forgetful_hash = forgetful_public_hash(p0.state)
     other = p0.state.hands[1][0]
     other_face = p0.state.faces[other]
     assert other_face is not None
@@ -92,9 +174,8 @@ def short_game() -> tuple[list[Entry], bytes]:
 
 def first_turn_resignation() -> list[Entry]:
     """3 players; p0 resigns at turn 1, right after the deal (envelope turn 0)."""
-    table = Table(GameConfig(3), seed=2, shuffle=False)
-    table.seat_everyone()
-    table.pump()
+    table = old_table("first-turn-resignation-3p", GameConfig(3))
+    seat_everyone(table)
     table.peers[0].session.resign("changed my mind")
     table.pump()
     assert table.peers[0].session.audit is not None
@@ -104,14 +185,12 @@ def first_turn_resignation() -> list[Entry]:
 def lobby_with_an_extra_joiner() -> list[Entry]:
     """2 players and a third joiner who is never seated; the extra and p1 talk in the
     lobby; p0 resigns at turn 1."""
-    table = Table(GameConfig(2), seed=3, shuffle=False)
+    table = old_table("lobby-extra-joiner-2p", GameConfig(2))
     extra_id = Identity.from_seed(EXTRA_SEED)
-    extra = TableSession(extra_id, TABLE_ID, seed=b"\x01" * 32)
-    extra.host_id = table.peers[0].identity.peer_id
+    extra = old_session(extra_id, EXTRA_DECK_SEED, table.peers[0].identity.peer_id)
     table.peers.append(Peer(extra_id, extra, Replica(TABLE_ID, extra)))
     host, bob = table.peers[0].session, table.peers[1].session
-    host.open_table("verdict table", "p0", table.config)
-    table.pump()
+    open_old_table(table, "verdict table")
     bob.request_seat("p1", Address("192.0.2.1", 4001))
     table.pump()
     extra.request_seat("late", Address("192.0.2.9", 4009))
@@ -193,6 +272,8 @@ def case(name: str, item: int, spec: str, base: str, bases: dict[str, list[Entry
     log = [e for e in bases[base] if e.hash not in drop] + list(added)
     report = verify_game(log)
     bad = first_bad(report)
+    # a case named for a broken rule must be found breaking it (and only such a case)
+    assert (bad is None) == (not phrase), (name, report.verdict, bad)
     if bad is not None:
         assert phrase and phrase in bad["reason"], (name, bad)
         bad["reason_contains"] = phrase
@@ -323,11 +404,15 @@ def build() -> dict[str, Any]:
     }
 
 
+def render(doc: dict[str, Any]) -> str:
+    """The file's text: what test_verdict_vectors.py compares with the stored file."""
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
 def main() -> None:
     doc = build()
     VECTOR_PATH.parent.mkdir(parents=True, exist_ok=True)
-    VECTOR_PATH.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
-                           encoding="utf-8")
+    VECTOR_PATH.write_text(render(doc), encoding="utf-8")
     print(f"wrote {VECTOR_PATH}")
     for c in doc["cases"]:
         bad = c["first_bad"]

@@ -3,7 +3,8 @@
 Each case's log (a base minus dropped entries plus added ones) gives the recorded verdict,
 first bad entry and digest: in the order listed, reversed, and replayed one entry at a time
 in a shuffled order as a live peer would receive them. Each file case loads with the
-recorded torn tail and verdict. The vectors are rebuilt by make_verdict_vectors.py.
+recorded torn tail and verdict. The vectors are rebuilt by make_verdict_vectors.py, and
+rebuilding them must give the stored file byte for byte.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from make_verdict_vectors import build, render
 
 from hanabi_p2p.log.entry import Entry, decode_entry
 from hanabi_p2p.log.storage import parse
@@ -70,3 +72,15 @@ def test_each_file_loads_with_its_torn_tail_and_verdict(case: dict[str, Any]) ->
     assert report.torn_tail_bytes == case["torn_tail_bytes"]
     assert report.verdict.value == case["verdict"], report.headline()
     assert not any(p.record is not None for p in report.problems)
+
+
+def test_the_generator_rebuilds_the_stored_file() -> None:
+    """make_verdict_vectors.py plays its base games and builds every case again: the bytes
+    must be the stored file's. A change to anything the generator leans on (the live deck
+    group, the harness, the engine's hash) fails here, not the next time someone rebuilds."""
+    rebuilt = build()
+    stored = DOC
+    assert [n for n in stored["bases"] if rebuilt["bases"].get(n) != stored["bases"][n]] == []
+    assert [made["name"] for made, kept in zip(rebuilt["cases"], stored["cases"], strict=True)
+            if made != kept] == []
+    assert render(rebuilt) == (VECTORS / "verdicts-v1.json").read_text(encoding="utf-8")
