@@ -3,7 +3,8 @@
 In: ``load`` (a resumed log), ``peer_up``/``peer_down``/``link_failed`` (the mesh),
 ``receive(peer, frame)``, ``command(...)`` (the player) and ``tick(now)`` (time passing).
 Out: ``drain()`` -> effects for the shell to carry out in order (store, send, connect,
-notify the front end, finish). Time is whatever the caller says ``now`` is.
+notify the front end, finish); the shell draws again once it has carried them all out,
+until it gets none. Time is whatever the caller says ``now`` is.
 
 What it decides:
 
@@ -184,6 +185,9 @@ class PeerCore:
         self._told_complete: frozenset[bytes] = frozenset()
         self._known_complete: set[bytes] = set()
         self._loading = False
+        # our turn action, signed, stored and sent but not applied yet: see `_send_first`
+        self._unapplied: Entry | None = None
+        self._stored_early: set[bytes] = set()  # hashes of such actions not applied yet
         self._checks_out = False  # a CheckDeck is with the shell
         self._now = now
         # spectators linked to us (peer -> its name), and those other players reported
@@ -215,10 +219,12 @@ class PeerCore:
     def start(self, now: float) -> None:
         """Go online: post whatever the session wants to say and greet nobody yet."""
         self._now = now
+        self._apply_sent()
         self._settle()
 
     def peer_up(self, peer_id: bytes, now: float) -> None:
         self._now = now
+        self._apply_sent()
         if peer_id in self.kicked:
             self._effects.append(fx.Disconnect(peer_id, "removed from the table by the host"))
             return
@@ -240,6 +246,7 @@ class PeerCore:
 
     def peer_down(self, peer_id: bytes, reason: str, now: float) -> None:
         self._now = now
+        self._apply_sent()
         self.connected.discard(peer_id)
         self._buckets.pop(peer_id, None)
         self._guest_since.pop(peer_id, None)
@@ -260,6 +267,7 @@ class PeerCore:
                     now: float) -> None:
         """A connection that never became a link, or one closed for misbehaving bytes."""
         self._now = now
+        self._apply_sent()
         self.counters.link_problems += 1
         self._event(fx.LinkProblem(peer_id, reason, address))
         self._flush_events()
@@ -270,6 +278,7 @@ class PeerCore:
         what it makes us say (an ack, a deck step) waits for ``answer_now``: a shell takes
         in every entry that has arrived before it signs anything."""
         self._now = now
+        self._apply_sent()
         if isinstance(frame, fr.Entry):
             self._on_entry_frame(peer_id, frame)
             if not answer:
@@ -296,11 +305,13 @@ class PeerCore:
     def answer_now(self, now: float) -> None:
         """Sign and send what the entries taken in with ``receive(answer=False)`` call for."""
         self._now = now
+        self._apply_sent()
         self._settle()
 
     def command(self, command: fx.Command, now: float) -> None:
         """Carry out a command of our player; raises HanabiError (nothing sent) if refused."""
         self._now = now
+        self._apply_sent()
         if self.finished is not None and not isinstance(command, fx.Leave):
             raise IllegalAction("the table is closed: nothing more can be sent")
         if self.watching and not isinstance(command, fx.Leave):
@@ -337,6 +348,7 @@ class PeerCore:
     def deck_checked(self, outcome: fx.CheckOutcome, now: float) -> None:
         """The shell ran the jobs of our last CheckDeck (see there)."""
         self._now = now
+        self._apply_sent()
         self._checks_out = False
         self.session.deck_checks_done(outcome)
         self._settle()
@@ -353,6 +365,7 @@ class PeerCore:
                 self._alone_since = now
         self._last_tick = now
         self._now = now
+        self._apply_sent()
         if now - self._last_have_sent >= self.timing.sync_interval:
             self._last_have_sent = now
             have = fr.Have(self._have())
@@ -369,6 +382,10 @@ class PeerCore:
         self._settle()
 
     def drain(self) -> list[fx.Effect]:
+        """The effects to carry out, in order. Once the shell has carried out all it was
+        given (our turn action stored and sent), drawing again applies that action."""
+        if not self._effects:
+            self._apply_sent()
         out, self._effects = self._effects, []
         return out
 
@@ -465,6 +482,9 @@ class PeerCore:
             self.counters.applied_at.setdefault(entry.hash, self._now)
             self._applied_from[entry.author] = self._now
             if self._loading:
+                continue
+            if own and entry.hash in self._stored_early:
+                self._stored_early.discard(entry.hash)  # stored and sent before
                 continue
             self._effects.append(fx.StoreEntry(entry, own=own))
             frame = fr.Entry(entry.encoded)
@@ -718,18 +738,49 @@ class PeerCore:
         reason = f"waited {int(overdue.waited)} s for {who} ({what}): unreachable"
         session.abort(None, reason)
 
+    def _sign(self, kind: str, turn: int, body: object) -> Entry:
+        seq, prev = self.replica.next_link(self.me)
+        entry = make_entry(self.identity, table_id=self.session.table_id, seq=seq,
+                           prev=prev, turn=turn, kind=kind, body=body)
+        self._got_at[entry.hash] = self._now
+        return entry
+
+    def _send_first(self, outbox: list[tuple[str, int, object]]) -> bool:
+        """Our turn action alone: store and send it before applying it ourselves. The others
+        are waiting for it, and our own application of it (the rules, the deck, the events
+        for our screen) changes nothing in its bytes: the session checked the action against
+        the rules before posting it. The node draws the effects again once it has sent it,
+        and every other input applies it first, so nothing sees our state without it, and
+        the session meanwhile says it is not our turn (we have acted)."""
+        if len(outbox) != 1 or outbox[0][0] != "action" or self._loading:
+            return False
+        entry = self._sign(*outbox[0])
+        self.counters.applied_at.setdefault(entry.hash, self._now)  # (when it was made)
+        self._unapplied = entry
+        self._stored_early.add(entry.hash)
+        self._effects.append(fx.StoreEntry(entry, own=True))
+        self._effects.append(fx.Broadcast(fr.Entry(entry.encoded)))
+        return True
+
+    def _apply_sent(self) -> None:
+        """Apply our turn action that `_send_first` had sent, and settle what follows."""
+        entry, self._unapplied = self._unapplied, None
+        if entry is None:
+            return
+        self._handle(self.replica.add(entry), source=None)
+        self._settle()
+
     # ================================================================ the end
 
     def _settle(self) -> None:
         """Sign and apply what the session wants to post, pass its events on, react to them
         (lobby decisions), until nothing more happens; then check whether we are done."""
         for _ in range(10_000):  # each round posts or reports something; bounded anyway
-            for kind, turn, body in self.session.take_outbox():
-                seq, prev = self.replica.next_link(self.me)
-                entry = make_entry(self.identity, table_id=self.session.table_id, seq=seq,
-                                   prev=prev, turn=turn, kind=kind, body=body)
-                self._got_at[entry.hash] = self._now
-                self._handle(self.replica.add(entry), source=None)
+            outbox = self.session.take_outbox()
+            if self._send_first(outbox):
+                return  # the rest once the shell has sent it (drain or the next input)
+            for kind, turn, body in outbox:
+                self._handle(self.replica.add(self._sign(kind, turn, body)), source=None)
             events = self.session.take_events()
             self._events.extend(events)  # first: what they cause is reported after them
             self._on_session_events(events)

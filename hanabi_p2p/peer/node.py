@@ -229,7 +229,10 @@ class Node:
         unsynced = False  # received entries written since the last fsync
         try:
             while True:
-                backlog.extend(self.core.drain())
+                if not backlog:
+                    # (only once all it gave is carried out: our turn action, stored and
+                    # sent, is applied by the core when it is drawn on again)
+                    backlog.extend(self.core.drain())
                 if not backlog or self._own_sync_running:
                     break
                 effect = backlog.popleft()

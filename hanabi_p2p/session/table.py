@@ -272,12 +272,15 @@ class TableSession:
         return self.state.turn if self.state else 0
 
     def my_turn(self) -> bool:
+        """Our seat is to act and has not acted yet (a peer may send its action before it
+        applies it: see ``PeerCore._send_first``)."""
         return (
             self.phase == Phase.PLAY
             and self.state is not None
             and self.pending is None
             and not self.state.over
             and self.state.current_seat == self.my_seat
+            and f"action:{self.state.turn}" not in self._posted
         )
 
     def can_act(self) -> bool:

@@ -156,7 +156,14 @@ class SimNet:
         self._effects(p)
 
     def _effects(self, p: SimPeer) -> None:
-        for effect in p.core.drain():
+        while effects := p.core.drain():  # as the node does, until nothing is left
+            self._carry_out(p, effects)
+        # a computer player acts as soon as it can, outside the core's own processing
+        if p.bot and p.session.can_act():
+            self._schedule(0.0, lambda: self._maybe_act(p))
+
+    def _carry_out(self, p: SimPeer, effects: list[fx.Effect]) -> None:
+        for effect in effects:
             if isinstance(effect, fx.StoreEntry):
                 p.stored.append(effect.entry)
             elif isinstance(effect, fx.Send):
@@ -186,9 +193,6 @@ class SimNet:
                 for other in [] if p.keeps_links else sorted(self._linked(p.index)):
                     self._schedule(LATENCY_S[1] * 2, functools.partial(
                         self.link_down, p.index, other, "closed by peer (leaving)"))
-        # a computer player acts as soon as it can, outside the core's own processing
-        if p.bot and p.session.can_act():
-            self._schedule(0.0, lambda: self._maybe_act(p))
 
     def _check_deck(self, p: SimPeer, jobs: tuple[Callable[[], None], ...]) -> None:
         if p.finished is not None:

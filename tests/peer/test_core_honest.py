@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from core_harness import SimNet, no_blame
+from core_harness import SimNet, SimPeer, no_blame
 
+from hanabi_p2p.bots.simple import choose_action
+from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import unique_name
@@ -92,3 +94,50 @@ def test_every_screen_marks_a_computer_player_with_the_machine_that_runs_it() ->
     view = lobby_view(net.peers[1].session, ShellFacts(table_id=bytes(16)))
     runners = {seat.name: seat.runner for seat in view.seats}
     assert runners == {"p0": "", "p1": "", "p2": "p0", "p3": OWN_MACHINE}
+
+
+def _a_player_to_act(players: int, seed: int) -> tuple[SimNet, SimPeer]:
+    """A table in play whose computer players wait: the one to act, with every card it may
+    see decoded."""
+    net = SimNet(GameConfig(players), seed=seed)
+    for p in net.peers:
+        p.bot = False
+    net.open_table()
+    net.run(lambda: any(p.session.can_act() for p in net.peers))
+    actor = next(p for p in net.peers if p.session.can_act())
+    return net, actor
+
+
+@pytest.mark.parametrize("then", ["drain", "tick"])
+def test_a_turn_action_is_stored_and_sent_before_its_author_applies_it(then: str) -> None:
+    """The others wait for our action, not for our own application of it: the core hands
+    the shell the action to store and send first; the session says we have acted (no
+    second action meanwhile); the shell's next draw, or any input, applies it."""
+    net, actor = _a_player_to_act(3, seed=11)
+    state = actor.session.state
+    assert state is not None
+    turn, stored = state.turn, len(actor.stored)
+    actor.core.command(fx.Act(choose_action(state, actor.session.my_seat or 0)), net.now)
+    first = actor.core.drain()
+    assert [type(e) for e in first] == [fx.StoreEntry, fx.Broadcast]
+    sent = first[0]
+    assert isinstance(sent, fx.StoreEntry) and sent.own and sent.entry.kind == "action"
+    assert state.turn == turn and not actor.session.my_turn()
+    assert actor.session.turn_reveals.get(turn) is None  # not applied yet
+    with pytest.raises(HanabiError):  # acting again is refused, nothing posted
+        actor.core.command(fx.Act(choose_action(state, actor.session.my_seat or 0)), net.now)
+    if then == "drain":
+        rest = actor.core.drain()
+    else:
+        actor.core.tick(net.now)
+        rest = actor.core.drain()
+    assert actor.session.turn_reveals.get(turn) is not None  # applied now
+    assert not any(isinstance(e, fx.StoreEntry | fx.Broadcast) and getattr(e, "entry", None)
+                   == sent.entry for e in rest)  # stored and sent once
+    net._carry_out(actor, [*first, *rest])
+    assert len(actor.stored) == stored + 1
+    for p in net.peers:
+        p.bot = True
+    net.run(net.all_finished)
+    assert {p.finished for p in net.peers} == {fx.Finished(fx.EndKind.AUDITED, None)}
+    assert len(net.digests()) == 1 and no_blame(net)
