@@ -13,7 +13,9 @@ protocol. All five run in this one process on one asyncio event loop, so
   (``PeerCore.counters.applied_at``, time.monotonic: the time its core was handed the frame, or
   for the author the time of the command that made the entry). For each turn's action entry,
   latency = that time at the last peer minus at its author: making, storing (fsync) and
-  sending the entry, and each receiver's wait for its turn at the frame;
+  sending the entry, and each receiver's wait for its turn at the frame. A line also gives
+  the p50 for the 1st, 2nd... other seat to apply a turn: on one loop the later seats wait
+  for the earlier ones' work, so the 1st is what a table of one machine per player sees;
 * bytes sent are each node's own count of frames it queued (``Node.mesh.bytes_sent``,
   length prefix included; handshakes and keepalives excluded).
 
@@ -66,6 +68,8 @@ class GameRun:
     setup_s: float  # start -> first action sent (lobby, seating, shuffle, deal)
     latencies_ms: list[float]  # author applied -> the last other seat applied
     first_ms: list[float]  # author applied -> the first other seat applied
+    # per turn, author applied -> each other seat applied, earliest first
+    by_rank_ms: list[list[float]]
     bytes_sent: list[int]
     score: int
     turns: int
@@ -116,12 +120,13 @@ def _game_run(applied: dict[bytes, dict[bytes, float]], actions: list[tuple[byte
               start: float, cpu_s: float, bytes_sent: list[int], score: int) -> GameRun:
     """The figures of one game from when each peer applied each entry (peer id -> entry
     hash -> time, one clock) and the game's actions as (hash, author), in order."""
-    latencies, first = [], []
+    latencies, first, by_rank = [], [], []
     for entry_hash, author in actions:
         sent = applied[author][entry_hash]
-        others = [at[entry_hash] for peer_id, at in applied.items() if peer_id != author]
-        latencies.append((max(others) - sent) * 1000)
-        first.append((min(others) - sent) * 1000)
+        others = sorted(at[entry_hash] for peer_id, at in applied.items() if peer_id != author)
+        by_rank.append([(at - sent) * 1000 for at in others])
+        latencies.append(by_rank[-1][-1])
+        first.append(by_rank[-1][0])
     return GameRun(
         # every peer is done once its own node stopped: the latest applied entry anywhere
         wall_s=max(max(at.values()) for at in applied.values()) - start,
@@ -129,6 +134,7 @@ def _game_run(applied: dict[bytes, dict[bytes, float]], actions: list[tuple[byte
         setup_s=min(applied[author][h] for h, author in actions) - start,  # first sent
         latencies_ms=latencies,
         first_ms=first,
+        by_rank_ms=by_rank,
         bytes_sent=bytes_sent,
         score=score,
         turns=len(actions),
@@ -247,6 +253,12 @@ def main() -> None:
               f"sent per peer {statistics.mean(run.bytes_sent) / 1024:.0f} KiB", flush=True)
     latencies = [ms for run in runs for ms in run.latencies_ms]
     sent = [b for run in runs for b in run.bytes_sent]
+    # the 1st, 2nd... other seat to apply each turn: on one loop (or on fewer cores than
+    # seats) the later ones also wait for the earlier ones' processing
+    by_rank = [[turn[rank] for run in runs for turn in run.by_rank_ms]
+               for rank in range(args.players - 1)]
+    print("p50 by the order the other seats applied a turn: " + ", ".join(
+        f"{rank + 1}. {_percentile(ms, 0.5):.2f} ms" for rank, ms in enumerate(by_rank)))
     figures: dict[str, Any] = {
         "mode": "processes" if args.processes else "one loop",
         "think_s": args.think,
@@ -256,6 +268,7 @@ def main() -> None:
         "turn_p50_ms": round(_percentile(latencies, 0.5), 2),
         "turn_p99_ms": round(_percentile(latencies, 0.99), 2),
         "first_seat_p50_ms": round(_percentile([ms for r in runs for ms in r.first_ms], 0.5), 2),
+        "seat_rank_p50_ms": [round(_percentile(ms, 0.5), 2) for ms in by_rank],
         "turns": len(latencies),
         "bytes_per_peer": round(statistics.mean(sent)),
         "bytes_per_peer_max": max(sent),
