@@ -12,8 +12,16 @@ deadline (a connection that never speaks is dropped after `handshake_timeout`) a
   authentication (altered, injected, replayed, reordered) ends it with `LinkAuthError`;
 - keeps the link alive with a PING every `keepalive_interval` and declares the peer gone if
   nothing at all arrives for `idle_timeout`;
-- `close(reason)`: says BYE and closes; `abort(error)` tells the peer what it did wrong (an
-  ERROR frame, best effort) and closes at once.
+- `close(reason)`: says BYE, then closes without losing it (a lingering close, below);
+  `abort(error)` tells the peer what it did wrong (an ERROR frame, best effort) and closes at
+  once.
+
+Why a lingering close: a socket closed while bytes it received are still unread makes the
+kernel answer with a reset instead of an orderly end, and a reset makes the peer's kernel drop
+what it has received but its program not yet read: our last frames and BYE. So `close` sends
+what is queued, then ends our sending direction only (the peer reads our BYE, then end of
+stream), then reads and drops whatever the peer still sends until the peer ends its own
+direction or `close_linger` passes, whichever is first, and only then closes the socket.
 
 Every error names the peer: its address before the handshake, `fingerprint@address` after.
 After the handshake every frame both ways is protected, BYE/ERROR/PING/PONG included, so a
@@ -60,6 +68,10 @@ KEEPALIVE_INTERVAL_S = 5.0
 IDLE_TIMEOUT_S = 3 * KEEPALIVE_INTERVAL_S
 # Time allowed to flush a BYE before the socket is closed anyway.
 CLOSE_FLUSH_S = 1.0
+# After our BYE and end of stream are sent, the longest we read and drop what the peer still
+# sends while waiting for its own end of stream (its answer to our BYE, about one round trip):
+# closing with its bytes unread would reset the connection and lose our BYE at its end.
+CLOSE_LINGER_S = 1.0
 READ_CHUNK_BYTES = 64 * 1024
 # Outbox limits: a peer that lets this much pile up is not reading and gets disconnected.
 OUTBOX_MAX_FRAMES = 1024
@@ -75,6 +87,7 @@ class LinkTiming:
     handshake_timeout: float = HANDSHAKE_TIMEOUT_S
     keepalive_interval: float = KEEPALIVE_INTERVAL_S
     idle_timeout: float = IDLE_TIMEOUT_S
+    close_linger: float = CLOSE_LINGER_S
 
 
 def peer_address(writer: asyncio.StreamWriter) -> str:
@@ -129,6 +142,68 @@ def _abort_writer(
         writer.close()
 
 
+class _ReadSide(asyncio.Protocol):
+    """Stands between the socket and the stream reader's own protocol of one connection.
+
+    It passes everything through, noting when the peer's direction ends (its end of stream,
+    or the connection is lost). Once `discard()` is called, what the peer sends is dropped
+    unread: after our BYE nothing the peer says reaches a parser, yet the socket is kept empty
+    so that closing it is an orderly end, not a reset.
+    """
+
+    def __init__(
+        self, inner: asyncio.Protocol, transport: asyncio.ReadTransport, peer_done: bool
+    ) -> None:
+        self._inner = inner
+        self._transport = transport
+        self._discarding = False
+        self.peer_done = asyncio.Event()
+        if peer_done:
+            self.peer_done.set()
+
+    @classmethod
+    def install(
+        cls, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> _ReadSide | None:
+        """Put one in front of the reader's protocol (None if the transport cannot have one:
+        then a close does not linger)."""
+        transport = writer.transport
+        inner = transport.get_protocol()
+        if not isinstance(transport, asyncio.ReadTransport) or not isinstance(
+            inner, asyncio.Protocol
+        ):
+            return None
+        read_side = cls(inner, transport, reader.at_eof() or transport.is_closing())
+        transport.set_protocol(read_side)
+        return read_side
+
+    def discard(self) -> None:
+        """Drop whatever arrives from now on."""
+        self._discarding = True
+        # The stream reader pauses the socket when its buffer is full; nobody reads that
+        # buffer any more, and bytes left unread in the socket would turn our close into a
+        # reset.
+        self._transport.resume_reading()
+
+    def data_received(self, data: bytes) -> None:
+        if not self._discarding:
+            self._inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        self.peer_done.set()
+        return self._inner.eof_received()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.peer_done.set()
+        self._inner.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        self._inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self._inner.resume_writing()
+
+
 async def open_link(
     reader: asyncio.StreamReader,
     writer: asyncio.StreamWriter,
@@ -136,6 +211,8 @@ async def open_link(
     timing: LinkTiming = LinkTiming(),
 ) -> Link:
     """Run the handshake on a fresh connection; on any failure the connection is closed."""
+    # Installed first, so that it sees the peer's end of stream whenever that comes.
+    read_side = _ReadSide.install(reader, writer)
     decoder = FrameDecoder(handshake.peer_label)
     try:
         async with asyncio.timeout(timing.handshake_timeout):
@@ -180,6 +257,7 @@ async def open_link(
         protector=protector,
         label=handshake.peer_label,
         timing=timing,
+        read_side=read_side,
     )
 
 
@@ -196,6 +274,7 @@ class Link:
         protector: FrameProtector,
         label: str,
         timing: LinkTiming,
+        read_side: _ReadSide | None,
     ) -> None:
         self.result = result
         self.label = label
@@ -204,6 +283,7 @@ class Link:
         self._decoder = decoder  # may already hold bytes the peer sent right after its AUTH
         self._protector = protector  # seals what we send; the decoder opens what we receive
         self._timing = timing
+        self._read_side = read_side  # None: the transport cannot have one; close does not linger
         self._outbox: deque[bytes] = deque()
         self._outbox_bytes = 0
         self._wakeup = asyncio.Event()
@@ -312,6 +392,8 @@ class Link:
                 else:
                     self._shutdown(LinkClosedError(self.label, str(exc)), exc)
                 raise
+            if self._closed is not None or self._crashed is not None:
+                continue  # read as we closed: nothing is delivered after our BYE
             if isinstance(frame, Ping):
                 self._send_quietly(Pong(frame.nonce))
             elif isinstance(frame, Pong):
@@ -332,24 +414,60 @@ class Link:
                 return frame
 
     async def close(self, reason: str = "bye") -> None:
-        """Say BYE, give it a moment to leave, and close the connection."""
-        if self._closed is None:
-            self._send_quietly(Bye(clip_reason(reason)))
-            self._closed = LinkClosedError(self.label, f"closed by us ({reason})")
-            self._wakeup.set()
-            if self._ping_task is not None:
-                self._ping_task.cancel()
-            # The write loop drains the outbox (BYE last) and then closes the socket.
-            if self._write_task is None:  # never started (e.g. a duplicate link): write here
-                with contextlib.suppress(Exception):
-                    self._writer.write(b"".join(self._outbox))
-                self._outbox.clear()
-            else:
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(CLOSE_FLUSH_S):
-                        await asyncio.gather(self._write_task, return_exceptions=True)
-        self._shutdown(self._closed, None)
+        """Say BYE, give it a moment to leave, linger for the peer's end, and close.
+
+        Takes at most CLOSE_FLUSH_S to send what is queued, then at most `close_linger` for
+        the peer to end its direction, then at most CLOSE_FLUSH_S for the socket to close.
+        """
+        closing = self._closed is None
+        closed = self._closed or LinkClosedError(self.label, f"closed by us ({reason})")
+        try:
+            if closing:
+                self._send_quietly(Bye(clip_reason(reason)))
+                self._closed = closed
+                self._wakeup.set()
+                if self._ping_task is not None:
+                    self._ping_task.cancel()
+                if await self._flush():
+                    await self._linger()
+        finally:  # also when cancelled: the socket is never left open
+            self._shutdown(closed, None)
         await self._wait_tasks()
+
+    async def _flush(self) -> bool:
+        """Hand the outbox (BYE last) to the socket; False if that took too long or failed."""
+        if self._write_task is None:  # never started (e.g. a duplicate link): write here
+            try:
+                self._writer.write(b"".join(self._outbox))
+            except Exception:  # the socket is already gone: nothing to linger for
+                return False
+            finally:
+                self._outbox.clear()
+            return True
+        try:
+            async with asyncio.timeout(CLOSE_FLUSH_S):
+                await asyncio.gather(self._write_task, return_exceptions=True)
+        except TimeoutError:
+            return False  # the peer is not reading: waiting longer would not help
+        task = self._write_task
+        return not task.cancelled() and task.exception() is None
+
+    async def _linger(self) -> None:
+        """End our direction, then drop what the peer still sends until it ends its own or
+        `close_linger` passes, so that closing the socket loses nothing we sent (see the
+        module's docstring). The bound is on time, not bytes: trickling does not extend it."""
+        read_side = self._read_side
+        if read_side is None or self._writer.transport.is_closing():
+            return
+        try:
+            # Sent once what the socket still buffers has left: the peer reads our BYE first.
+            self._writer.write_eof()
+        except OSError:
+            return  # the connection is gone already
+        read_side.discard()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self._timing.close_linger):
+                await read_side.peer_done.wait()
 
     def abort(self, error: HanabiError) -> None:
         """Close at once, telling the peer why (an ERROR frame, best effort)."""
@@ -397,8 +515,7 @@ class Link:
                     self._writer.write(data)
                 await self._writer.drain()
                 if self._closed is not None and not self._outbox:
-                    self._writer.close()
-                    return
+                    return  # all handed to the socket; `close` ends the connection
                 self._wakeup.clear()
                 if not self._outbox and self._closed is None:
                     await self._wakeup.wait()
