@@ -12,7 +12,8 @@ peers (group commit: a moment after they are written, one at a time, covering ev
 written before it starts, and skipped when an fsync of ours has covered them already), and
 those of our own entries, which must be durable before they are sent (a peer that restarts
 must never sign a second, different entry with the same number): the effects that follow
-one of our entries wait, in order, until its fsync is done, while the loop goes on reading.
+one of our entries wait, in order, until its fsync is done, while the loop goes on reading
+(and, for our turn action, applies it meanwhile: the core sends it before applying it).
 A node alone on its event loop (one player's program) does that fsync on the loop itself
 while the disk is fast: then nothing else waits behind it, and the way to the sync thread and
 back costs more than the fsync (see INLINE_SYNC_MAX_S).
@@ -58,6 +59,9 @@ GROUP_COMMIT_DELAY_S = 0.02
 # 5.5 to 4.9 ms. With other nodes on the loop (computer players, a local table) they would
 # all wait behind it, and a slow disk would freeze our own screen: the thread then.
 INLINE_SYNC_MAX_S = 0.02
+# The longest the loop waits for the sync thread to begin our entry's fsync (a thread
+# wake-up: tens of microseconds) before it goes on with what overlaps the fsync.
+SYNC_START_WAIT_S = 0.002
 # The core's clock ticks this often (it syncs and checks waits on its own intervals).
 TICK_FRACTION = 0.25
 
@@ -254,6 +258,10 @@ class Node:
                 else:
                     self._own_sync_running = True
                     self._sync_own()
+                    # while the disk works: apply our turn action, sent once it is durable
+                    # (all the core gave before is in the backlog: what it gives now comes
+                    # after, in order)
+                    backlog.extend(self.core.drain())
             if unsynced:
                 self._sync_received()
         finally:
@@ -284,10 +292,19 @@ class Node:
         what it is doing; what waits for it goes on as soon as it is done (a callback, not a
         task woken one loop turn later). A task of the group waits for it too, so the peer
         neither ends before it nor loses an error of it."""
-        synced = asyncio.get_running_loop().run_in_executor(self._sync_thread(),
-                                                            self._timed_sync)
+        started = threading.Event()
+
+        def sync() -> None:
+            started.set()
+            self._timed_sync()
+
+        synced = asyncio.get_running_loop().run_in_executor(self._sync_thread(), sync)
         synced.add_done_callback(self._own_synced)  # before the task's: called first
         self.spawn(self._await_own_sync(synced), "fsync of our entry")
+        # Let the sync thread take the GIL and enter the fsync (which lets it go) before the
+        # loop goes on: otherwise it would wait for the loop to be idle, or for Python's
+        # switch interval (5 ms), and the work meant to overlap the fsync would precede it.
+        started.wait(SYNC_START_WAIT_S)
 
     def _own_synced(self, synced: asyncio.Future[None]) -> None:
         self._own_sync_running = False
