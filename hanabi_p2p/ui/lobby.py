@@ -36,7 +36,9 @@ def lobby_prompt(view: LobbyView) -> str:
     if view.watching is not None:
         return _("Everyone is here: you will watch once the host starts the game")
     if view.i_am_host:
-        return _("Everyone is here: compare the table code, then type start")
+        # the table code exists only once the deal seats everyone: before `start` the host
+        # checks the names and keys listed above instead
+        return _("Everyone is here: check who sat down, then type start (or kick NAME)")
     host = next((safe_name(seat.name) for seat in view.seats if seat.is_host), "")
     return _("Everyone is here: waiting for {host} to start").format(host=host)
 

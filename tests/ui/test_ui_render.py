@@ -244,8 +244,17 @@ def test_lobby_full_shows_the_code_and_who_starts() -> None:
     lines = texts(render_lobby(lobby(seats=seats, table_code="123 456 789"), 80, 22))
     assert "Table code: 123 456 789" in lines
     assert "Everyone is here: waiting for Alice to start" in lines
-    host = texts(render_lobby(lobby(seats=seats, i_am_host=True, table_code="1"), 80, 22))
-    assert "Everyone is here: compare the table code, then type start" in host
+
+
+
+def test_full_lobby_tells_the_host_to_start_without_promising_a_code() -> None:
+    # Before `start` nobody is seated, so there is no table code yet (it is shown once the
+    # deal seats everyone): the host is asked to check who sat down, not to compare a code.
+    seats = (LobbySeat("Alice", "a1", is_host=True, is_me=True), LobbySeat("Bob", "b2"))
+    host = texts(render_lobby(lobby(seats=seats, i_am_host=True,
+                                    config=GameConfig(2)), 80, 22))
+    assert "Everyone is here: check who sat down, then type start (or kick NAME)" in host
+    assert not any("code" in line.lower() for line in host)
 
 
 def end_view(**changes: object) -> EndView:
