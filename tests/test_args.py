@@ -152,3 +152,17 @@ def test_no_terminal_and_no_bot_is_refused_before_the_data_dir_is_touched(
         assert cli.main([*command, *LOOPBACK, "--data-dir", str(data)]) == cli.EXIT_USAGE
         assert "no terminal" in capsys.readouterr().err
     assert left_behind(data) == [] and data.stat().st_mode & 0o777 == 0o777
+
+
+@pytest.mark.parametrize("command", [["tables", "--timeout"], ["join", "--browse-seconds"],
+                                     ["watch", "--browse-seconds"]],
+                         ids=lambda args: args[0])
+def test_a_zero_browse_time_is_refused_with_the_range_it_accepts(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 0 is refused, so the message must not say "between 0 and 60" (which reads as allowed)
+    data = ["--data-dir", str(tmp_path)]
+    extra = {"tables": [], "join": ["--bot", *data], "watch": data}[command[0]]
+    assert cli.main([*command, "0", *LOOPBACK, *extra]) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert f"{command[1]} must be more than 0 and at most 60" in err, err

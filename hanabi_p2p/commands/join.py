@@ -96,7 +96,7 @@ def check_arguments(args: argparse.Namespace) -> None:
 def check_table_arguments(args: argparse.Namespace) -> None:
     """The checks of `add_table_arguments`' arguments."""
     if not 0 < args.browse_seconds <= MAX_BROWSE_S:
-        raise UserError(f"--browse-seconds must be between 0 and {MAX_BROWSE_S:g}")
+        raise UserError(f"--browse-seconds must be more than 0 and at most {MAX_BROWSE_S:g}")
     if args.table is not None and not 0 < len(args.table) <= MAX_TABLE_NAME_CHARS:
         raise UserError(f"TABLE must be 1 to {MAX_TABLE_NAME_CHARS} characters")
     if args.address:

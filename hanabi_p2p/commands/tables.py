@@ -109,7 +109,7 @@ async def list_tables(interface: str, timeout: float) -> tuple[list[CheckedTable
 
 def run(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= MAX_BROWSE_S:
-        raise UserError(f"--timeout must be between 0 and {MAX_BROWSE_S:g} seconds")
+        raise UserError(f"--timeout must be more than 0 and at most {MAX_BROWSE_S:g} seconds")
     interface = check_interface(args.interface) if args.interface else default_interface_address()
     tables, ignored = asyncio.run(list_tables(interface, args.timeout))
     if ignored:
