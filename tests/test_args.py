@@ -166,3 +166,23 @@ def test_a_zero_browse_time_is_refused_with_the_range_it_accepts(
     assert cli.main([*command, "0", *LOOPBACK, *extra]) == cli.EXIT_USAGE
     err = capsys.readouterr().err
     assert f"{command[1]} must be more than 0 and at most 60" in err, err
+
+
+def test_the_way_back_names_the_data_dir_the_game_is_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`join --resume` without the --data-dir the game was played with finds nothing: the
+    screen's "come back with" must name it (absolute, and quoted for the shell)."""
+    from hanabi_p2p.commands.peerargs import choose_frontend
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.chdir(tmp_path)
+    parser = cli.build_parser("join")
+    given = parser.parse_args(["join", "--data-dir", "my games", "--address", "127.0.0.1:4000"])
+    frontend: Any = choose_frontend(given)
+    where = tmp_path / "my games"
+    assert frontend.resume_command == f"hanabi-p2p join --resume --data-dir '{where}'"
+    default: Any = choose_frontend(parser.parse_args(["join"]))
+    assert default.resume_command == "hanabi-p2p join --resume"

@@ -7,6 +7,7 @@ import asyncio
 import gc
 import getpass
 import os
+import shlex
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -162,9 +163,20 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
         # a practice game's computer players end with this process: there is no way back
         practice = getattr(args, "command", None) == "play"
         delay = HUMAN_TABLE_BOT_DELAY_S if args.bot_delay is None else args.bot_delay
-        return ScreenFrontend(lang=args.lang, resume_command=None if practice else RESUME_COMMAND,
+        back = None if practice else resume_command(args, RESUME_COMMAND)
+        return ScreenFrontend(lang=args.lang, resume_command=back,
                               theme=Theme(getattr(args, "theme", "auto")), bot_delay=delay)
     raise UserError("no terminal to show the table on: run it in a terminal, or use --bot")
+
+
+def resume_command(args: argparse.Namespace, command: str) -> str:
+    """The command that brings this player back: with the --data-dir given here, since the
+    game and the player's key are there (without it, `join --resume` looks elsewhere and
+    finds nothing to resume); made absolute, as it may be typed in another directory."""
+    if args.data_dir:
+        where = os.path.abspath(os.path.expanduser(args.data_dir))
+        return f"{command} --data-dir {shlex.quote(where)}"
+    return command
 
 
 def run_game(main: Callable[[], Awaitable[GameResult]], frontend: Frontend) -> int:
