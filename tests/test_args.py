@@ -186,3 +186,20 @@ def test_the_way_back_names_the_data_dir_the_game_is_in(
     assert frontend.resume_command == f"hanabi-p2p join --resume --data-dir '{where}'"
     default: Any = choose_frontend(parser.parse_args(["join"]))
     assert default.resume_command == "hanabi-p2p join --resume"
+
+
+def test_the_report_names_a_log_file_only_if_one_was_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lobby the player quit leaves no game file: no `log: PATH` pointing at nothing."""
+    from hanabi_p2p.commands.peerargs import report_result
+    from hanabi_p2p.peer.result import GameResult
+
+    gone = tmp_path / "games" / "quit.hlog"
+    assert report_result(GameResult(gone, failure="you left the table")) == 1
+    out, err = capsys.readouterr()
+    assert "you left the table" in err and "log:" not in out + err
+    kept = tmp_path / "kept.hlog"
+    kept.write_bytes(b"")
+    report_result(GameResult(kept, failure="the game was stopped"))
+    assert capsys.readouterr().out == f"log: {kept}\n"

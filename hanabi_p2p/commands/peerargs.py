@@ -190,13 +190,15 @@ def run_game(main: Callable[[], Awaitable[GameResult]], frontend: Frontend) -> i
 
 
 def report_result(result: GameResult) -> int:
-    """Score, rating and audit, or why the game did not finish; then `log: PATH` last."""
+    """Score, rating and audit, or why the game did not finish; then `log: PATH` last (unless
+    nothing was kept: a lobby the player quit leaves no game file, so no path to show)."""
     if result.failure is None:
         print(f"score {result.score} ({result.rating}); deck audit: "
               + ("valid" if result.audit_ok else f"FAILED ({result.audit_reason})"))
     else:
         print(_("game not finished: {reason}").format(reason=result.failure), file=sys.stderr)
-    print(f"log: {result.log_path}", flush=True)
+    if result.log_path.exists():
+        print(f"log: {result.log_path}", flush=True)
     return 0 if result.ok else 1
 
 
