@@ -63,6 +63,7 @@ BAD_HOST = [
     ["--code", "x" * 300],
     ["--interface", "nope"],
     ["--interface", "0.0.0.0"],
+    ["--interface", "192.0.2.77"],  # documentation-only: no machine of ours has it
 ]
 
 
@@ -86,6 +87,7 @@ BAD_JOIN = [
     ["t" * (MAX_TABLE_NAME_CHARS + 1)],
     ["--name", "n" * (MAX_PLAYER_NAME_CHARS + 1)],
     ["--code", ""],
+    ["--interface", "192.0.2.77"],
 ]
 
 
@@ -203,3 +205,28 @@ def test_the_report_names_a_log_file_only_if_one_was_kept(
     kept.write_bytes(b"")
     report_result(GameResult(kept, failure="the game was stopped"))
     assert capsys.readouterr().out == f"log: {kept}\n"
+
+
+def test_a_port_in_use_is_refused_in_one_line_before_the_data_dir_is_touched(
+    tmp_path: Path, no_games: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    data = tmp_path / "data"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["host", "--bot", "--no-mdns", *LOOPBACK, "--port", str(port), "--data-dir",
+                str(data)]
+        assert cli.main(args) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err == (f"hanabi-p2p: error: port {port} is already in use on 127.0.0.1: choose "
+                   "another --port, or leave it out for any free port\n")
+    assert left_behind(data) == []
+
+
+def test_tables_on_an_address_of_another_machine_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["tables", "--interface", "192.0.2.77"]) == cli.EXIT_USAGE
+    assert "--interface 192.0.2.77 is not an address of this machine" in capsys.readouterr().err

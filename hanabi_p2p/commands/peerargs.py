@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import gc
 import getpass
 import os
 import shlex
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -16,7 +18,7 @@ from hanabi_p2p import i18n
 from hanabi_p2p.datadir import DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
-from hanabi_p2p.net.discovery import check_interface, default_interface_address
+from hanabi_p2p.net.discovery import check_interface, default_interface_address, lan_addresses
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.safe_text import safe
 
@@ -118,7 +120,7 @@ def check_common(args: argparse.Namespace) -> None:
         except HanabiError as exc:
             raise UserError(f"--code cannot be used: {exc}") from None
     if getattr(args, "interface", None):
-        check_interface(args.interface)
+        check_can_listen(check_interface(args.interface), 0)
 
 
 def peer_options(args: argparse.Namespace, *, interface: str | None = None,
@@ -131,6 +133,7 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
     check_common(args)
     chosen = interface or getattr(args, "interface", None)
     iface = check_interface(chosen) if chosen else default_interface_address()
+    check_can_listen(iface, port)
     name = player_name(args)
     data_dir = DataDir.resolve(args.data_dir)
     for warning in data_dir.secure():
@@ -148,6 +151,27 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
         # holds no other player's keys
         runner=b"" if args.bot else None,
     )
+
+
+def check_can_listen(interface: str, port: int) -> None:
+    """Refuse, in one line and before the data directory is touched, an --interface that is
+    not this machine's or a --port already taken: the peer would fail to listen there only
+    after creating its key and game file. The socket is bound, never used: nothing is sent."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # as a listener binds: a port left in TIME_WAIT by the last game is no obstacle
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((interface, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRNOTAVAIL:
+                mine = ", ".join(f"{address} ({name})" for address, name in lan_addresses())
+                raise UserError(f"--interface {interface} is not an address of this machine"
+                                + (f" (its addresses: {mine})" if mine else "")) from None
+            if exc.errno == errno.EADDRINUSE:
+                raise UserError(f"port {port} is already in use on {interface}: choose another "
+                                "--port, or leave it out for any free port") from None
+            raise UserError(f"cannot listen on {interface}:{port}: "
+                            f"{(exc.strerror or str(exc)).lower()}") from None
 
 
 def choose_frontend(args: argparse.Namespace) -> Frontend:
