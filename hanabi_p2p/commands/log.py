@@ -508,8 +508,8 @@ class ListRow:
         return row
 
     def score_text(self) -> str:
-        if self.verdict is None:
-            return f"unreadable: {self.problem}"
+        if self.verdict is None:  # why goes on a line of its own (see list_lines)
+            return UNREADABLE
         if self.verdict is Verdict.VALID and self.score is not None:
             return f"{self.score} ({self.rating})"
         if self.verdict is Verdict.UNFINISHED:
@@ -523,6 +523,7 @@ class ListRow:
 
 
 LIST_HEADINGS = ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
+UNREADABLE = "unreadable"
 
 
 def verdict_path(path: Path) -> Path:
@@ -649,21 +650,35 @@ def list_lines(rows: Sequence[ListRow], columns: int = LIST_COLUMNS) -> list[str
     """The `list` table: headings, then one line per game, in `columns` columns at most.
     The name and variant are cut with an ellipsis when they must be; when the players still
     do not fit (five long names), they go on a line of their own under each game, wrapped,
-    never cut."""
+    never cut. Why a file is unreadable is said on a line of its own under its row, so a
+    long reason neither is cut nor widens the table."""
     table = [LIST_HEADINGS, *(row.cells() for row in rows)]
     widths = _layout(table, columns)
+    lines: list[str] = []
     if widths is not None:
-        return [_render(line, widths) for line in table]
+        lines.append(_render(table[0], widths))
+        for line, row in zip(table[1:], rows, strict=True):
+            lines.append(_render(line, widths))
+            lines.extend(_problem_lines(row, columns))
+        return lines
     players = LIST_HEADINGS.index("PLAYERS")
     narrow = [[cell for i, cell in enumerate(line) if i != players] for line in table]
     widths = _layout(narrow, columns)
     if widths is None:  # only if `columns` is absurdly small: cut everything
         widths = [max(columns // len(narrow[0]), 1)] * len(narrow[0])
-    lines = [_render(narrow[0], widths)]
-    for line, full in zip(narrow[1:], table[1:], strict=True):
+    lines.append(_render(narrow[0], widths))
+    for line, full, row in zip(narrow[1:], table[1:], rows, strict=True):
         lines.append(_render(line, widths))
-        lines.extend(wrap_text(f"{PLAYERS_INDENT}players: {full[players]}", columns))
+        if row.players:
+            lines.extend(wrap_text(f"{PLAYERS_INDENT}players: {full[players]}", columns))
+        lines.extend(_problem_lines(row, columns))
     return lines
+
+
+def _problem_lines(row: ListRow, columns: int) -> list[str]:
+    if row.verdict is not None or not row.problem:
+        return []
+    return wrap_text(f"{PLAYERS_INDENT}{row.problem}", columns)
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -254,6 +254,21 @@ def test_list_fits_80_columns_with_5_long_names() -> None:
     assert "Alexandrina, Bartholomew" in short[1] and "…" not in short[1]
 
 
+def test_an_unreadable_file_says_why_on_its_own_line_and_leaves_the_other_rows_alone() -> None:
+    # its reason used to be the SCORE cell: too wide to fit, it pushed every game's players
+    # onto lines of their own, was cut ("unreadable: not…") and left an empty "players:"
+    problem = "not a hanabi-p2p game log (bad magic)"
+    game = ListRow(1_700_000_100, "cd" * 16, "t", ("Ann", "Bob"), "standard",
+                   Verdict.UNFINISHED)
+    broken = ListRow(None, "notes", "", (), "", None, problem=problem)
+    lines = list_lines([game, broken])
+    assert max(len(line) for line in lines) <= LIST_COLUMNS
+    assert lines[0].split() == ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
+    assert "Ann, Bob" in lines[1] and lines[1].endswith("unfinished")
+    assert lines[2].split() == ["?", "notes", "unreadable"]
+    assert lines[3].strip() == problem and len(lines) == 4
+
+
 # ---- `log verify` on files that are not game logs (issue 12, item 17)
 
 
