@@ -241,16 +241,21 @@ def summary_lines(report: GameReport) -> list[str]:
         else:
             lines.append(f"game: {variant}, not over; {state.turn} turns checked")
     lines.append(f"deck audit: {_audit_text(report)}")
-    lines.append(f"checked: {report.entry_count} entries from {report.authors} authors "
+    entries = _count(report.entry_count, "entry", "entries")
+    lines.append(f"checked: {entries} from {_count(report.authors, 'author', 'authors')} "
                  f"(signatures, chain links, turns, state hashes); {len(report.applied)} applied")
     if report.verdict is Verdict.INVALID:
         extra = report.problems[1 : 1 + MAX_EXTRA_PROBLEMS]
         lines.extend(f"also: {report.describe(p)}" for p in extra)
         more = len(report.problems) - 1 - len(extra)
         if more > 0:
-            lines.append(f"also: {more} more problems")
+            lines.append(f"also: {_count(more, 'more problem', 'more problems')}")
     lines.append(f"digest: {report.digest}")
     return lines
+
+
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
 
 
 def _audit_text(report: GameReport) -> str:

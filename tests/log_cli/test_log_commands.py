@@ -38,6 +38,16 @@ def test_verify_of_a_finished_game_exits_0_with_the_summary(game: Table, data_di
     assert len(result.lines[-1].removeprefix("digest: ")) == 64
 
 
+def test_verify_counts_one_entry_and_one_author_in_the_singular(game: Table, tmp_path: Path,
+                                                                run_cli) -> None:
+    # a table its host opened and nobody joined: one entry, by one author
+    root = tmp_path / "data"
+    store_in_data_dir(root, game.peers[0].replica.applied[:1])
+    result = run_cli("log", "verify", TABLE_HEX, "--data-dir", str(root))
+    assert result.code == 1, result.out
+    assert any(line.startswith("checked: 1 entry from 1 author (") for line in result.lines)
+
+
 def test_every_peers_copy_gives_the_same_digest(game: Table, tmp_path: Path, run_cli) -> None:
     """Each peer stored the entries in the order it applied them: different files, one game."""
     files = [store_in_data_dir(tmp_path / f"peer{i}", p.replica.applied)
