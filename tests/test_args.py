@@ -230,3 +230,11 @@ def test_tables_on_an_address_of_another_machine_says_so(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["tables", "--interface", "192.0.2.77"]) == cli.EXIT_USAGE
     assert "--interface 192.0.2.77 is not an address of this machine" in capsys.readouterr().err
+
+
+def test_replay_refuses_an_unknown_language_as_every_command_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # it used to be accepted (and ignored) unless --interactive was given too
+    assert cli.main(["replay", "--lang", "xx"]) == cli.EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and err == "hanabi-p2p: error: unknown language 'xx' (known: en, it, ro, nb)\n"
