@@ -152,7 +152,7 @@ def test_no_terminal_and_no_bot_is_refused_before_the_data_dir_is_touched(
     data.chmod(0o777)  # would be tightened by a command that went on
     for command in (["host", "--no-mdns"], ["join", "--address", "127.0.0.1:4000"]):
         assert cli.main([*command, *LOOPBACK, "--data-dir", str(data)]) == cli.EXIT_USAGE
-        assert "no terminal" in capsys.readouterr().err
+        assert "cannot show the table: the input is not a terminal" in capsys.readouterr().err
     assert left_behind(data) == [] and data.stat().st_mode & 0o777 == 0o777
 
 
@@ -238,3 +238,27 @@ def test_replay_refuses_an_unknown_language_as_every_command_does(
     assert cli.main(["replay", "--lang", "xx"]) == cli.EXIT_USAGE
     out, err = capsys.readouterr()
     assert out == "" and err == "hanabi-p2p: error: unknown language 'xx' (known: en, it, ro, nb)\n"
+
+
+@pytest.mark.parametrize(
+    ("stdin_tty", "stdout_tty", "term", "reason"),
+    [
+        (True, False, "xterm", "the output is not a terminal (is it piped or redirected?)"),
+        (True, True, "dumb", "this terminal (TERM=dumb) cannot draw it"),
+    ],
+    ids=["piped", "dumb"],
+)
+def test_a_table_that_cannot_be_drawn_says_what_is_missing(
+    stdin_tty: bool, stdout_tty: bool, term: str, reason: str, tmp_path: Path,
+    no_games: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Typed in a terminal, `play | tee` or TERM=dumb used to say "no terminal"."""
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: stdin_tty)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: stdout_tty)
+    monkeypatch.setenv("TERM", term)
+    data = ["--data-dir", str(tmp_path / "data")]
+    for command, instead in ((["play"], "--bot"), (["watch", *LOOPBACK], "--headless")):
+        assert cli.main([*command, *data]) == cli.EXIT_USAGE
+        assert capsys.readouterr().err == (f"hanabi-p2p: error: cannot show the table: {reason}; "
+                                           f"run it in a terminal, or use {instead}\n")
+    assert left_behind(tmp_path / "data") == []

@@ -180,7 +180,7 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
         if args.lang:  # headless lines in the language asked for (default: English)
             i18n.setup(args.lang)
         return BotPlayer(delay=args.bot_delay or 0.0)
-    if sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb":
+    if no_screen_reason() is None:
         from hanabi_p2p.peer.screen import HUMAN_TABLE_BOT_DELAY_S, RESUME_COMMAND, ScreenFrontend
         from hanabi_p2p.ui.symbols import Theme
 
@@ -190,7 +190,26 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
         back = None if practice else resume_command(args, RESUME_COMMAND)
         return ScreenFrontend(lang=args.lang, resume_command=back,
                               theme=Theme(getattr(args, "theme", "auto")), bot_delay=delay)
-    raise UserError("no terminal to show the table on: run it in a terminal, or use --bot")
+    raise no_screen_error("--bot")
+
+
+def no_screen_reason() -> str | None:
+    """Why the full-screen table cannot be drawn here (None: it can). Said precisely, since
+    someone typing in a terminal is puzzled by "no terminal" when only the output is piped."""
+    if not sys.stdin.isatty():
+        return "the input is not a terminal"
+    if not sys.stdout.isatty():
+        return "the output is not a terminal (is it piped or redirected?)"
+    if os.environ.get("TERM") == "dumb":
+        return "this terminal (TERM=dumb) cannot draw it"
+    return None
+
+
+def no_screen_error(instead: str) -> UserError:
+    """The one-line refusal of a command that needs the screen; `instead`: its option that
+    needs none."""
+    return UserError(f"cannot show the table: {no_screen_reason()}; run it in a terminal, "
+                     f"or use {instead}")
 
 
 def resume_command(args: argparse.Namespace, command: str) -> str:
