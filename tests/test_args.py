@@ -262,3 +262,31 @@ def test_a_table_that_cannot_be_drawn_says_what_is_missing(
         assert capsys.readouterr().err == (f"hanabi-p2p: error: cannot show the table: {reason}; "
                                            f"run it in a terminal, or use {instead}\n")
     assert left_behind(tmp_path / "data") == []
+
+
+def test_a_full_table_found_on_the_network_says_how_to_watch_it_or_come_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hanabi_p2p.identity import fingerprint
+    from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
+    from hanabi_p2p.net.discovery import FoundTable, TableAd
+    from hanabi_p2p.peer.probe import ProbeResult
+
+    ad = TableAd(table_id=bytes(TABLE_ID_BYTES), name="Friday night", variant="standard",
+                 options=(), seats_taken=3, seats_total=3,
+                 host_fingerprint=fingerprint(bytes(PEER_ID_BYTES)))
+    found = (FoundTable(ad, "127.0.0.1", 7301),
+             ProbeResult(ad.table_id, bytes(PEER_ID_BYTES), ad.version), ad.name)
+
+    async def found_it(*_args: object) -> tuple[FoundTable, ProbeResult, str]:
+        return found
+
+    monkeypatch.setattr(join_command, "_find_on", found_it)
+    monkeypatch.setattr(join_command, "load_the_game", lambda bot=False: None)
+    data = tmp_path / "data"
+    assert cli.main(["join", "--bot", *LOOPBACK, "--data-dir", str(data), "Fri"]) == 2
+    assert capsys.readouterr().err == (
+        "hanabi-p2p: error: table 'Friday night' is full (3 seats taken): hanabi-p2p watch "
+        "'Friday night' follows its game; a player seated there comes back with hanabi-p2p "
+        "join --resume\n")
+    assert left_behind(data) == []  # refused before the key is made

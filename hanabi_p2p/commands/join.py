@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import shlex
 from typing import TYPE_CHECKING
 
 from hanabi_p2p.commands.peerargs import (
@@ -217,7 +218,10 @@ async def _find_and_join(args: argparse.Namespace, frontend: Frontend) -> GameRe
 
     opts = peer_options(args, interface=interface)
     if table.ad.seats_taken >= table.ad.seats_total:
-        raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken)")
+        # what the person can do next: follow the game, or come back to a seat of theirs
+        raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken): "
+                        f"hanabi-p2p watch {shlex.quote(name)} follows its game; a player "
+                        "seated there comes back with hanabi-p2p join --resume")
     frontend.status(_("joining {name} at {address}").format(
         name=repr(name), address=f"{table.address}:{table.port}"))
     # the handshake proves the host holds the key the advert names (dialled as expected)
