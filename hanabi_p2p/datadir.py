@@ -8,6 +8,7 @@ Layout::
     <data>/identity.pem            Ed25519 private key (0600)
     <data>/games/<table_id>.hlog   shareable signed log of one game (append-only)
     <data>/private/<table_id>.msgpack   secrets of one game: seed, channel keys (0600)
+    <data>/watching/...            the same for `watch`: a spectator's key, the games it followed
 
 The root and ``private/`` are created with mode 0700. Path resolution is pure (the environment
 is passed in) so it can be tested without touching the real home directory.
@@ -34,6 +35,8 @@ ENV_DATA_DIR = "HANABI_P2P_DATA_DIR"
 APP_DIR_NAME = "hanabi-p2p"
 IDENTITY_FILE = "identity.pem"
 GAMES_DIR = "games"
+# A spectator's own data directory inside the player's: its identity and the logs it followed
+WATCHING_DIR = "watching"
 PRIVATE_DIR = "private"
 GAME_SUFFIX = ".hlog"
 PRIVATE_SUFFIX = ".msgpack"
@@ -113,6 +116,10 @@ class DataDir:
     @property
     def private_dir(self) -> Path:
         return self.root / PRIVATE_DIR
+
+    def watching(self) -> DataDir:
+        """Where `watch` keeps its identity and the games it followed."""
+        return DataDir(self.root / WATCHING_DIR)
 
     def game_path(self, table_id: bytes) -> Path:
         return self.games_dir / (table_hex(table_id) + GAME_SUFFIX)

@@ -141,7 +141,12 @@ def resolve_game(game: str, data_dir: DataDir) -> Path:
     prefix = game.lower()
     if not prefix or any(c not in string.hexdigits for c in prefix):
         raise UserError(f"{game!r} is neither a file nor a table id")
-    matches = [p for p in data_dir.game_files() if p.stem.lower().startswith(prefix)]
+    # the games played here, then those followed as a spectator (`watch`); a game one both
+    # played and watched is named by the player's own copy
+    own = [p for p in data_dir.game_files() if p.stem.lower().startswith(prefix)]
+    watched = [p for p in data_dir.watching().game_files()
+               if p.stem.lower().startswith(prefix) and p.stem not in {o.stem for o in own}]
+    matches = own + watched
     if not matches:
         raise UserError(
             f"no game with a table id starting {prefix!r} in {data_dir.games_dir} "
@@ -688,19 +693,30 @@ def _problem_lines(row: ListRow, columns: int) -> list[str]:
 
 def run_list(args: argparse.Namespace) -> int:
     data_dir = DataDir.resolve(args.data_dir)
-    files = data_dir.game_files()
-    if not files:
+    played, watched = data_dir.game_files(), data_dir.watching().game_files()
+    if not played and not watched:
         _emit(f"no games in {data_dir.games_dir}")
         return 0
-    rows = sorted(list_rows(files),  # oldest first
-                  key=lambda row: (row.created is None, row.created or 0, row.table))
-    for line in list_lines(rows):
-        _emit(line)
-    invalid = [row for row in rows if row.verdict is Verdict.INVALID]
+    rows = list_rows([*played, *watched])  # (one pass: new games are checked in parallel)
+    own, followed = _oldest_first(rows[:len(played)]), _oldest_first(rows[len(played):])
+    if own:
+        for line in list_lines(own):
+            _emit(line)
+    if followed:  # a spectator's logs, kept apart from the games played here
+        if own:
+            _emit()
+        _emit(f"watched (in {data_dir.watching().games_dir}):")
+        for line in list_lines(followed):
+            _emit(line)
+    invalid = [row for row in [*own, *followed] if row.verdict is Verdict.INVALID]
     if invalid:
         _emit()
         _emit(f"INVALID: 'hanabi-p2p log verify {invalid[0].table[:LIST_ID_CHARS]}' says why")
     return 0
+
+
+def _oldest_first(rows: list[ListRow]) -> list[ListRow]:
+    return sorted(rows, key=lambda row: (row.created is None, row.created or 0, row.table))
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -158,6 +158,26 @@ def test_list_shows_date_table_players_variant_and_score(game: Table, data_dir: 
     assert second.startswith("20") and second.endswith("unfinished")
 
 
+def test_games_followed_with_watch_are_listed_and_found_by_id(game: Table, tmp_path: Path,
+                                                               run_cli) -> None:
+    # `watch` keeps its log in <data>/watching/games: `log list` said "no games" and
+    # `log verify ID` did not find it, though the README says it checks it like any other
+    root = tmp_path / "data"
+    watched = store_in_data_dir(root / "watching", game.peers[1].replica.applied)
+    listed = run_cli("log", "list", "--data-dir", str(root))
+    assert listed.code == 0 and listed.lines[0] == f"watched (in {watched.parent}):"
+    assert TABLE_HEX[:LIST_ID_CHARS] in listed.lines[2]
+    shown = run_cli("log", "show", TABLE_HEX[:6], "--data-dir", str(root))
+    assert shown.code == 0 and shown.lines[0].startswith(str(watched))
+    # a game both played and watched: listed in both places, named by the player's copy
+    played = store_in_data_dir(root, game.peers[0].replica.applied)
+    both = run_cli("log", "list", "--data-dir", str(root))
+    assert [line.startswith("DATE") for line in both.lines].count(True) == 2
+    assert both.lines[both.lines.index("") + 1] == f"watched (in {watched.parent}):"
+    again = run_cli("log", "show", TABLE_HEX[:6], "--data-dir", str(root))
+    assert again.lines[0].startswith(str(played))
+
+
 def test_list_of_an_empty_data_dir_says_so(tmp_path: Path, run_cli) -> None:
     result = run_cli("log", "list", "--data-dir", str(tmp_path))
     assert result.code == 0 and result.out.startswith("no games in ")
