@@ -136,8 +136,10 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
         ):
             lines.append([("class:dim", text)])
         lines.append([])
-    # long sentences (a translation, an address) wrap instead of being cut
-    for text in (lobby_prompt(view), view.status):
+    # long sentences (a translation, an address) wrap instead of being cut; the launcher's
+    # "table open at ADDRESS" is left out where the Address line above says it already
+    status = "" if view.address and view.address in view.status else view.status
+    for text in (lobby_prompt(view), status):
         lines.extend([("class:notice", part)] for part in wrap_text(text, columns) if text)
     out = [fit(line, columns) for line in lines[:rows]]
     out.extend([] for _ in range(rows - len(out)))

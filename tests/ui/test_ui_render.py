@@ -247,6 +247,15 @@ def test_lobby_full_shows_the_code_and_who_starts() -> None:
 
 
 
+def test_the_host_lobby_shows_its_address_once() -> None:
+    # "Address: A" and the launcher's "table open at A" were both on the screen
+    view = lobby(i_am_host=True, address="127.0.0.1:7301", status="table open at 127.0.0.1:7301")
+    lines = texts(render_lobby(view, 80, 22))
+    assert sum("127.0.0.1:7301" in line for line in lines) == 1
+    other = texts(render_lobby(lobby(status="joining 'Friday' at 10.0.0.5:7301"), 80, 22))
+    assert "joining 'Friday' at 10.0.0.5:7301" in other  # a guest's status is kept
+
+
 def test_full_lobby_tells_the_host_to_start_without_promising_a_code() -> None:
     # Before `start` nobody is seated, so there is no table code yet (it is shown once the
     # deal seats everyone): the host is asked to check who sat down, not to compare a code.
