@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Mapping
@@ -149,6 +150,8 @@ class DataDir:
             try:
                 os.chmod(path, mode & ~OTHERS_WRITE)
             except OSError as exc:
+                if exc.errno == errno.EROFS:
+                    continue  # a read-only file system: nobody writes there (mode aside)
                 warnings.append(f"{path} can be written by other users and could not be "
                                 f"changed ({exc.strerror}); fix it with: chmod go-w {path}")
                 continue
