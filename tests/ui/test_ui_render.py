@@ -57,6 +57,21 @@ def own_hand_lines(lines: list[str]) -> list[str]:
     return lines[start : start + 2]
 
 
+@pytest.mark.parametrize(("columns", "rows"), [(40, 10), (40, 12), (30, 16), (80, 14)])
+def test_a_tiny_terminal_shows_the_whole_own_hand_or_says_it_is_too_small(
+    columns: int, rows: int
+) -> None:
+    # at 40x12 the board was clipped from the bottom: slots 4 and 5 of our own hand (and
+    # what we know of them) were simply missing
+    lines = screen(scripted_view(), columns, rows)
+    slots = [f"{slot}{mark}" for slot in range(1, 6) for mark in ":*"]
+    shown = sum(any(f" {slot}" in line or line.startswith(slot) for line in lines)
+                for slot in slots)
+    small = "too small to show the table" in " ".join(lines)
+    assert small != (shown == 5), lines
+    assert not small or f"({columns}×{rows})" in " ".join(lines)
+
+
 def test_fireworks_score_tokens_fuses_and_deck() -> None:
     lines = screen(scripted_view())
     assert "R1 Y0 G0 B0 W0" in line_with(lines, "Fireworks")
