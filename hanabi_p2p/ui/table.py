@@ -130,8 +130,7 @@ def render_board(
         body = [*top, *hands]
         if len(body) > rows - 1:
             body = [[("class:notice", text)] for text in wrap_text(
-                _("This terminal ({columns}×{rows}) is too small to show the table: make it "
-                  "larger").format(columns=columns, rows=rows), columns)]
+                _("This terminal is too small to show the table: make it larger"), columns)]
         return [*_fit_rows(body, rows - 1, columns), status]
     log = log_lines(labels.log, columns, log_rows, log_offset, labels.new_from, glyphs)
     body = [*top, rule, *hands, rule, *log]
