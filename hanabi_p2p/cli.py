@@ -11,10 +11,13 @@ causes (``HanabiError``) print one line to stderr and exit non-zero, never a tra
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 from hanabi_p2p import __version__
 from hanabi_p2p.errors import HanabiError
@@ -23,6 +26,9 @@ from hanabi_p2p.safe_text import safe
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 1
+# How alike a misspelt word and a known one must be to be suggested (difflib's ratio):
+# 'plya' is 'play' at 0.75, 'bogus' is no 'bots' at 0.67.
+SUGGEST_CUTOFF = 0.75
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +64,43 @@ def chosen_subcommand(argv: Sequence[str]) -> str | None:
     return None
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A usage error is one line on stderr, as every other error (the usage block argparse
+    prints first pushed the reason to the bottom of four or five lines); it says where the
+    usage is, and names what was meant when a subcommand, a choice or an option was
+    misspelled."""
+
+    # the subcommand's parser: options the top level does not know are its options
+    chosen: argparse.ArgumentParser | None = None
+
+    def error(self, message: str) -> NoReturn:
+        where = self.chosen or self
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}{_suggestion(message, where)}; "
+                              f"see '{where.prog} --help'\n")
+
+
+def _suggestion(message: str, parser: argparse.ArgumentParser) -> str:
+    """" (did you mean 'play'?)" after an invalid choice or an unknown option close to a
+    valid one, else ""."""
+    _before, sep, rest = message.partition("invalid choice: ")
+    if sep:
+        typed, *choices = re.findall(r"'([^']*)'", rest) or [""]
+        close = difflib.get_close_matches(typed, choices, n=1, cutoff=SUGGEST_CUTOFF)
+        return f" (did you mean {close[0]!r}?)" if close else ""
+    _before, sep, rest = message.partition("unrecognized arguments: ")
+    typed = next((word for word in rest.split() if word.startswith("--")), "")
+    # compared without the dashes, which every option shares
+    names = {option.removeprefix("--"): option for action in parser._actions
+             for option in action.option_strings if option.startswith("--")}
+    word = typed.removeprefix("--").split("=", 1)[0]
+    close = difflib.get_close_matches(word, names, n=1, cutoff=SUGGEST_CUTOFF) if word else []
+    return f" (did you mean {names[close[0]]!r}?)" if close else ""
+
+
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     """The parser, with the arguments of the `chosen` subcommand only: the others keep just
     their summary, which is all the top-level help shows."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="hanabi-p2p",
         description="Hanabi for 2-5 players on a LAN, with no server anyone has to trust.",
     )
@@ -73,6 +112,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
             module = importlib.import_module(f"hanabi_p2p.commands.{command.module}")
             module.add_arguments(p)
             p.set_defaults(_run=module.run)
+            parser.chosen = p
     return parser
 
 

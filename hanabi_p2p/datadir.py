@@ -8,6 +8,7 @@ Layout::
     <data>/identity.pem            Ed25519 private key (0600)
     <data>/games/<table_id>.hlog   shareable signed log of one game (append-only)
     <data>/private/<table_id>.msgpack   secrets of one game: seed, channel keys (0600)
+    <data>/watching/...            the same for `watch`: a spectator's key, the games it followed
 
 The root and ``private/`` are created with mode 0700. Path resolution is pure (the environment
 is passed in) so it can be tested without touching the real home directory.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Mapping
@@ -34,6 +36,8 @@ ENV_DATA_DIR = "HANABI_P2P_DATA_DIR"
 APP_DIR_NAME = "hanabi-p2p"
 IDENTITY_FILE = "identity.pem"
 GAMES_DIR = "games"
+# A spectator's own data directory inside the player's: its identity and the logs it followed
+WATCHING_DIR = "watching"
 PRIVATE_DIR = "private"
 GAME_SUFFIX = ".hlog"
 PRIVATE_SUFFIX = ".msgpack"
@@ -114,6 +118,10 @@ class DataDir:
     def private_dir(self) -> Path:
         return self.root / PRIVATE_DIR
 
+    def watching(self) -> DataDir:
+        """Where `watch` keeps its identity and the games it followed."""
+        return DataDir(self.root / WATCHING_DIR)
+
     def game_path(self, table_id: bytes) -> Path:
         return self.games_dir / (table_hex(table_id) + GAME_SUFFIX)
 
@@ -142,6 +150,8 @@ class DataDir:
             try:
                 os.chmod(path, mode & ~OTHERS_WRITE)
             except OSError as exc:
+                if exc.errno == errno.EROFS:
+                    continue  # a read-only file system: nobody writes there (mode aside)
                 warnings.append(f"{path} can be written by other users and could not be "
                                 f"changed ({exc.strerror}); fix it with: chmod go-w {path}")
                 continue

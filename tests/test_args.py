@@ -63,6 +63,7 @@ BAD_HOST = [
     ["--code", "x" * 300],
     ["--interface", "nope"],
     ["--interface", "0.0.0.0"],
+    ["--interface", "192.0.2.77"],  # documentation-only: no machine of ours has it
 ]
 
 
@@ -86,6 +87,7 @@ BAD_JOIN = [
     ["t" * (MAX_TABLE_NAME_CHARS + 1)],
     ["--name", "n" * (MAX_PLAYER_NAME_CHARS + 1)],
     ["--code", ""],
+    ["--interface", "192.0.2.77"],
 ]
 
 
@@ -150,5 +152,141 @@ def test_no_terminal_and_no_bot_is_refused_before_the_data_dir_is_touched(
     data.chmod(0o777)  # would be tightened by a command that went on
     for command in (["host", "--no-mdns"], ["join", "--address", "127.0.0.1:4000"]):
         assert cli.main([*command, *LOOPBACK, "--data-dir", str(data)]) == cli.EXIT_USAGE
-        assert "no terminal" in capsys.readouterr().err
+        assert "cannot show the table: the input is not a terminal" in capsys.readouterr().err
     assert left_behind(data) == [] and data.stat().st_mode & 0o777 == 0o777
+
+
+@pytest.mark.parametrize("command", [["tables", "--timeout"], ["join", "--browse-seconds"],
+                                     ["watch", "--browse-seconds"]],
+                         ids=lambda args: args[0])
+def test_a_zero_browse_time_is_refused_with_the_range_it_accepts(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 0 is refused, so the message must not say "between 0 and 60" (which reads as allowed)
+    data = ["--data-dir", str(tmp_path)]
+    extra = {"tables": [], "join": ["--bot", *data], "watch": data}[command[0]]
+    assert cli.main([*command, "0", *LOOPBACK, *extra]) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert f"{command[1]} must be more than 0 and at most 60" in err, err
+
+
+def test_the_way_back_names_the_data_dir_the_game_is_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`join --resume` without the --data-dir the game was played with finds nothing: the
+    screen's "come back with" must name it (absolute, and quoted for the shell)."""
+    from hanabi_p2p.commands.peerargs import choose_frontend
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.chdir(tmp_path)
+    parser = cli.build_parser("join")
+    given = parser.parse_args(["join", "--data-dir", "my games", "--address", "127.0.0.1:4000"])
+    frontend: Any = choose_frontend(given)
+    where = tmp_path / "my games"
+    assert frontend.resume_command == f"hanabi-p2p join --resume --data-dir '{where}'"
+    default: Any = choose_frontend(parser.parse_args(["join"]))
+    assert default.resume_command == "hanabi-p2p join --resume"
+
+
+def test_the_report_names_a_log_file_only_if_one_was_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lobby the player quit leaves no game file: no `log: PATH` pointing at nothing."""
+    from hanabi_p2p.commands.peerargs import report_result
+    from hanabi_p2p.peer.result import GameResult
+
+    gone = tmp_path / "games" / "quit.hlog"
+    assert report_result(GameResult(gone, failure="you left the table")) == 1
+    out, err = capsys.readouterr()
+    assert "you left the table" in err and "log:" not in out + err
+    kept = tmp_path / "kept.hlog"
+    kept.write_bytes(b"")
+    report_result(GameResult(kept, failure="the game was stopped"))
+    assert capsys.readouterr().out == f"log: {kept}\n"
+
+
+def test_a_port_in_use_is_refused_in_one_line_before_the_data_dir_is_touched(
+    tmp_path: Path, no_games: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    data = tmp_path / "data"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["host", "--bot", "--no-mdns", *LOOPBACK, "--port", str(port), "--data-dir",
+                str(data)]
+        assert cli.main(args) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert err == (f"hanabi-p2p: error: port {port} is already in use on 127.0.0.1: choose "
+                   "another --port, or leave it out for any free port\n")
+    assert left_behind(data) == []
+
+
+def test_tables_on_an_address_of_another_machine_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["tables", "--interface", "192.0.2.77"]) == cli.EXIT_USAGE
+    assert "--interface 192.0.2.77 is not an address of this machine" in capsys.readouterr().err
+
+
+def test_replay_refuses_an_unknown_language_as_every_command_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # it used to be accepted (and ignored) unless --interactive was given too
+    assert cli.main(["replay", "--lang", "xx"]) == cli.EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and err == "hanabi-p2p: error: unknown language 'xx' (known: en, it, ro, nb)\n"
+
+
+@pytest.mark.parametrize(
+    ("stdin_tty", "stdout_tty", "term", "reason"),
+    [
+        (True, False, "xterm", "the output is not a terminal (is it piped or redirected?)"),
+        (True, True, "dumb", "this terminal (TERM=dumb) cannot draw it"),
+    ],
+    ids=["piped", "dumb"],
+)
+def test_a_table_that_cannot_be_drawn_says_what_is_missing(
+    stdin_tty: bool, stdout_tty: bool, term: str, reason: str, tmp_path: Path,
+    no_games: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Typed in a terminal, `play | tee` or TERM=dumb used to say "no terminal"."""
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: stdin_tty)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: stdout_tty)
+    monkeypatch.setenv("TERM", term)
+    data = ["--data-dir", str(tmp_path / "data")]
+    for command, instead in ((["play"], "--bot"), (["watch", *LOOPBACK], "--headless")):
+        assert cli.main([*command, *data]) == cli.EXIT_USAGE
+        assert capsys.readouterr().err == (f"hanabi-p2p: error: cannot show the table: {reason}; "
+                                           f"run it in a terminal, or use {instead}\n")
+    assert left_behind(tmp_path / "data") == []
+
+
+def test_a_full_table_found_on_the_network_says_how_to_watch_it_or_come_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from hanabi_p2p.identity import fingerprint
+    from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
+    from hanabi_p2p.net.discovery import FoundTable, TableAd
+    from hanabi_p2p.peer.probe import ProbeResult
+
+    ad = TableAd(table_id=bytes(TABLE_ID_BYTES), name="Friday night", variant="standard",
+                 options=(), seats_taken=3, seats_total=3,
+                 host_fingerprint=fingerprint(bytes(PEER_ID_BYTES)))
+    found = (FoundTable(ad, "127.0.0.1", 7301),
+             ProbeResult(ad.table_id, bytes(PEER_ID_BYTES), ad.version), ad.name)
+
+    async def found_it(*_args: object) -> tuple[FoundTable, ProbeResult, str]:
+        return found
+
+    monkeypatch.setattr(join_command, "_find_on", found_it)
+    monkeypatch.setattr(join_command, "load_the_game", lambda bot=False: None)
+    data = tmp_path / "data"
+    assert cli.main(["join", "--bot", *LOOPBACK, "--data-dir", str(data), "Fri"]) == 2
+    assert capsys.readouterr().err == (
+        "hanabi-p2p: error: table 'Friday night' is full (3 seats taken): hanabi-p2p watch "
+        "'Friday night' follows its game; a player seated there comes back with hanabi-p2p "
+        "join --resume\n")
+    assert left_behind(data) == []  # refused before the key is made

@@ -58,6 +58,31 @@ def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str])
     assert "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["plya"], "hanabi-p2p: error: argument COMMAND: invalid choice: 'plya' (choose from "
+         "'play', 'host', 'join', 'watch', 'tables', 'replay', 'log', 'rules') (did you mean "
+         "'play'?); see 'hanabi-p2p --help'"),
+        (["join", "--adress=10.0.0.5:7301"], "hanabi-p2p: error: unrecognized arguments: "
+         "--adress=10.0.0.5:7301 (did you mean '--address'?); see 'hanabi-p2p join --help'"),
+        (["play", "--players", "x"], "hanabi-p2p play: error: argument --players: invalid int "
+         "value: 'x'; see 'hanabi-p2p play --help'"),
+        (["host", "--bogus"], "hanabi-p2p: error: unrecognized arguments: --bogus; see "
+         "'hanabi-p2p host --help'"),  # nothing close enough to suggest
+    ],
+    ids=["subcommand", "option", "value", "far"],
+)
+def test_a_usage_error_is_one_line_naming_what_was_meant(
+    args: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # argparse printed its usage block first: the reason came last of four or five lines
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(args)
+    assert exit_info.value.code == cli.EXIT_USAGE
+    assert capsys.readouterr().err == expected + "\n"
+
+
 def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main([]) == cli.EXIT_USAGE
     assert "COMMAND" in capsys.readouterr().out

@@ -97,6 +97,23 @@ def test_our_world_writable_directories_are_tightened(tmp_path: Path) -> None:
     assert data.secure() == []  # said once: nothing left to change
 
 
+def test_a_read_only_file_system_is_no_writable_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a data dir on a read-only mount (mode 1777, as a tmpfs root is) was reported as
+    # "can be written by other users ... fix it with: chmod go-w", which cannot be done
+    import errno
+
+    data = DataDir(tmp_path / "data").ensure()
+    os.chmod(data.root, 0o777)
+
+    def read_only(path: object, mode: int) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(os, "chmod", read_only)
+    assert data.secure() == []
+
+
 def test_private_directories_say_nothing(tmp_path: Path) -> None:
     data = DataDir(tmp_path / "data").ensure()
     assert data.secure() == []

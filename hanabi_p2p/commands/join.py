@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+import shlex
 from typing import TYPE_CHECKING
 
 from hanabi_p2p.commands.peerargs import (
@@ -96,7 +97,7 @@ def check_arguments(args: argparse.Namespace) -> None:
 def check_table_arguments(args: argparse.Namespace) -> None:
     """The checks of `add_table_arguments`' arguments."""
     if not 0 < args.browse_seconds <= MAX_BROWSE_S:
-        raise UserError(f"--browse-seconds must be between 0 and {MAX_BROWSE_S:g}")
+        raise UserError(f"--browse-seconds must be more than 0 and at most {MAX_BROWSE_S:g}")
     if args.table is not None and not 0 < len(args.table) <= MAX_TABLE_NAME_CHARS:
         raise UserError(f"TABLE must be 1 to {MAX_TABLE_NAME_CHARS} characters")
     if args.address:
@@ -217,7 +218,10 @@ async def _find_and_join(args: argparse.Namespace, frontend: Frontend) -> GameRe
 
     opts = peer_options(args, interface=interface)
     if table.ad.seats_taken >= table.ad.seats_total:
-        raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken)")
+        # what the person can do next: follow the game, or come back to a seat of theirs
+        raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken): "
+                        f"hanabi-p2p watch {shlex.quote(name)} follows its game; a player "
+                        "seated there comes back with hanabi-p2p join --resume")
     frontend.status(_("joining {name} at {address}").format(
         name=repr(name), address=f"{table.address}:{table.port}"))
     # the handshake proves the host holds the key the advert names (dialled as expected)

@@ -141,7 +141,12 @@ def resolve_game(game: str, data_dir: DataDir) -> Path:
     prefix = game.lower()
     if not prefix or any(c not in string.hexdigits for c in prefix):
         raise UserError(f"{game!r} is neither a file nor a table id")
-    matches = [p for p in data_dir.game_files() if p.stem.lower().startswith(prefix)]
+    # the games played here, then those followed as a spectator (`watch`); a game one both
+    # played and watched is named by the player's own copy
+    own = [p for p in data_dir.game_files() if p.stem.lower().startswith(prefix)]
+    watched = [p for p in data_dir.watching().game_files()
+               if p.stem.lower().startswith(prefix) and p.stem not in {o.stem for o in own}]
+    matches = own + watched
     if not matches:
         raise UserError(
             f"no game with a table id starting {prefix!r} in {data_dir.games_dir} "
@@ -241,16 +246,21 @@ def summary_lines(report: GameReport) -> list[str]:
         else:
             lines.append(f"game: {variant}, not over; {state.turn} turns checked")
     lines.append(f"deck audit: {_audit_text(report)}")
-    lines.append(f"checked: {report.entry_count} entries from {report.authors} authors "
+    entries = _count(report.entry_count, "entry", "entries")
+    lines.append(f"checked: {entries} from {_count(report.authors, 'author', 'authors')} "
                  f"(signatures, chain links, turns, state hashes); {len(report.applied)} applied")
     if report.verdict is Verdict.INVALID:
         extra = report.problems[1 : 1 + MAX_EXTRA_PROBLEMS]
         lines.extend(f"also: {report.describe(p)}" for p in extra)
         more = len(report.problems) - 1 - len(extra)
         if more > 0:
-            lines.append(f"also: {more} more problems")
+            lines.append(f"also: {_count(more, 'more problem', 'more problems')}")
     lines.append(f"digest: {report.digest}")
     return lines
+
+
+def _count(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
 
 
 def _audit_text(report: GameReport) -> str:
@@ -508,8 +518,8 @@ class ListRow:
         return row
 
     def score_text(self) -> str:
-        if self.verdict is None:
-            return f"unreadable: {self.problem}"
+        if self.verdict is None:  # why goes on a line of its own (see list_lines)
+            return UNREADABLE
         if self.verdict is Verdict.VALID and self.score is not None:
             return f"{self.score} ({self.rating})"
         if self.verdict is Verdict.UNFINISHED:
@@ -523,6 +533,7 @@ class ListRow:
 
 
 LIST_HEADINGS = ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
+UNREADABLE = "unreadable"
 
 
 def verdict_path(path: Path) -> Path:
@@ -649,38 +660,63 @@ def list_lines(rows: Sequence[ListRow], columns: int = LIST_COLUMNS) -> list[str
     """The `list` table: headings, then one line per game, in `columns` columns at most.
     The name and variant are cut with an ellipsis when they must be; when the players still
     do not fit (five long names), they go on a line of their own under each game, wrapped,
-    never cut."""
+    never cut. Why a file is unreadable is said on a line of its own under its row, so a
+    long reason neither is cut nor widens the table."""
     table = [LIST_HEADINGS, *(row.cells() for row in rows)]
     widths = _layout(table, columns)
+    lines: list[str] = []
     if widths is not None:
-        return [_render(line, widths) for line in table]
+        lines.append(_render(table[0], widths))
+        for line, row in zip(table[1:], rows, strict=True):
+            lines.append(_render(line, widths))
+            lines.extend(_problem_lines(row, columns))
+        return lines
     players = LIST_HEADINGS.index("PLAYERS")
     narrow = [[cell for i, cell in enumerate(line) if i != players] for line in table]
     widths = _layout(narrow, columns)
     if widths is None:  # only if `columns` is absurdly small: cut everything
         widths = [max(columns // len(narrow[0]), 1)] * len(narrow[0])
-    lines = [_render(narrow[0], widths)]
-    for line, full in zip(narrow[1:], table[1:], strict=True):
+    lines.append(_render(narrow[0], widths))
+    for line, full, row in zip(narrow[1:], table[1:], rows, strict=True):
         lines.append(_render(line, widths))
-        lines.extend(wrap_text(f"{PLAYERS_INDENT}players: {full[players]}", columns))
+        if row.players:
+            lines.extend(wrap_text(f"{PLAYERS_INDENT}players: {full[players]}", columns))
+        lines.extend(_problem_lines(row, columns))
     return lines
+
+
+def _problem_lines(row: ListRow, columns: int) -> list[str]:
+    if row.verdict is not None or not row.problem:
+        return []
+    return wrap_text(f"{PLAYERS_INDENT}{row.problem}", columns)
 
 
 def run_list(args: argparse.Namespace) -> int:
     data_dir = DataDir.resolve(args.data_dir)
-    files = data_dir.game_files()
-    if not files:
+    played, watched = data_dir.game_files(), data_dir.watching().game_files()
+    if not played and not watched:
         _emit(f"no games in {data_dir.games_dir}")
         return 0
-    rows = sorted(list_rows(files),  # oldest first
-                  key=lambda row: (row.created is None, row.created or 0, row.table))
-    for line in list_lines(rows):
-        _emit(line)
-    invalid = [row for row in rows if row.verdict is Verdict.INVALID]
+    rows = list_rows([*played, *watched])  # (one pass: new games are checked in parallel)
+    own, followed = _oldest_first(rows[:len(played)]), _oldest_first(rows[len(played):])
+    if own:
+        for line in list_lines(own):
+            _emit(line)
+    if followed:  # a spectator's logs, kept apart from the games played here
+        if own:
+            _emit()
+        _emit(f"watched (in {data_dir.watching().games_dir}):")
+        for line in list_lines(followed):
+            _emit(line)
+    invalid = [row for row in [*own, *followed] if row.verdict is Verdict.INVALID]
     if invalid:
         _emit()
         _emit(f"INVALID: 'hanabi-p2p log verify {invalid[0].table[:LIST_ID_CHARS]}' says why")
     return 0
+
+
+def _oldest_first(rows: list[ListRow]) -> list[ListRow]:
+    return sorted(rows, key=lambda row: (row.created is None, row.created or 0, row.table))
 
 
 def run_export(args: argparse.Namespace) -> int:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import gc
 import getpass
 import os
+import shlex
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -15,7 +18,7 @@ from hanabi_p2p import i18n
 from hanabi_p2p.datadir import DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
-from hanabi_p2p.net.discovery import check_interface, default_interface_address
+from hanabi_p2p.net.discovery import check_interface, default_interface_address, lan_addresses
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.safe_text import safe
 
@@ -117,7 +120,7 @@ def check_common(args: argparse.Namespace) -> None:
         except HanabiError as exc:
             raise UserError(f"--code cannot be used: {exc}") from None
     if getattr(args, "interface", None):
-        check_interface(args.interface)
+        check_can_listen(check_interface(args.interface), 0)
 
 
 def peer_options(args: argparse.Namespace, *, interface: str | None = None,
@@ -130,6 +133,7 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
     check_common(args)
     chosen = interface or getattr(args, "interface", None)
     iface = check_interface(chosen) if chosen else default_interface_address()
+    check_can_listen(iface, port)
     name = player_name(args)
     data_dir = DataDir.resolve(args.data_dir)
     for warning in data_dir.secure():
@@ -149,22 +153,73 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
     )
 
 
+def check_can_listen(interface: str, port: int) -> None:
+    """Refuse, in one line and before the data directory is touched, an --interface that is
+    not this machine's or a --port already taken: the peer would fail to listen there only
+    after creating its key and game file. The socket is bound, never used: nothing is sent."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        # as a listener binds: a port left in TIME_WAIT by the last game is no obstacle
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((interface, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRNOTAVAIL:
+                mine = ", ".join(f"{address} ({name})" for address, name in lan_addresses())
+                raise UserError(f"--interface {interface} is not an address of this machine"
+                                + (f" (its addresses: {mine})" if mine else "")) from None
+            if exc.errno == errno.EADDRINUSE:
+                raise UserError(f"port {port} is already in use on {interface}: choose another "
+                                "--port, or leave it out for any free port") from None
+            raise UserError(f"cannot listen on {interface}:{port}: "
+                            f"{(exc.strerror or str(exc)).lower()}") from None
+
+
 def choose_frontend(args: argparse.Namespace) -> Frontend:
     """The full-screen UI on a terminal; headless lines for --bot or without a terminal."""
     if args.bot:
         if args.lang:  # headless lines in the language asked for (default: English)
             i18n.setup(args.lang)
         return BotPlayer(delay=args.bot_delay or 0.0)
-    if sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb":
+    if no_screen_reason() is None:
         from hanabi_p2p.peer.screen import HUMAN_TABLE_BOT_DELAY_S, RESUME_COMMAND, ScreenFrontend
         from hanabi_p2p.ui.symbols import Theme
 
         # a practice game's computer players end with this process: there is no way back
         practice = getattr(args, "command", None) == "play"
         delay = HUMAN_TABLE_BOT_DELAY_S if args.bot_delay is None else args.bot_delay
-        return ScreenFrontend(lang=args.lang, resume_command=None if practice else RESUME_COMMAND,
+        back = None if practice else resume_command(args, RESUME_COMMAND)
+        return ScreenFrontend(lang=args.lang, resume_command=back,
                               theme=Theme(getattr(args, "theme", "auto")), bot_delay=delay)
-    raise UserError("no terminal to show the table on: run it in a terminal, or use --bot")
+    raise no_screen_error("--bot")
+
+
+def no_screen_reason() -> str | None:
+    """Why the full-screen table cannot be drawn here (None: it can). Said precisely, since
+    someone typing in a terminal is puzzled by "no terminal" when only the output is piped."""
+    if not sys.stdin.isatty():
+        return "the input is not a terminal"
+    if not sys.stdout.isatty():
+        return "the output is not a terminal (is it piped or redirected?)"
+    if os.environ.get("TERM") == "dumb":
+        return "this terminal (TERM=dumb) cannot draw it"
+    return None
+
+
+def no_screen_error(instead: str) -> UserError:
+    """The one-line refusal of a command that needs the screen; `instead`: its option that
+    needs none."""
+    return UserError(f"cannot show the table: {no_screen_reason()}; run it in a terminal, "
+                     f"or use {instead}")
+
+
+def resume_command(args: argparse.Namespace, command: str) -> str:
+    """The command that brings this player back: with the --data-dir given here, since the
+    game and the player's key are there (without it, `join --resume` looks elsewhere and
+    finds nothing to resume); made absolute, as it may be typed in another directory."""
+    if args.data_dir:
+        where = os.path.abspath(os.path.expanduser(args.data_dir))
+        return f"{command} --data-dir {shlex.quote(where)}"
+    return command
 
 
 def run_game(main: Callable[[], Awaitable[GameResult]], frontend: Frontend) -> int:
@@ -178,13 +233,15 @@ def run_game(main: Callable[[], Awaitable[GameResult]], frontend: Frontend) -> i
 
 
 def report_result(result: GameResult) -> int:
-    """Score, rating and audit, or why the game did not finish; then `log: PATH` last."""
+    """Score, rating and audit, or why the game did not finish; then `log: PATH` last (unless
+    nothing was kept: a lobby the player quit leaves no game file, so no path to show)."""
     if result.failure is None:
         print(f"score {result.score} ({result.rating}); deck audit: "
               + ("valid" if result.audit_ok else f"FAILED ({result.audit_reason})"))
     else:
         print(_("game not finished: {reason}").format(reason=result.failure), file=sys.stderr)
-    print(f"log: {result.log_path}", flush=True)
+    if result.log_path.exists():
+        print(f"log: {result.log_path}", flush=True)
     return 0 if result.ok else 1
 
 

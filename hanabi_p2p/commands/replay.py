@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from hanabi_p2p import i18n
 from hanabi_p2p.commands import replay_interactive
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError
 from hanabi_p2p.hanablive import ImportedGame, InvalidGameFile, load_game
@@ -90,6 +91,7 @@ def summary(game: ImportedGame, state: GameState, illegal: dict[str, Any] | None
 
 
 def run(args: argparse.Namespace) -> int:
+    i18n.resolve_language(args.lang)  # an unknown --lang is refused even where it is unused
     label, data = _read(args)
     game = _parse(label, data)
     if args.interactive:

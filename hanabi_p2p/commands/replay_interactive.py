@@ -31,12 +31,12 @@ LOG_REPLAY_HELP = "step through a stored game in the full-screen table, every ha
 EXIT_REFUSED = 1
 
 
-def add_view_arguments(parser: argparse.ArgumentParser) -> None:
-    """--lang and --theme, as the table has them."""
+def add_view_arguments(parser: argparse.ArgumentParser, what: str = "") -> None:
+    """--lang and --theme, as the table has them (`what`: when they apply, if not always)."""
     parser.add_argument("--lang", metavar="LANG",
-                        help="language: en, it, ro, nb (default: from the environment)")
+                        help=f"language{what}: en, it, ro, nb (default: from the environment)")
     parser.add_argument("--theme", choices=["auto", "dark", "light"], default="auto",
-                        help="colours for a dark or a light terminal (default: auto)")
+                        help=f"colours{what} for a dark or a light terminal (default: auto)")
 
 
 def add_log_replay_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +51,8 @@ def add_file_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--interactive", "-i", action="store_true",
                         help="step through the game in the full-screen table, every hand face "
                              "up: arrows, PgUp/PgDn, Home/End, g N Enter, q")
-    add_view_arguments(parser)
+    # the turn-by-turn text is in English, for scripts as well as people
+    add_view_arguments(parser, " of the --interactive table")
 
 
 def game_of_report(report: GameReport) -> ReplayGame | str:

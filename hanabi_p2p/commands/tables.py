@@ -11,6 +11,7 @@ import argparse
 import asyncio
 import sys
 
+from hanabi_p2p.commands.peerargs import check_can_listen
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
 from hanabi_p2p.net.discovery import (
@@ -109,8 +110,12 @@ async def list_tables(interface: str, timeout: float) -> tuple[list[CheckedTable
 
 def run(args: argparse.Namespace) -> int:
     if not 0 < args.timeout <= MAX_BROWSE_S:
-        raise UserError(f"--timeout must be between 0 and {MAX_BROWSE_S:g} seconds")
-    interface = check_interface(args.interface) if args.interface else default_interface_address()
+        raise UserError(f"--timeout must be more than 0 and at most {MAX_BROWSE_S:g} seconds")
+    if args.interface:
+        interface = check_interface(args.interface)
+        check_can_listen(interface, 0)  # an address of another machine, said as such
+    else:
+        interface = default_interface_address()
     tables, ignored = asyncio.run(list_tables(interface, args.timeout))
     if ignored:
         plural = "s" if ignored > 1 else ""

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import sys
 
 from hanabi_p2p import i18n
 from hanabi_p2p.commands.join import (
@@ -22,9 +20,14 @@ from hanabi_p2p.commands.join import (
     find_for,
     parse_address,
 )
-from hanabi_p2p.commands.peerargs import check_common, peer_options, report_result
+from hanabi_p2p.commands.peerargs import (
+    check_common,
+    no_screen_error,
+    no_screen_reason,
+    peer_options,
+    report_result,
+)
 from hanabi_p2p.datadir import add_data_dir_argument
-from hanabi_p2p.errors import UserError
 from hanabi_p2p.i18n import _
 from hanabi_p2p.peer.frontends import Frontend, Headless
 from hanabi_p2p.peer.launch import GameResult, PeerOptions, watch_address, watch_table
@@ -65,12 +68,12 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
         if args.lang:
             i18n.setup(args.lang)
         return Headless()
-    if sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM") != "dumb":
+    if no_screen_reason() is None:
         from hanabi_p2p.peer.screen import ScreenFrontend
         from hanabi_p2p.ui.symbols import Theme
 
         return ScreenFrontend(lang=args.lang, resume_command=None, theme=Theme(args.theme))
-    raise UserError("no terminal to show the table on: run it in a terminal, or use --headless")
+    raise no_screen_error("--headless")
 
 
 def _options(args: argparse.Namespace) -> PeerOptions:

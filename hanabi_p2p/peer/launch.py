@@ -416,7 +416,7 @@ async def watch_table(opts: PeerOptions, host: str, port: int, table_id: bytes,
     log it replicated, with no private file: `log verify` can check it later, `join
     --resume` never offers it."""
     opts = dataclasses.replace(opts, watching=True, advertise=False,
-                               data_dir=DataDir(opts.data_dir.root / "watching"))
+                               data_dir=opts.data_dir.watching())
     identity = Identity.load_or_create(opts.data_dir)
     peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), None, frontend)
     await _dial_first(peer, host, port, peer_id, "watch")

@@ -40,7 +40,7 @@ from prompt_toolkit.layout.menus import CompletionsMenu
 from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import Output
 
-from hanabi_p2p.i18n import _
+from hanabi_p2p.i18n import _, pgettext
 from hanabi_p2p.rules.actions import Action
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.ui.board import Board, board_from_state
@@ -313,6 +313,17 @@ class App:
     def handle_text(self, text: str) -> bool:
         """Carry out one typed line as if entered; False if it was rejected (reason shown)."""
         typed = text[:MAX_INPUT_CHARS]
+        if self._leaving:
+            # an answer to "Leave the game?": yes leaves, no stays ("no" would otherwise be
+            # taken as the start of "note", and "yes" as an unknown command)
+            answer = typed.strip().casefold()
+            if answer in ("y", "yes", pgettext("answer", "yes").casefold()):
+                self.handle(Quit())
+                return True
+            if answer in ("n", "no", pgettext("answer", "no").casefold()):
+                self._leaving = False
+                self.notify(_("You stay at the table"))
+                return True
         try:
             intent = self._parse(typed)
         except CommandError as exc:

@@ -8,7 +8,8 @@ Grammar (slots are 1-based from the left; names, colours and command words may b
 to any unique prefix, case-insensitive; colours in English, in the current language, or by
 their letter R/Y/G/B/W/M):
 
-    play SLOT [COLOUR]     discard SLOT     clue PLAYER COLOUR|NUMBER     move FROM TO
+    play [slot] SLOT [COLOUR]     discard [slot] SLOT     clue PLAYER COLOUR|NUMBER
+    move FROM TO
     note [PLAYER] SLOT [TEXT]     info [PLAYER] SLOT
     say TEXT     log     rules     help     quit     start (lobby, host only)
 
@@ -171,6 +172,9 @@ def colour_labels(suits: Iterable[Suit]) -> list[tuple[str, Suit]]:
     return labels
 
 
+# A word people may type before a slot number: the coach says "play slot 4" (in English,
+# the language of the command words).
+SLOT_WORD = "slot"
 # One-letter shortcuts people type from habit, where the letter starts several commands.
 SHORTCUTS = {"h": "help"}
 
@@ -271,6 +275,8 @@ def parse_on_board(
         return Note(card, "".join(ch for ch in text if ch.isprintable()))
     if board.over:
         raise CommandError(_("the game is over"))
+    if word in ("play", "discard") and len(args) > 1 and fold(args[0]) == SLOT_WORD:
+        args = args[1:]  # "play slot 4", as the coach's hint words it, is "play 4"
     if word == "move":
         action: Action = _move(args, board)
     else:

@@ -61,6 +61,9 @@ class ShellFacts:
     # spectators of this table as far as we know (names as they gave them)
     watchers: tuple[WatcherRow, ...] = ()
     watching: Watching | None = None  # this peer is a spectator, not a player
+    # joiners the host removed (`kick`): their request for a seat stays in the log, but
+    # they hold no seat any more and are not waited for
+    removed: frozenset[bytes] = field(default_factory=frozenset)
 
 
 def live_view(session: TableSession, facts: ShellFacts) -> ScreenView | None:
@@ -142,6 +145,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
             peer_id=peer_id,
         )
         for peer_id, name in _members(session)
+        if peer_id not in facts.removed
     )
     i_am_host = session.host_id == session.me
     return LobbyView(

@@ -36,7 +36,9 @@ def lobby_prompt(view: LobbyView) -> str:
     if view.watching is not None:
         return _("Everyone is here: you will watch once the host starts the game")
     if view.i_am_host:
-        return _("Everyone is here: compare the table code, then type start")
+        # the table code exists only once the deal seats everyone: before `start` the host
+        # checks the names and keys listed above instead
+        return _("Everyone is here: check who sat down, then type start (or kick NAME)")
     host = next((safe_name(seat.name) for seat in view.seats if seat.is_host), "")
     return _("Everyone is here: waiting for {host} to start").format(host=host)
 
@@ -134,8 +136,10 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
         ):
             lines.append([("class:dim", text)])
         lines.append([])
-    # long sentences (a translation, an address) wrap instead of being cut
-    for text in (lobby_prompt(view), view.status):
+    # long sentences (a translation, an address) wrap instead of being cut; the launcher's
+    # "table open at ADDRESS" is left out where the Address line above says it already
+    status = "" if view.address and view.address in view.status else view.status
+    for text in (lobby_prompt(view), status):
         lines.extend([("class:notice", part)] for part in wrap_text(text, columns) if text)
     out = [fit(line, columns) for line in lines[:rows]]
     out.extend([] for _ in range(rows - len(out)))

@@ -211,7 +211,8 @@ def connected_line(name: str) -> str:
 
 
 def lost_link_line(name: str, reason: str) -> str:
-    return _("lost {name} ({reason}); waiting for them to come back").format(
+    # `name` carries its fingerprint in brackets, and a reason may carry some too
+    return _("lost {name}: {reason}; waiting for them to come back").format(
         name=safe(name), reason=safe(reason)
     )
 

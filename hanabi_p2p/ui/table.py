@@ -125,8 +125,12 @@ def render_board(
         hands = hands_compact
     log_rows = rows - fixed - len(hands)
     if log_rows < 1:
-        # A tiny terminal: give up the separators first, then clip the board.
+        # A tiny terminal: give up the separators first; if the board still does not fit,
+        # say so rather than clip it, which cut off our own hand (it comes last) unnoticed
         body = [*top, *hands]
+        if len(body) > rows - 1:
+            body = [[("class:notice", text)] for text in wrap_text(
+                _("This terminal is too small to show the table: make it larger"), columns)]
         return [*_fit_rows(body, rows - 1, columns), status]
     log = log_lines(labels.log, columns, log_rows, log_offset, labels.new_from, glyphs)
     body = [*top, rule, *hands, rule, *log]

@@ -38,6 +38,16 @@ def test_verify_of_a_finished_game_exits_0_with_the_summary(game: Table, data_di
     assert len(result.lines[-1].removeprefix("digest: ")) == 64
 
 
+def test_verify_counts_one_entry_and_one_author_in_the_singular(game: Table, tmp_path: Path,
+                                                                run_cli) -> None:
+    # a table its host opened and nobody joined: one entry, by one author
+    root = tmp_path / "data"
+    store_in_data_dir(root, game.peers[0].replica.applied[:1])
+    result = run_cli("log", "verify", TABLE_HEX, "--data-dir", str(root))
+    assert result.code == 1, result.out
+    assert any(line.startswith("checked: 1 entry from 1 author (") for line in result.lines)
+
+
 def test_every_peers_copy_gives_the_same_digest(game: Table, tmp_path: Path, run_cli) -> None:
     """Each peer stored the entries in the order it applied them: different files, one game."""
     files = [store_in_data_dir(tmp_path / f"peer{i}", p.replica.applied)
@@ -148,6 +158,26 @@ def test_list_shows_date_table_players_variant_and_score(game: Table, data_dir: 
     assert second.startswith("20") and second.endswith("unfinished")
 
 
+def test_games_followed_with_watch_are_listed_and_found_by_id(game: Table, tmp_path: Path,
+                                                               run_cli) -> None:
+    # `watch` keeps its log in <data>/watching/games: `log list` said "no games" and
+    # `log verify ID` did not find it, though the README says it checks it like any other
+    root = tmp_path / "data"
+    watched = store_in_data_dir(root / "watching", game.peers[1].replica.applied)
+    listed = run_cli("log", "list", "--data-dir", str(root))
+    assert listed.code == 0 and listed.lines[0] == f"watched (in {watched.parent}):"
+    assert TABLE_HEX[:LIST_ID_CHARS] in listed.lines[2]
+    shown = run_cli("log", "show", TABLE_HEX[:6], "--data-dir", str(root))
+    assert shown.code == 0 and shown.lines[0].startswith(str(watched))
+    # a game both played and watched: listed in both places, named by the player's copy
+    played = store_in_data_dir(root, game.peers[0].replica.applied)
+    both = run_cli("log", "list", "--data-dir", str(root))
+    assert [line.startswith("DATE") for line in both.lines].count(True) == 2
+    assert both.lines[both.lines.index("") + 1] == f"watched (in {watched.parent}):"
+    again = run_cli("log", "show", TABLE_HEX[:6], "--data-dir", str(root))
+    assert again.lines[0].startswith(str(played))
+
+
 def test_list_of_an_empty_data_dir_says_so(tmp_path: Path, run_cli) -> None:
     result = run_cli("log", "list", "--data-dir", str(tmp_path))
     assert result.code == 0 and result.out.startswith("no games in ")
@@ -252,6 +282,21 @@ def test_list_fits_80_columns_with_5_long_names() -> None:
     assert len(short) == 2
     assert short[0].split() == ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
     assert "Alexandrina, Bartholomew" in short[1] and "…" not in short[1]
+
+
+def test_an_unreadable_file_says_why_on_its_own_line_and_leaves_the_other_rows_alone() -> None:
+    # its reason used to be the SCORE cell: too wide to fit, it pushed every game's players
+    # onto lines of their own, was cut ("unreadable: not…") and left an empty "players:"
+    problem = "not a hanabi-p2p game log (bad magic)"
+    game = ListRow(1_700_000_100, "cd" * 16, "t", ("Ann", "Bob"), "standard",
+                   Verdict.UNFINISHED)
+    broken = ListRow(None, "notes", "", (), "", None, problem=problem)
+    lines = list_lines([game, broken])
+    assert max(len(line) for line in lines) <= LIST_COLUMNS
+    assert lines[0].split() == ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
+    assert "Ann, Bob" in lines[1] and lines[1].endswith("unfinished")
+    assert lines[2].split() == ["?", "notes", "unreadable"]
+    assert lines[3].strip() == problem and len(lines) == 4
 
 
 # ---- `log verify` on files that are not game logs (issue 12, item 17)

@@ -11,6 +11,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from ui_helpers import NAMES, game
 
+from hanabi_p2p import i18n
 from hanabi_p2p.rules.actions import Action, Clue, Play
 from hanabi_p2p.rules.cards import GameConfig, Suit
 from hanabi_p2p.ui.app import App
@@ -240,6 +241,35 @@ def test_ctrl_c_asks_once_and_anything_else_stays(pipe: PipeInput) -> None:
     assert session.quits == 1
 
 
+def test_yes_and_no_answer_the_question_to_leave() -> None:
+    # "no" used to run as the start of "note" (usage: note ...), "yes" was unknown and stayed
+    session = Recorder()
+    app = App(session, input=None, output=DummyOutput())
+    app.update(table())
+    app.handle_text("quit")
+    assert app.leaving and app.handle_text("no")
+    assert not app.leaving and session.quits == 0 and app.message == "You stay at the table"
+    app.handle_text("quit")
+    app.handle_text("Yes")
+    assert session.quits == 1
+
+
+def test_the_answer_to_leave_may_be_in_the_players_language() -> None:
+    i18n.setup("it")
+    try:
+        session = Recorder()
+        app = App(session, input=None, output=DummyOutput())
+        app.update(table())
+        app.handle_text("quit")
+        app.handle_text("no")
+        assert session.quits == 0 and app.message == "Resti al tavolo"
+        app.handle_text("quit")
+        app.handle_text("sì")
+        assert session.quits == 1
+    finally:
+        i18n.setup("en")
+
+
 def test_leaving_the_end_screen_needs_no_confirmation() -> None:
     session = Recorder()
     app = App(session, input=None, output=DummyOutput())
@@ -290,7 +320,7 @@ def test_note_and_info_on_cards(pipe: PipeInput) -> None:
     view = table()
     state = view.state
     state.apply(Clue(seat=0, target=1, colour=Suit.RED, touched=frozenset(
-        c for c in state.hands[1] if state.faces[c] is not None and state.faces[c].suit is Suit.RED
+        c for c in state.hands[1] if (face := state.faces[c]) is not None and face.suit is Suit.RED
     )))
     app.update(dataclasses.replace(view, state=state))
     app.handle_text("note 3 maybe a 5")

@@ -56,6 +56,15 @@ def test_play_names_the_card_in_the_slot_counted_from_the_left() -> None:
     assert action == Play(seat=0, card=state.hands[0][1])
 
 
+def test_the_coachs_words_play_slot_n_are_a_command_as_typed() -> None:
+    # `hint` answers "play slot 4: the clues say it is playable"; typing that failed with
+    # "'slot' is not a slot"
+    hand = game(THREE, HANDS).hands[0]
+    assert send("play slot 4") == send("play 4") == Play(seat=0, card=hand[3])
+    assert send("p Slot 2") == Play(seat=0, card=hand[1])
+    assert "'slot' is not a slot" in reason("play slot")
+
+
 def test_commands_names_and_colours_may_be_shortened() -> None:
     state = game(THREE, HANDS)
     bob = state.hands[1]
@@ -114,6 +123,7 @@ def test_discard_and_move() -> None:
     state.apply(Clue(seat=2, target=0, rank=1))
     intent = parse_command("discard 4", state, 0, PLAYERS)
     assert intent == SendAction(Discard(seat=0, card=hand[3]))
+    assert parse_command("discard slot 4", state, 0, PLAYERS) == intent
     assert send("move 5 1") == Move(seat=0, card=hand[4], to=0)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.log.entry import make_entry
 from hanabi_p2p.log.replica import Replica, Status
@@ -100,6 +102,49 @@ def test_the_host_sees_who_joined_and_whether_they_are_connected() -> None:
     assert view.table_code is None and not view.seated
     assert "Address: 127.0.0.1:7301" in lobby_text(view)
     assert lobby_view(pair.ann, facts({bob_id})).seats[1].connected
+
+
+def test_a_joiner_the_host_removed_no_longer_takes_a_seat_in_the_lobby() -> None:
+    # `kick bob` used to leave Bob listed ("not connected"), counted among the seats taken,
+    # and the lobby waited for him to reconnect while `start` said not everyone was here
+    pair = Pair()
+    pair.open_and_join()
+    bob_id = pair.ids[1].peer_id
+    view = lobby_view(pair.ann, dataclasses.replace(facts(), removed=frozenset({bob_id})))
+    assert [s.name for s in view.seats] == ["Ann"]
+    text = lobby_text(view)
+    assert "Seats: 1 of 2 taken" in text and "Bob" not in text
+    assert "Waiting for 1 more player to join" in text
+
+
+def test_the_host_screen_remembers_whom_it_removed_only_if_the_peer_did() -> None:
+    from types import SimpleNamespace
+
+    from hanabi_p2p.errors import IllegalAction
+    from hanabi_p2p.peer.core import Counters
+    from hanabi_p2p.peer.effects import Kick
+    from hanabi_p2p.peer.screen import ScreenFrontend
+
+    pair = Pair()
+    pair.open_and_join()
+    sent: list[object] = []
+
+    def command(what: object) -> None:
+        if isinstance(what, Kick) and what.peer_id == b"nobody":
+            raise IllegalAction("nobody like that is waiting in the lobby")
+        sent.append(what)
+
+    front = ScreenFrontend()
+    front.app = SimpleNamespace(notify=lambda *a, **k: None)  # type: ignore[assignment]
+    front.peer = SimpleNamespace(
+        command=command, session=pair.ann, table_id=TABLE_ID, connected=frozenset(),
+        log_path=None, watchers=lambda: (), watching=False, failed_code_attempts=0,
+        counters=Counters(), finished=False)
+    front._schedule_refresh = lambda: None  # type: ignore[method-assign]
+    bob_id = pair.ids[1].peer_id
+    front.on_kick(b"nobody")
+    front.on_kick(bob_id)
+    assert sent == [Kick(bob_id)] and front.facts().removed == {bob_id}
 
 
 def test_a_guest_never_shows_an_address_and_watches_the_host_link() -> None:

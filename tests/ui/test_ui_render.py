@@ -57,6 +57,20 @@ def own_hand_lines(lines: list[str]) -> list[str]:
     return lines[start : start + 2]
 
 
+@pytest.mark.parametrize(("columns", "rows"), [(40, 10), (40, 12), (30, 16), (80, 14)])
+def test_a_tiny_terminal_shows_the_whole_own_hand_or_says_it_is_too_small(
+    columns: int, rows: int
+) -> None:
+    # at 40x12 the board was clipped from the bottom: slots 4 and 5 of our own hand (and
+    # what we know of them) were simply missing
+    lines = screen(scripted_view(), columns, rows)
+    slots = [f"{slot}{mark}" for slot in range(1, 6) for mark in ":*"]
+    shown = sum(any(f" {slot}" in line or line.startswith(slot) for line in lines)
+                for slot in slots)
+    small = "too small to show the table" in " ".join(lines)
+    assert small != (shown == 5), lines
+
+
 def test_fireworks_score_tokens_fuses_and_deck() -> None:
     lines = screen(scripted_view())
     assert "R1 Y0 G0 B0 W0" in line_with(lines, "Fireworks")
@@ -244,8 +258,26 @@ def test_lobby_full_shows_the_code_and_who_starts() -> None:
     lines = texts(render_lobby(lobby(seats=seats, table_code="123 456 789"), 80, 22))
     assert "Table code: 123 456 789" in lines
     assert "Everyone is here: waiting for Alice to start" in lines
-    host = texts(render_lobby(lobby(seats=seats, i_am_host=True, table_code="1"), 80, 22))
-    assert "Everyone is here: compare the table code, then type start" in host
+
+
+
+def test_the_host_lobby_shows_its_address_once() -> None:
+    # "Address: A" and the launcher's "table open at A" were both on the screen
+    view = lobby(i_am_host=True, address="127.0.0.1:7301", status="table open at 127.0.0.1:7301")
+    lines = texts(render_lobby(view, 80, 22))
+    assert sum("127.0.0.1:7301" in line for line in lines) == 1
+    other = texts(render_lobby(lobby(status="joining 'Friday' at 10.0.0.5:7301"), 80, 22))
+    assert "joining 'Friday' at 10.0.0.5:7301" in other  # a guest's status is kept
+
+
+def test_full_lobby_tells_the_host_to_start_without_promising_a_code() -> None:
+    # Before `start` nobody is seated, so there is no table code yet (it is shown once the
+    # deal seats everyone): the host is asked to check who sat down, not to compare a code.
+    seats = (LobbySeat("Alice", "a1", is_host=True, is_me=True), LobbySeat("Bob", "b2"))
+    host = texts(render_lobby(lobby(seats=seats, i_am_host=True,
+                                    config=GameConfig(2)), 80, 22))
+    assert "Everyone is here: check who sat down, then type start (or kick NAME)" in host
+    assert not any("code" in line.lower() for line in host)
 
 
 def end_view(**changes: object) -> EndView:

@@ -13,7 +13,7 @@ from hanabi_p2p.rules.cards import GameConfig, Suit
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.ui.commands import Mode
 from hanabi_p2p.ui.completion import CompletionContext, suggestions
-from hanabi_p2p.ui.narrate import chat_line, describe
+from hanabi_p2p.ui.narrate import chat_line, describe, lost_link_line
 
 HANDS = [
     ["R1", "R2", "Y1", "Y3", "B5"],
@@ -111,6 +111,12 @@ def test_actions_in_words_in_norwegian() -> None:
     lines = narrate("nb")
     assert lines[1] == "Bob gir Carol en opplysning: 2 (plass 1, 2, 4, 5)"
     assert lines[2] == "Carol gir Alice en opplysning: blå (plass 5)"
+
+
+def test_a_lost_link_reads_without_brackets_inside_brackets() -> None:
+    # was "lost Bob (K7QF-2M9D) (the peer left (leaving)); ..."
+    assert lost_link_line("Bob (K7QF-2M9D)", "the peer left (leaving)") == (
+        "lost Bob (K7QF-2M9D): the peer left (leaving); waiting for them to come back")
 
 
 def test_chat_from_a_peer_cannot_inject_terminal_escapes() -> None:
