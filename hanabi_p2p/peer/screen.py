@@ -110,7 +110,6 @@ class ScreenFrontend(Frontend):
         self._refresh_pending = False
         self._chat = ChatThrottle()
         self._watchers: dict[bytes, Watcher] = {}  # the spectators we last told about
-        self._removed: set[bytes] = set()  # joiners we (the host) kicked from the lobby
         self.left_game = False  # the player quit while the game was on
         self.peer_done = False  # our peer has stopped: its log file and sockets are closed
 
@@ -317,7 +316,7 @@ class ScreenFrontend(Frontend):
                 WatcherRow(w.name, fingerprint(w.peer_id), w.sees_hands) for w in peer.watchers()
             ),
             watching=watching_for(peer.session, peer.watching),
-            removed=frozenset(self._removed),
+            removed=peer.kicked(),
         )
 
     def _alerts(self) -> str:
@@ -342,24 +341,22 @@ class ScreenFrontend(Frontend):
 
     # ------------------------------------------------------------ from the player
 
-    def _command(self, command: Command) -> bool:
-        """Send one command to the peer; a refusal becomes a notice and nothing is sent.
-        True if it was carried out."""
+    def _command(self, command: Command) -> None:
+        """Send one command to the peer; a refusal becomes a notice and nothing is sent."""
         peer, app = self.peer, self.app
         assert app is not None
         if peer is None:
             app.notify(_("Not connected to the table yet"))
-            return False
+            return
         if self.peer_done:
             app.notify(_("The table is closed: nothing more can be sent"))
-            return False
+            return
         try:
             peer.command(command)
         except HanabiError as exc:
             app.notify(translate_refusal(str(exc)), seconds=ERROR_SECONDS)
-            return False
+            return
         self._schedule_refresh()
-        return True
 
     def on_action(self, action: Action) -> None:
         peer, app = self.peer, self.app
@@ -382,8 +379,7 @@ class ScreenFrontend(Frontend):
         self._command(Start())
 
     def on_kick(self, peer_id: bytes) -> None:
-        if self._command(Kick(peer_id)):
-            self._removed.add(peer_id)  # the lobby no longer shows them (ShellFacts.removed)
+        self._command(Kick(peer_id))
 
     def on_hint(self) -> str:
         """Our computer player's advice for our seat, in practice games and at tables the

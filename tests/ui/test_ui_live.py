@@ -117,7 +117,9 @@ def test_a_joiner_the_host_removed_no_longer_takes_a_seat_in_the_lobby() -> None
     assert "Waiting for 1 more player to join" in text
 
 
-def test_the_host_screen_remembers_whom_it_removed_only_if_the_peer_did() -> None:
+def test_the_host_screen_leaves_out_whom_its_peer_removed() -> None:
+    """The lobby's list follows the peer's own record of whom it kicked (a refused kick
+    removes nobody)."""
     from types import SimpleNamespace
 
     from hanabi_p2p.errors import IllegalAction
@@ -127,24 +129,28 @@ def test_the_host_screen_remembers_whom_it_removed_only_if_the_peer_did() -> Non
 
     pair = Pair()
     pair.open_and_join()
-    sent: list[object] = []
+    kicked: set[bytes] = set()
 
     def command(what: object) -> None:
-        if isinstance(what, Kick) and what.peer_id == b"nobody":
+        assert isinstance(what, Kick)
+        if what.peer_id == b"nobody":
             raise IllegalAction("nobody like that is waiting in the lobby")
-        sent.append(what)
+        kicked.add(what.peer_id)
 
     front = ScreenFrontend()
     front.app = SimpleNamespace(notify=lambda *a, **k: None)  # type: ignore[assignment]
     front.peer = SimpleNamespace(
         command=command, session=pair.ann, table_id=TABLE_ID, connected=frozenset(),
         log_path=None, watchers=lambda: (), watching=False, failed_code_attempts=0,
-        counters=Counters(), finished=False)
+        counters=Counters(), finished=False, kicked=lambda: frozenset(kicked))
     front._schedule_refresh = lambda: None  # type: ignore[method-assign]
     bob_id = pair.ids[1].peer_id
     front.on_kick(b"nobody")
+    assert front.facts().removed == frozenset()
     front.on_kick(bob_id)
-    assert sent == [Kick(bob_id)] and front.facts().removed == {bob_id}
+    assert front.facts().removed == {bob_id}
+    view = lobby_view(pair.ann, front.facts())
+    assert bob_id not in {seat.peer_id for seat in view.seats}
 
 
 def test_a_guest_never_shows_an_address_and_watches_the_host_link() -> None:
