@@ -65,6 +65,10 @@ class PeerHandle(Protocol):
         """Who watches this table, as far as this peer knows (sorted by name)."""
         ...
 
+    def kicked(self) -> frozenset[bytes]:
+        """The joiners the host removed from the lobby."""
+        ...
+
     def describe(self, peer_id: bytes) -> str:
         """How a peer is named in every message: "Name (K7QF-2M9D)"."""
         ...
