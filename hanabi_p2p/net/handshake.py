@@ -478,12 +478,16 @@ class Handshake:
                 label,
                 f"{claims} has no seat at this table (it is full or its game has begun)",
             )
+        # Said so that it is right on either side of the link (a joiner's and a host's):
+        # only which side was given a password differs.
         if hello.uses_secret and self._secret is None:
-            raise WrongSecretError(label, "the table needs a password (--code) and we have none")
+            raise WrongSecretError(
+                label, "the peer uses a table password and we were given none: "
+                "give the same --code")
         if self._secret is not None and not hello.uses_secret:
             raise WrongSecretError(
-                label, "the peer has no table password (--code) but this table needs one"
-            )
+                label, "the peer uses no table password but we were given one (--code): "
+                "leave --code out, or give the same one on both sides")
         try:
             Ed25519PublicKey.from_public_bytes(hello.peer_id)
         except ValueError as exc:

@@ -6,6 +6,8 @@ The byte-exact known-answer vector is protocol/vectors/net/handshake-v3.json
 
 from __future__ import annotations
 
+import re
+
 import nacl.bindings as sodium
 import pytest
 from hypothesis import given, settings
@@ -223,6 +225,21 @@ def test_wrong_or_missing_secret_refused(sa: bytes | None, sb: bytes | None) -> 
     b = make(BOB, initiator=False, secret=sb)
     with pytest.raises(WrongSecretError):
         run_pair(a, b)
+
+
+@pytest.mark.parametrize(("sa", "says"), [
+    (b"code", "the peer uses no table password but we were given one (--code)"),
+    (None, "the peer uses a table password and we were given none"),
+])
+def test_a_missing_password_is_named_from_the_side_that_reads_it(
+        sa: bytes | None, says: str) -> None:
+    """A joiner with --code at a table without one is told to leave it out (it was told
+    that its table needed one); a joiner without one at a table with one, to give it."""
+    a = make(ALICE, initiator=True, secret=sa)
+    b = make(BOB, initiator=False, secret=None if sa else b"code")
+    a.start()
+    with pytest.raises(WrongSecretError, match=re.escape(says)):
+        a.receive(b.start()[0])
 
 
 def test_wrong_code_is_caught_by_the_responder_which_never_confirms() -> None:
