@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import NoReturn
 
 from hanabi_p2p import __version__
-from hanabi_p2p.errors import HanabiError
+from hanabi_p2p.errors import HanabiError, UserLeft
 from hanabi_p2p.safe_text import safe
 
 EXIT_USAGE = 2
@@ -126,6 +126,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args._run(args)
         return code
+    except UserLeft as exc:
+        print(f"hanabi-p2p: {exc}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except HanabiError as exc:
         # an error may quote a peer (its name, its reason): the one sanitiser, no length cap
         print(f"hanabi-p2p: error: {safe(str(exc), len(str(exc)))}", file=sys.stderr)

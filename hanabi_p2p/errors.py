@@ -16,6 +16,11 @@ class UserError(HanabiError):
     """A command-line argument, file or command from the user cannot be used."""
 
 
+class UserLeft(HanabiError):
+    """The user stopped the program on purpose before there was anything to keep (a table
+    still being looked for): said plainly, as an interruption, not as an error."""
+
+
 class IllegalAction(HanabiError):
     """An action breaks a rule of the game; the message names the rule."""
 

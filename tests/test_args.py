@@ -290,3 +290,19 @@ def test_a_full_table_found_on_the_network_says_how_to_watch_it_or_come_back(
         "'Friday night' follows its game; a player seated there comes back with hanabi-p2p "
         "join --resume\n")
     assert left_behind(data) == []  # refused before the key is made
+
+
+def test_leaving_on_purpose_is_an_interruption_not_an_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Quitting while `join` still looks for the table: said plainly, exit 130 as for
+    Ctrl-C, not 'error:' with the usage exit code."""
+    from hanabi_p2p.commands import rules
+    from hanabi_p2p.errors import UserLeft
+
+    def leave(_args: object) -> int:
+        raise UserLeft("you left before sitting down at a table")
+
+    monkeypatch.setattr(rules, "run", leave)
+    assert cli.main(["rules"]) == cli.EXIT_INTERRUPTED
+    err = capsys.readouterr().err
+    assert err == "hanabi-p2p: you left before sitting down at a table\n"

@@ -23,7 +23,7 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
 
 from hanabi_p2p import i18n
-from hanabi_p2p.errors import HanabiError, UserError
+from hanabi_p2p.errors import HanabiError, UserLeft
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import display_name, fingerprint
 from hanabi_p2p.peer.effects import (
@@ -137,7 +137,7 @@ class ScreenFrontend(Frontend):
                     with contextlib.suppress(asyncio.CancelledError):
                         await game
                     screen.result()  # a broken screen says so first
-                    raise UserError(_("you left before sitting down at a table"))
+                    raise UserLeft(_("you left before sitting down at a table"))
                 result = await game
             else:
                 self.peer_done = True

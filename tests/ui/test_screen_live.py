@@ -18,7 +18,7 @@ from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from hanabi_p2p.datadir import DataDir
-from hanabi_p2p.errors import UserError
+from hanabi_p2p.errors import UserError, UserLeft
 from hanabi_p2p.log.storage import load
 from hanabi_p2p.peer.launch import GameResult, Peer, PeerOptions, host_table
 from hanabi_p2p.peer.node import Timing
@@ -236,6 +236,6 @@ def test_quitting_while_still_looking_for_the_table_stops_looking() -> None:
             pipe.send_text("quit\r")
             await run
 
-        with pytest.raises(UserError, match="you left before sitting down"):
+        with pytest.raises(UserLeft, match="you left before sitting down"):
             asyncio.run(main())
     assert stopped == [True]
