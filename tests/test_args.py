@@ -306,3 +306,28 @@ def test_leaving_on_purpose_is_an_interruption_not_an_error(
     assert cli.main(["rules"]) == cli.EXIT_INTERRUPTED
     err = capsys.readouterr().err
     assert err == "hanabi-p2p: you left before sitting down at a table\n"
+
+
+def test_a_full_disk_says_how_to_come_back_or_that_a_practice_game_cannot(
+        tmp_path: Path) -> None:
+    """The storage failure names the way back the screen names (with the --data-dir), and
+    a practice game (`play`), which cannot be resumed, is not sent to `join --resume`."""
+    import errno as errno_module
+    from types import SimpleNamespace
+
+    from hanabi_p2p.commands.peerargs import peer_options
+    from hanabi_p2p.peer.node import Node
+
+    def failure(command: list[str]) -> str:
+        opts = peer_options(cli.build_parser(command[0]).parse_args(command))
+        node = Node(SimpleNamespace(), SimpleNamespace(),  # type: ignore[arg-type]
+                    SimpleNamespace(path=tmp_path / "game.hlog"),
+                    resume_command=opts.resume_command)
+        return str(node._storage_failed(OSError(errno_module.ENOSPC, "No space left")))
+
+    data = tmp_path / "d"
+    hosted = failure(["host", *LOOPBACK, "--data-dir", str(data)])
+    assert hosted.endswith(f"free space and run hanabi-p2p join --resume --data-dir {data}")
+    practice = failure(["play", "--data-dir", str(data)])
+    assert "join --resume" not in practice
+    assert practice.endswith("start a new game (a practice game cannot be resumed)")

@@ -150,6 +150,7 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
         # `--bot`: a computer player on this machine, which (as far as the table knows)
         # holds no other player's keys
         runner=b"" if args.bot else None,
+        resume_command=way_back(args),
     )
 
 
@@ -181,14 +182,11 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
             i18n.setup(args.lang)
         return BotPlayer(delay=args.bot_delay or 0.0)
     if no_screen_reason() is None:
-        from hanabi_p2p.peer.screen import HUMAN_TABLE_BOT_DELAY_S, RESUME_COMMAND, ScreenFrontend
+        from hanabi_p2p.peer.screen import HUMAN_TABLE_BOT_DELAY_S, ScreenFrontend
         from hanabi_p2p.ui.symbols import Theme
 
-        # a practice game's computer players end with this process: there is no way back
-        practice = getattr(args, "command", None) == "play"
         delay = HUMAN_TABLE_BOT_DELAY_S if args.bot_delay is None else args.bot_delay
-        back = None if practice else resume_command(args, RESUME_COMMAND)
-        return ScreenFrontend(lang=args.lang, resume_command=back,
+        return ScreenFrontend(lang=args.lang, resume_command=way_back(args),
                               theme=Theme(getattr(args, "theme", "auto")), bot_delay=delay)
     raise no_screen_error("--bot")
 
@@ -210,6 +208,16 @@ def no_screen_error(instead: str) -> UserError:
     needs none."""
     return UserError(f"cannot show the table: {no_screen_reason()}; run it in a terminal, "
                      f"or use {instead}")
+
+
+def way_back(args: argparse.Namespace) -> str | None:
+    """The command that resumes this game if the program stops, or None for a practice game
+    (`play`): its computer players end with this process, so there is no way back."""
+    from hanabi_p2p.peer.node import RESUME_COMMAND
+
+    if getattr(args, "command", None) == "play":
+        return None
+    return resume_command(args, RESUME_COMMAND)
 
 
 def resume_command(args: argparse.Namespace, command: str) -> str:

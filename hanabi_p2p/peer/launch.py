@@ -32,7 +32,7 @@ from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import TABLE_FILLED, Counters, PeerCore
 from hanabi_p2p.peer.frontends import Frontend
-from hanabi_p2p.peer.node import Node, Timing
+from hanabi_p2p.peer.node import RESUME_COMMAND, Node, Timing
 from hanabi_p2p.peer.probe import probe_table
 from hanabi_p2p.peer.result import GameResult
 from hanabi_p2p.rules.cards import GameConfig
@@ -73,6 +73,8 @@ class PeerOptions:
     watching: bool = False
     # host: how the table is run beyond the rules (hints, hands shown to spectators)
     table_options: frozenset[TableOption] = frozenset()
+    # how the player comes back to this game if it stops (None: a practice game, it cannot)
+    resume_command: str | None = RESUME_COMMAND
 
 
 def _secret(opts: PeerOptions) -> bytes | None:
@@ -174,7 +176,8 @@ class Peer:
                              now=time.monotonic(), timing=self.opts.timing,
                              auto_start=self.opts.auto_start, player_name=self.opts.name,
                              runner=self.opts.runner, watching=self.opts.watching)
-        self.node = Node(self.core, self.mesh, self.game_file, on_events=self._on_events)
+        self.node = Node(self.core, self.mesh, self.game_file, on_events=self._on_events,
+                         resume_command=self.opts.resume_command)
         # attach first: a resumed game's replayed events reach the front end too
         self.frontend.attach(self)
         if loaded.entries:

@@ -62,6 +62,9 @@ INLINE_SYNC_MAX_S = 0.02
 # The longest the loop waits for the sync thread to begin our entry's fsync (a thread
 # wake-up: tens of microseconds) before it goes on with what overlaps the fsync.
 SYNC_START_WAIT_S = 0.002
+# What brings a player back to a game its program left (with --data-dir DIR where one was
+# given: see commands/peerargs.py).
+RESUME_COMMAND = "hanabi-p2p join --resume"
 # The core's clock ticks this often (it syncs and checks waits on its own intervals).
 TICK_FRACTION = 0.25
 
@@ -85,8 +88,11 @@ class Node:
         *,
         on_events: Callable[[list[ev.Event]], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        resume_command: str | None = RESUME_COMMAND,
     ) -> None:
         self.core = core
+        # how the player comes back to this game (None: it cannot be resumed, a practice game)
+        self.resume_command = resume_command
         self.mesh = mesh
         self.game_file = game_file
         self.on_events = on_events or (lambda events: None)
@@ -422,8 +428,9 @@ class Node:
     def _storage_failed(self, exc: OSError) -> StorageFailed:
         reason = exc.strerror or type(exc).__name__
         what = "disk full" if exc.errno == 28 else "cannot write the game log"
-        failure = (f"{what}: {reason} ({self.log_path}); free space and run "
-                   "hanabi-p2p join --resume")
+        then = (f"run {self.resume_command}" if self.resume_command is not None
+                else "start a new game (a practice game cannot be resumed)")
+        failure = f"{what}: {reason} ({self.log_path}); free space and {then}"
         self.failure = failure
         self._done.set()
         return StorageFailed(failure)

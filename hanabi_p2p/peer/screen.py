@@ -39,6 +39,7 @@ from hanabi_p2p.peer.effects import (
     WatchersChanged,
 )
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
+from hanabi_p2p.peer.node import RESUME_COMMAND
 from hanabi_p2p.rules.actions import Action, Move
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session import events as ev
@@ -67,7 +68,6 @@ if TYPE_CHECKING:
     from hanabi_p2p.peer.handle import PeerHandle
     from hanabi_p2p.peer.result import GameResult
 
-RESUME_COMMAND = "hanabi-p2p join --resume"
 # Computer players this screen's machine runs pause this long before acting: a person sits
 # at the table, and three moves landing at once cannot be followed.
 HUMAN_TABLE_BOT_DELAY_S = 1.0
