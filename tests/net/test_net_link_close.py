@@ -61,16 +61,22 @@ class RawPeer:
         return [f for f in frames if not isinstance(f, Ping)]
 
 
-async def link_and_raw_peer(timing: LinkTiming) -> tuple[Link, RawPeer]:
-    """A started Link (the listening side) and a hand-driven peer that dialled it."""
+async def _listening(timing: LinkTiming, peer_label: str,
+                     ) -> tuple[asyncio.Future[Link], asyncio.Server, int]:
+    """A loopback server whose first connection becomes a Link (the future), and its port."""
     accepted: asyncio.Future[Link] = asyncio.get_running_loop().create_future()
 
     async def on_connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        handshake = Handshake(LINK_SIDE, TABLE, initiator=False, peer_label="raw peer")
+        handshake = Handshake(LINK_SIDE, TABLE, initiator=False, peer_label=peer_label)
         accepted.set_result(await open_link(reader, writer, handshake, timing))
 
     server = await asyncio.start_server(on_connection, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
+    return accepted, server, server.sockets[0].getsockname()[1]
+
+
+async def link_and_raw_peer(timing: LinkTiming) -> tuple[Link, RawPeer]:
+    """A started Link (the listening side) and a hand-driven peer that dialled it."""
+    accepted, server, port = await _listening(timing, "raw peer")
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     handshake = Handshake(OTHER_SIDE, TABLE, initiator=True, peer_label="link")
     decoder = FrameDecoder("link")
@@ -92,14 +98,7 @@ async def link_and_raw_peer(timing: LinkTiming) -> tuple[Link, RawPeer]:
 
 async def linked_pair(timing: LinkTiming) -> tuple[Link, Link]:
     """Two started Links to each other (dialler first)."""
-    accepted: asyncio.Future[Link] = asyncio.get_running_loop().create_future()
-
-    async def on_connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        handshake = Handshake(LINK_SIDE, TABLE, initiator=False, peer_label="dialler")
-        accepted.set_result(await open_link(reader, writer, handshake, timing))
-
-    server = await asyncio.start_server(on_connection, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
+    accepted, server, port = await _listening(timing, "dialler")
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     handshake = Handshake(OTHER_SIDE, TABLE, initiator=True, peer_label="listener")
     dialler = await open_link(reader, writer, handshake, timing)
