@@ -96,7 +96,10 @@ class Headless(Frontend):
             line = self._line(event)
             if line:
                 self._print(line)
-            if isinstance(event, ev.TurnResolved | ev.GameOver) and self.peer.session.observer:
+            # (and once more when the audit is done: the keys a spectator is given for the
+            # last cards drawn may come after the game is over, never after every seed)
+            if (isinstance(event, ev.TurnResolved | ev.GameOver | ev.Audited)
+                    and self.peer.session.observer):
                 seen = hands_seen_line(self.peer.session)
                 if seen:
                     self._print(seen)
