@@ -31,6 +31,7 @@ from hanabi_p2p.net.discovery import (
     table_key,
 )
 from hanabi_p2p.peer.preload import start_loading
+from hanabi_p2p.peer.result import RESUME_COMMAND
 from hanabi_p2p.safe_text import safe
 
 if TYPE_CHECKING:
@@ -221,7 +222,7 @@ async def _find_and_join(args: argparse.Namespace, frontend: Frontend) -> GameRe
         # what the person can do next: follow the game, or come back to a seat of theirs
         raise UserError(f"table {name!r} is full ({table.ad.seats_total} seats taken): "
                         f"hanabi-p2p watch {shlex.quote(name)} follows its game; a player "
-                        "seated there comes back with hanabi-p2p join --resume")
+                        f"seated there comes back with {RESUME_COMMAND}")
     frontend.status(_("joining {name} at {address}").format(
         name=repr(name), address=f"{table.address}:{table.port}"))
     # the handshake proves the host holds the key the advert names (dialled as expected)

@@ -144,8 +144,9 @@ def resolve_game(game: str, data_dir: DataDir) -> Path:
     # the games played here, then those followed as a spectator (`watch`); a game one both
     # played and watched is named by the player's own copy
     own = [p for p in data_dir.game_files() if p.stem.lower().startswith(prefix)]
+    own_stems = {p.stem for p in own}
     watched = [p for p in data_dir.watching().game_files()
-               if p.stem.lower().startswith(prefix) and p.stem not in {o.stem for o in own}]
+               if p.stem.lower().startswith(prefix) and p.stem not in own_stems]
     matches = own + watched
     if not matches:
         raise UserError(

@@ -213,7 +213,7 @@ def no_screen_error(instead: str) -> UserError:
 def way_back(args: argparse.Namespace) -> str | None:
     """The command that resumes this game if the program stops, or None for a practice game
     (`play`): its computer players end with this process, so there is no way back."""
-    from hanabi_p2p.peer.node import RESUME_COMMAND
+    from hanabi_p2p.peer.result import RESUME_COMMAND
 
     if getattr(args, "command", None) == "play":
         return None

@@ -32,9 +32,9 @@ from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import TABLE_FILLED, Counters, PeerCore
 from hanabi_p2p.peer.frontends import Frontend
-from hanabi_p2p.peer.node import RESUME_COMMAND, Node, Timing
+from hanabi_p2p.peer.node import Node, Timing
 from hanabi_p2p.peer.probe import probe_table
-from hanabi_p2p.peer.result import GameResult
+from hanabi_p2p.peer.result import RESUME_COMMAND, GameResult
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address, TableOption

@@ -45,6 +45,7 @@ from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import PeerCore, Timing
 from hanabi_p2p.peer.effects import LinkProblem, PeerLink
 from hanabi_p2p.peer.preload import libraries_loaded
+from hanabi_p2p.peer.result import RESUME_COMMAND
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import TableSession
 
@@ -62,9 +63,6 @@ INLINE_SYNC_MAX_S = 0.02
 # The longest the loop waits for the sync thread to begin our entry's fsync (a thread
 # wake-up: tens of microseconds) before it goes on with what overlaps the fsync.
 SYNC_START_WAIT_S = 0.002
-# What brings a player back to a game its program left (with --data-dir DIR where one was
-# given: see commands/peerargs.py).
-RESUME_COMMAND = "hanabi-p2p join --resume"
 # The core's clock ticks this often (it syncs and checks waits on its own intervals).
 TICK_FRACTION = 0.25
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# What brings a player back to a game its program left (followed by --data-dir DIR where one
+# was given: see commands/peerargs.py). Here, not beside the node that uses it, so that the
+# commands name it without importing the peer.
+RESUME_COMMAND = "hanabi-p2p join --resume"
+
 
 @dataclass
 class GameResult:

@@ -39,7 +39,7 @@ from hanabi_p2p.peer.effects import (
     WatchersChanged,
 )
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
-from hanabi_p2p.peer.node import RESUME_COMMAND
+from hanabi_p2p.peer.result import RESUME_COMMAND
 from hanabi_p2p.rules.actions import Action, Move
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session import events as ev
