@@ -324,7 +324,7 @@ class TableSession:
 
     def take_outbox(self) -> list[tuple[str, int, Any]]:
         """Entries (kind, turn, body) this peer must sign, store, apply and broadcast."""
-        self._my_hash(self._hash_due)  # due by now: see `_after_turn`
+        self._hash_the_turn_start()  # due by now: see `_after_turn`
         out, self._outbox = self._outbox, []
         return out
 
@@ -847,7 +847,7 @@ class TableSession:
         if isinstance(action, Clue):
             self._record_hash(entry.turn, seat, body.state_hash)
             self.turn_reveals[entry.turn] = reveals
-            self._my_hash(self._hash_due)  # (computed by the check above: a turn ends)
+            self._hash_the_turn_start()  # (done by the check above: the turn ends)
             before = state.copy()
             outcome = state.apply(action)
             self._events.append(ev.TurnResolved(entry.turn, action, outcome, before))
@@ -932,7 +932,13 @@ class TableSession:
                 f"{digest.hex()[:12]}, we computed {mine.hex()[:12]}",
             )
 
-    def _my_hash(self, turn: int | None) -> bytes | None:
+    def _hash_the_turn_start(self) -> None:
+        """Compute the hash of the turn that began, if it is still due: before anything
+        changes the state it is the hash of."""
+        if self._hash_due is not None:
+            self._my_hash(self._hash_due)
+
+    def _my_hash(self, turn: int) -> bytes | None:
         """Our state hash at the start of ``turn`` (None if we never saw that turn begin)."""
         due = self._hash_due
         if due is not None and due == turn:
@@ -940,7 +946,7 @@ class TableSession:
             assert state.turn == due  # nothing applied a turn since: see `_after_turn`
             self.my_hashes[due] = state.public_hash()
             self._hash_due = None
-        return self.my_hashes.get(turn) if turn is not None else None
+        return self.my_hashes.get(turn)
 
     def _record_hash(self, turn: int, seat: int, digest: bytes) -> None:
         self.reported_hashes.setdefault(turn, {})[seat] = digest
@@ -950,7 +956,7 @@ class TableSession:
         if state is None or pending is None or state.faces[pending.action.card] is None:
             return
         self.pending = None
-        self._my_hash(self._hash_due)  # (computed when its action was checked: a turn ends)
+        self._hash_the_turn_start()  # (done when its action was checked: the turn ends)
         before = state.copy()
         outcome = state.apply(pending.action)
         self._events.append(ev.TurnResolved(pending.turn, pending.action, outcome, before))
@@ -1012,7 +1018,7 @@ class TableSession:
         state = self._require_state()
         self._events.append(ev.Resigned(seat, reason))
         if not state.over:
-            self._my_hash(self._hash_due)  # the state of this turn's start is ending
+            self._hash_the_turn_start()  # the state of this turn's start is ending
             state.apply(Terminate(seat))
             self._after_turn()
 
