@@ -25,6 +25,7 @@ A DeckPeer is not thread-safe: call it from one thread at a time; only the jobs 
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -80,6 +81,34 @@ def first_failure(jobs: Sequence[ProofCheck]) -> DeckCheatError | None:
         except DeckCheatError as exc:
             return exc
     return None
+
+
+class _OnceCheck:
+    """A deferred check that does its work once, whichever thread calls it first: the
+    shell's threads run a batch while the event loop may need the same checks at once
+    (`settle_checks`, before a card beyond the deal is revealed). A later call returns or
+    raises the same outcome at once; one made while the check runs waits for it. So the
+    loop never repeats what the threads have done, or are doing, and the outcome (hence the
+    blame) is the same whoever ran it. A lock, not a thread: the deck code starts none."""
+
+    __slots__ = ("_check", "_done", "_lock", "_outcome")
+
+    def __init__(self, check: ProofCheck) -> None:
+        self._check = check
+        self._lock = threading.Lock()
+        self._outcome: DeckCheatError | None = None
+        self._done = False
+
+    def __call__(self) -> None:
+        with self._lock:
+            if not self._done:
+                try:
+                    self._check()
+                except DeckCheatError as exc:
+                    self._outcome = exc
+                self._done = True  # (any other exception is a bug: raised, not kept)
+        if self._outcome is not None:
+            raise self._outcome
 
 
 def _in_arrival_order(*batches: Sequence[_Job]) -> list[ProofCheck]:
@@ -539,7 +568,7 @@ class DeckPeer:
         """Run a costly check now, or keep it for run_checks."""
         if self._defer_checks:
             self._jobs_made += 1
-            self._deferred.append(_Job(self._jobs_made, job, for_the_deal))
+            self._deferred.append(_Job(self._jobs_made, _OnceCheck(job), for_the_deal))
         else:
             job()
 

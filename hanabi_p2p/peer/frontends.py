@@ -208,6 +208,9 @@ class BotPlayer(Headless):
         peer = self.peer
         if peer is None or self._scheduled or not peer.session.can_act():
             return
+        if peer.session.deck_checks_pending():
+            # (only just after the deal: the core tells us again when they are done)
+            return
         self._scheduled = True
         # never act from inside the node's own processing: schedule on the loop
         loop = asyncio.get_running_loop()

@@ -41,13 +41,14 @@ from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, LinkTimeoutError
 from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
+from hanabi_p2p.peer import collector
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import PeerCore, Timing
 from hanabi_p2p.peer.effects import LinkProblem, PeerLink
 from hanabi_p2p.peer.preload import libraries_loaded
 from hanabi_p2p.peer.result import RESUME_COMMAND
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.table import TableSession
+from hanabi_p2p.session.table import Phase, TableSession
 
 # Received entries are made durable at most this long after they are written (plus the
 # fsync itself), usually sooner: with the next entry of ours.
@@ -111,6 +112,7 @@ class Node:
         self._own_sync_running = False
         self._after_sync_error: Exception | None = None  # raised by `_await_own_sync`
         self._last_own_sync_s = 0.0  # how long the last fsync of our entry took
+        self._in_play = False  # counted in `collector` (while running, once play began)
 
     # -- what others read -------------------------------------------------------------------
 
@@ -177,6 +179,9 @@ class Node:
         except* StorageFailed as failed:
             self.failure = str(failed.exceptions[0])
         finally:
+            if self._in_play:
+                self._in_play = False
+                collector.game_ended()
             _nodes_on_loop[loop] -= 1
             if not _nodes_on_loop[loop]:
                 del _nodes_on_loop[loop]
@@ -386,6 +391,10 @@ class Node:
         elif isinstance(effect, fx.Disconnect):
             self.spawn(mesh.disconnect(effect.peer_id, effect.reason), "disconnect")
         elif isinstance(effect, fx.Notify):
+            if (not self._in_play and self._group is not None
+                    and self.core.session.phase is Phase.PLAY):
+                self._in_play = True  # (released when `run` ends)
+                collector.game_in_play()
             self.on_events(list(effect.events))
         elif isinstance(effect, fx.CheckDeck):
             if self._group is None:  # not running (replaying a log): here and now

@@ -184,6 +184,12 @@ class DeckAdapter:
         Raises the DeckCheatError (it names the seat whose signed message failed)."""
         return self._out(self.peer.finish_checks(error)) if self.peer else []
 
+    @property
+    def checks_pending(self) -> bool:
+        """Deferred proof checks have not all passed yet (a card beyond the deal cannot be
+        revealed until they have)."""
+        return self.peer is not None and self.peer.error is None and self.peer.checks_pending > 0
+
     def settle_checks(self) -> list[Any]:
         """Every deferred check passed, running here now those still pending (see
         DeckPeer.settle_checks); our answers (wire form). Raises the DeckCheatError."""

@@ -287,6 +287,13 @@ class TableSession:
         """It is our turn and we see every card we are entitled to see (clues need faces)."""
         return self.my_turn() and not self._undecoded_others_cards()
 
+    def deck_checks_pending(self) -> bool:
+        """Some deck proof checks have not passed yet (the shell's threads are running
+        them, just after the deal). A play or a discard now (its draw is a card beyond the
+        deal) would first wait for them on the event loop (SPEC §2.8): a computer player,
+        which may choose when to act, waits for them instead."""
+        return self.deck is not None and self.deck.checks_pending
+
     def _undecoded_others_cards(self) -> list[int]:
         """Cards in the other players' hands whose faces we have not decoded yet."""
         state = self.state

@@ -3,15 +3,18 @@ predecessor's proofs, and nothing can be revealed before every check has passed.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from test_deck_cheats import BAD_POINTS, G, replace_item, tampering
 
-from hanabi_p2p.deck import Check, DeckCheatError, Lock, Phase, Shuffle
+from hanabi_p2p.deck import Check, DeckCheatError, Lock, Phase, Shuffle, checks
 from hanabi_p2p.deck.messages import DeckMessage
 from hanabi_p2p.deck.peer import DeckPeer, ProofCheck, first_failure
 from hanabi_p2p.deck.table import DeckTable, Tamper
@@ -225,3 +228,77 @@ def test_a_check_kept_back_for_the_deal_is_still_blamed_first() -> None:
     with pytest.raises(DeckCheatError) as late:
         only_late.settle_checks()
     assert (late.value.seat, late.value.check) == (0, Check.LOCK_PROOF)
+
+
+class _LockChecks:
+    """Every lock-proof check job that really runs, as (seat, positions); ``before`` runs
+    first in each (to hold a thread inside one)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.ran: list[tuple[int, tuple[int, ...]]] = []
+        self.before: Callable[[], None] = lambda: None
+        real = checks.check_lock_proofs
+
+        def counted(sender: checks.Sender, *args: Any) -> None:
+            self.ran.append((sender.seat, tuple(args[-1])))
+            self.before()
+            real(sender, *args)
+
+        monkeypatch.setattr(checks, "check_lock_proofs", counted)
+
+
+def test_settling_does_not_repeat_the_checks_the_shell_has_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A draw right after the deal settles the checks on the event loop while the shell's
+    threads still hold their batch: what the threads have already run is not run again,
+    and each check runs once whoever gets to it first."""
+    lock_checks = _LockChecks(monkeypatch)
+    peer = _fed_without_checks("once")
+    _run_batch(peer)  # the deal's checks
+    batch = peer.take_checks()  # the rest, out to the shell's threads
+    assert len(batch) > 2
+    lock_checks.ran.clear()
+    for job in batch[:len(batch) // 2]:  # the threads have got this far...
+        job()
+    peer.settle_checks()  # ...when a card beyond the deal must be revealed
+    assert peer.checks_pending == 0 and peer.deal_shares(peer.dealt_positions, 0)
+    for job in batch:  # the threads finish their batch: nothing left to do
+        job()
+    assert peer.finish_checks(None) == []
+    ran = lock_checks.ran
+    assert len(ran) == len(batch) == len(set(ran))
+
+
+def test_the_loop_and_a_thread_asking_for_the_same_checks_run_each_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shell's thread is inside a check when the loop settles: the loop waits for that
+    one's outcome instead of running it too, and a cheat is blamed as without threads."""
+    lock_checks = _LockChecks(monkeypatch)
+    peer = _fed_without_checks("once-cheat", {0: _bad_proof_at(40)})
+    _run_batch(peer)
+    batch = peer.take_checks()
+    lock_checks.ran.clear()
+    inside, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        inside.set()
+        release.wait(10)
+
+    lock_checks.before = hold
+
+    def shell() -> None:
+        for job in batch:
+            with contextlib.suppress(DeckCheatError):
+                job()
+
+    with ThreadPoolExecutor(2) as pool:
+        threads = pool.submit(shell)
+        assert inside.wait(10)
+        loop = pool.submit(peer.settle_checks)
+        release.set()
+        threads.result(10)
+        with pytest.raises(DeckCheatError) as blamed:
+            loop.result(10)
+    assert (blamed.value.seat, blamed.value.check) == (0, Check.LOCK_PROOF)
+    ran = lock_checks.ran
+    assert len(ran) == len(batch) == len(set(ran))

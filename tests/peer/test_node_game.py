@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import os
 import socket
 import sys
@@ -17,16 +18,19 @@ from pathlib import Path
 import pytest
 
 from hanabi_p2p.datadir import DataDir
+from hanabi_p2p.deck import checks
 from hanabi_p2p.log.entry import decode_entry
 from hanabi_p2p.log.storage import load
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.mesh import Mesh
+from hanabi_p2p.peer import collector
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import node as node_module
 from hanabi_p2p.peer.core import PeerCore
 from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.peer.launch import GameResult, Peer, PeerOptions, host_table, join_address
 from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.session import events as ev
 
 PLAYERS = 3
 
@@ -251,3 +255,80 @@ def test_nodes_sharing_a_loop_apply_their_turn_action_while_its_fsync_runs(
         assert times["apply"] < times["synced"], times
     # and the application did overlap the fsync (it began first)
     assert any(times["sync"] < times["apply"] for times in marks.values())
+
+
+class _WatchfulBot(BotPlayer):
+    """A computer player that notes, at each of its turns and at each turn it sees, whether
+    deck checks were pending when it acted and how many objects the collector had set
+    aside (``gc.freeze``)."""
+
+    def __init__(self) -> None:
+        super().__init__(out=None)
+        self.acted_with_checks_pending: list[bool] = []
+        self.frozen_in_play: list[int] = []
+
+    def on_events(self, events: list[ev.Event]) -> None:
+        if any(isinstance(event, ev.TurnResolved) for event in events):
+            self.frozen_in_play.append(gc.get_freeze_count())
+        super().on_events(events)
+
+    def _act(self) -> None:
+        peer = self.peer
+        if peer is not None and peer.session.can_act():
+            self.acted_with_checks_pending.append(peer.session.deck_checks_pending())
+        super()._act()
+
+
+def _watchful_game(tmp_path: Path) -> tuple[GameResult, list[_WatchfulBot]]:
+    fronts = [_WatchfulBot()]
+
+    def bot(_index: int) -> Frontend:
+        fronts.append(_WatchfulBot())
+        return fronts[-1]
+
+    opts = PeerOptions(name="host", data_dir=DataDir(tmp_path / "host"), interface="127.0.0.1",
+                       advertise=False)
+    result = asyncio.run(host_table(opts, "watchful", GameConfig(PLAYERS), fronts[0],
+                                    bots=PLAYERS - 1, bot_frontend=bot))
+    return result, fronts
+
+
+def test_a_computer_player_waits_for_the_deck_checks_before_its_first_draw(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Right after the deal the deck's last proof checks still run on the node's threads; a
+    play or discard would make the event loop wait for them (SPEC §2.8) in the middle of
+    everyone's turn. A computer player takes its time instead: it acts once they passed."""
+    real = checks.check_lock_proofs
+
+    def slow(*args: object) -> None:
+        time.sleep(0.02)  # slow enough that the first turn comes while they run
+        real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(checks, "check_lock_proofs", slow)
+    result, fronts = _watchful_game(tmp_path)
+    assert result.ok and result.audit_ok, result.failure
+    acted = [pending for front in fronts for pending in front.acted_with_checks_pending]
+    assert len(acted) > PLAYERS and not any(acted)
+
+
+def test_the_collector_leaves_the_older_objects_alone_while_a_game_is_played(
+        tmp_path: Path) -> None:
+    """gc.freeze while turns are played (a full collection took 19-42 ms in a turn of a
+    5-player game); everything is the collector's again once the game is over."""
+    assert gc.get_freeze_count() == 0
+    result, fronts = _watchful_game(tmp_path)
+    assert result.ok, result.failure
+    seen = [count for front in fronts for count in front.frozen_in_play]
+    assert seen and min(seen) > 1000
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_objects_stay_set_aside_until_the_last_game_of_the_process_ends() -> None:
+    collector.game_in_play()
+    collector.game_in_play()
+    collector.game_ended()
+    assert gc.get_freeze_count() > 0
+    collector.game_ended()
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(RuntimeError):
+        collector.game_ended()
