@@ -95,9 +95,13 @@ IN_FLIGHT_S = 0.5
 
 # MSG topic after the game: the peer ids (32 bytes each) the sender knows hold every entry.
 COMPLETE_TOPIC = "complete"
+# MSG topic in the lobby, host -> a joiner it removed (`kick`), just before closing the link:
+# the joiner stops at once instead of waiting for a table that will not take it. Empty body.
+REMOVED_TOPIC = "lobby.removed"
 
 TABLE_FILLED = "the table is full: the host seated other players before our request came"
 TABLE_STARTED = "the table is full and its game has begun (hanabi-p2p watch follows it)"
+REMOVED_BY_HOST = "the host removed you from the table"
 # Once seated, a link of a peer that is not a player must say ``watch`` within this long.
 WATCH_HELLO_S = 5.0
 # A link we serve as a spectator (not a player) is answered at most this often, so a
@@ -225,8 +229,8 @@ class PeerCore:
     def peer_up(self, peer_id: bytes, now: float) -> None:
         self._now = now
         self._apply_sent()
-        if peer_id in self.kicked:
-            self._effects.append(fx.Disconnect(peer_id, "removed from the table by the host"))
+        if peer_id in self.kicked:  # (it came back: tell it again)
+            self._remove(peer_id)
             return
         self.connected.add(peer_id)
         self._up_at[peer_id] = now
@@ -292,6 +296,8 @@ class PeerCore:
                 self._answer(peer_id, dict(frame.from_seq))
         elif isinstance(frame, fr.Message) and frame.topic == COMPLETE_TOPIC:
             self._on_complete(peer_id, frame.body)
+        elif isinstance(frame, fr.Message) and frame.topic == REMOVED_TOPIC:
+            self._on_removed(peer_id)
         elif isinstance(frame, fr.Message) and frame.topic == ww.WATCH_TOPIC:
             self._on_watch(peer_id, frame.body)
         elif isinstance(frame, fr.Message) and frame.topic == ww.WATCH_KEYS_TOPIC:
@@ -665,8 +671,23 @@ class PeerCore:
             raise IllegalAction("nobody like that is waiting in the lobby")
         self.kicked.add(peer_id)
         self.connected.discard(peer_id)
-        self._effects.append(fx.Disconnect(peer_id, "removed from the table by the host"))
+        self._remove(peer_id)
         self._event(fx.LobbyChanged(len(self.lobby())))
+
+    def _remove(self, peer_id: bytes) -> None:
+        """Tell a joiner the host removed that it is out, then close its link (the frames
+        queued before the close go first)."""
+        self._effects.append(fx.Send(peer_id, fr.Message(REMOVED_TOPIC, b"")))
+        self._effects.append(fx.Disconnect(peer_id, "removed from the table by the host"))
+
+    def _on_removed(self, peer_id: bytes) -> None:
+        """The host removed us from its lobby: stop, saying so. Only the host's word, and
+        only before the seating (after it, a seat is decided and nobody can be removed)."""
+        session = self.session
+        if (self.watching or peer_id != session.host_id or session.host_id == self.me
+                or session.seats):
+            return
+        self._finish(fx.EndKind.LEFT, REMOVED_BY_HOST, forget=True)
 
     def _on_session_events(self, events: list[ev.Event]) -> None:
         for event in events:

@@ -10,7 +10,7 @@ from core_harness import SimNet, no_blame, safe_command
 from hanabi_p2p.log.entry import decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.core import MAX_LOBBY_JOINERS, Timing
+from hanabi_p2p.peer.core import MAX_LOBBY_JOINERS, REMOVED_BY_HOST, REMOVED_TOPIC, Timing
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import ABORTED, AUDITED, PLAY
 
@@ -387,3 +387,38 @@ def test_peers_cut_off_from_each_other_leave_promptly_once_someone_saw_all_compl
     took = net.run(net.all_finished)
     assert finished_ok(net) and no_blame(net)
     assert took < 30.0, took
+
+
+def test_a_joiner_the_host_removes_is_told_and_stops_at_once() -> None:
+    """`kick` tells the joiner before closing its link: it stops with the reason, keeping
+    nothing to resume, instead of waiting for the lobby to time out."""
+    net = SimNet(GameConfig(3), seed=25, auto_start=False,
+                 timing=Timing(lobby_timeout=600.0, linger=1.0))
+    net.open_table()
+    net.run_for(2.0)
+    host, bob = net.peers[0], net.peers[1]
+    assert bob.peer_id in {peer_id for peer_id, _ in host.core.lobby()}
+    assert safe_command(net, host, fx.Kick(bob.peer_id)) is None
+    net.run_for(2.0)
+    assert bob.finished == fx.Finished(fx.EndKind.LEFT, REMOVED_BY_HOST, forget=True)
+    assert host.finished is None and no_blame(net)
+
+
+def test_only_the_host_can_remove_a_joiner_and_only_before_the_seating() -> None:
+    """The removal message from anyone but the host (a stranger linked to the joiner, a
+    fellow joiner) is ignored, and so is one after the seating."""
+    net = SimNet(GameConfig(3), seed=26, auto_start=False)
+    net.open_table()
+    net.run_for(2.0)
+    host, bob, carol = net.peers
+    removed = fr.Message(REMOVED_TOPIC, b"")
+    bob.core.receive(carol.peer_id, removed, net.now)
+    net._effects(bob)
+    assert bob.finished is None
+    assert safe_command(net, host, fx.Start()) is None
+    net.run(lambda: bool(bob.session.seats))
+    bob.core.receive(host.peer_id, removed, net.now)
+    net._effects(bob)
+    assert bob.finished is None
+    net.run(lambda: all(p.finished is not None for p in net.peers))
+    assert finished_ok(net) and no_blame(net)
