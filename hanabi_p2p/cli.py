@@ -20,12 +20,14 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from hanabi_p2p import __version__
-from hanabi_p2p.errors import HanabiError, UserLeft
+from hanabi_p2p.errors import GameInUse, HanabiError, UserLeft
 from hanabi_p2p.safe_text import safe
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 1
+# the game asked for is being played in another window: no usage error, nothing wrong either
+EXIT_GAME_IN_USE = 1
 # How alike a misspelt word and a known one must be to be suggested (difflib's ratio):
 # 'plya' is 'play' at 0.75, 'bogus' is no 'bots' at 0.67.
 SUGGEST_CUTOFF = 0.75
@@ -160,6 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserLeft as exc:
         print(f"hanabi-p2p: {exc}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except GameInUse as exc:
+        print(f"hanabi-p2p: {exc}", file=sys.stderr)
+        return EXIT_GAME_IN_USE
     except HanabiError as exc:
         # an error may quote a peer (its name, its reason): the one sanitiser, no length cap
         print(f"hanabi-p2p: error: {safe(str(exc), len(str(exc)))}", file=sys.stderr)
