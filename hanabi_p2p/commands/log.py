@@ -135,6 +135,9 @@ def run(args: argparse.Namespace) -> int:
 
 def resolve_game(game: str, data_dir: DataDir) -> Path:
     """FILE if it names an existing file (or looks like a path), else a table id prefix."""
+    # a --data-dir that is no data directory is a mistake, even beside a FILE it is not
+    # needed for: said once, the same way by every `log` command
+    data_dir.check_for_reading()
     path = Path(game).expanduser()
     if path.is_file() or "/" in game or game.endswith(GAME_SUFFIX):
         return path
@@ -694,6 +697,7 @@ def _problem_lines(row: ListRow, columns: int) -> list[str]:
 
 def run_list(args: argparse.Namespace) -> int:
     data_dir = DataDir.resolve(args.data_dir)
+    data_dir.check_for_reading()
     played, watched = data_dir.game_files(), data_dir.watching().game_files()
     if not played and not watched:
         _emit(f"no games in {data_dir.games_dir}")
