@@ -6,6 +6,8 @@ in ``hanabi_p2p.session.verify``; this module only reads files and prints.
 
 Exit status of show/verify: 0 the log is valid (game over, every check passed), 1 it is not
 (invalid or unfinished: the first line says which and why), 2 the file cannot be used.
+A table that never started (a lobby that timed out or was left: nobody was seated) is no
+game to verify, so `verify` exits 1, but `show` shows all there is and exits 0.
 """
 
 from __future__ import annotations
@@ -229,7 +231,7 @@ def _emit(line: str = "") -> None:
 
 def summary_lines(report: GameReport) -> list[str]:
     """What `verify` prints: the verdict first, the digest last."""
-    lines = [report.headline()]
+    lines = [_headline(report)]
     if report.table_id is not None:
         name = f"'{report.table_name}' " if report.table_name else ""
         lines.append(f"table: {name}{report.table_id.hex()}")
@@ -278,6 +280,18 @@ def _audit_text(report: GameReport) -> str:
     return f"failed, blames {report.seat_name(report.audit.blamed_seat)}: {report.audit.reason}"
 
 
+def never_started(report: GameReport) -> bool:
+    """A table whose lobby timed out or was left: its log holds the table's opening and
+    who asked to sit, nothing wrong, and never a game."""
+    return report.verdict is Verdict.UNFINISHED and not report.players
+
+
+def _headline(report: GameReport) -> str:
+    if never_started(report):
+        return f"{NOT_STARTED}: {report.unfinished_reason()}"
+    return report.headline()
+
+
 def run_verify(args: argparse.Namespace) -> int:
     report = _report_for(args)
     for line in summary_lines(report):
@@ -295,7 +309,7 @@ def run_show(args: argparse.Namespace) -> int:
     _emit()
     for line in summary_lines(report):
         _emit(line)
-    return 0 if report.ok else 1
+    return 0 if report.ok or never_started(report) else 1
 
 
 def _date(created: int) -> str:
@@ -527,7 +541,8 @@ class ListRow:
         if self.verdict is Verdict.VALID and self.score is not None:
             return f"{self.score} ({self.rating})"
         if self.verdict is Verdict.UNFINISHED:
-            return "unfinished"
+            # nobody seated: a lobby that timed out or was left, not a game stopped half-way
+            return "unfinished" if self.players else NOT_STARTED
         return "INVALID"
 
     def cells(self) -> list[str]:
@@ -538,6 +553,7 @@ class ListRow:
 
 LIST_HEADINGS = ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
 UNREADABLE = "unreadable"
+NOT_STARTED = "not started"
 
 
 def verdict_path(path: Path) -> Path:
