@@ -231,7 +231,7 @@ def _emit(line: str = "") -> None:
 
 def summary_lines(report: GameReport) -> list[str]:
     """What `verify` prints: the verdict first, the digest last."""
-    lines = [_headline(report)]
+    lines = [verdict_line(report)]
     if report.table_id is not None:
         name = f"'{report.table_name}' " if report.table_name else ""
         lines.append(f"table: {name}{report.table_id.hex()}")
@@ -286,7 +286,8 @@ def never_started(report: GameReport) -> bool:
     return report.verdict is Verdict.UNFINISHED and not report.players
 
 
-def _headline(report: GameReport) -> str:
+def verdict_line(report: GameReport) -> str:
+    """The verdict in one line, as every `log` command says it."""
     if never_started(report):
         return f"{NOT_STARTED}: {report.unfinished_reason()}"
     return report.headline()
@@ -743,7 +744,7 @@ def _oldest_first(rows: list[ListRow]) -> list[ListRow]:
 def run_export(args: argparse.Namespace) -> int:
     report = _report_for(args)
     if not report.ok or report.config is None:
-        raise UserError(f"cannot export this game: {printable(report.headline())}")
+        raise UserError(f"cannot export this game: {printable(verdict_line(report))}")
     config = report.config
     faces = report.faces
     game = export_game(

@@ -357,3 +357,6 @@ def test_a_table_that_never_started_is_listed_and_shown_as_such(game: Table, tmp
     # verify answers whether this is a whole, audited game: it is not
     verified = run_cli("log", "verify", TABLE_HEX[:8], "--data-dir", str(root))
     assert verified.code == 1 and verified.lines[0] == summary
+    replayed = run_cli("log", "replay", TABLE_HEX[:8], "--data-dir", str(root))
+    assert replayed.code == 1
+    assert replayed.err == f"hanabi-p2p: cannot replay this game: {summary}\n"
