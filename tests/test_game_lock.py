@@ -5,6 +5,8 @@ signed two different entries with the same number, which the others take for che
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import subprocess
 import sys
 from pathlib import Path
@@ -49,6 +51,18 @@ def test_a_game_open_for_play_cannot_be_opened_for_play_again(tmp_path: Path) ->
     second, _loaded = GameFile.open(path)  # closed (or its program gone): free again
     with second, pytest.raises(GameInUse):
         GameFile.open(path)
+
+
+def test_a_file_system_that_cannot_lock_does_not_keep_anyone_from_playing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_locks(fd: int, operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    path = tmp_path / "games" / "game.hlog"
+    GameFile.create(path, TABLE, created=0).close()
+    with GameFile.open(path)[0] as game:
+        assert game.header.table_id == TABLE
 
 
 def test_a_game_being_played_can_still_be_read(tmp_path: Path) -> None:

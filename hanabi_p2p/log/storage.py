@@ -79,12 +79,14 @@ def _lock_for_play(fd: int, path: Path) -> None:
     it when the program exits or crashes; readers (`log`, `replay`) never ask for it."""
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
+    except BlockingIOError:
         os.close(fd)
-        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-            raise GameInUse(f"this game is open in another hanabi-p2p window ({path}): play "
-                            "it there, or quit that window first") from None
-        raise UserError(f"cannot lock game log {path}: {exc.strerror}") from exc
+        raise GameInUse(f"this game is open in another hanabi-p2p window ({path}): play it "
+                        "there, or quit that window first") from None
+    except OSError:
+        # a file system that cannot lock (some network ones): the lock only guards against
+        # a second window of our own, which must not keep the player from the game
+        pass
 
 
 def _read_fd(fd: int) -> bytes:
