@@ -17,15 +17,17 @@ import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from hanabi_p2p import __version__
-from hanabi_p2p.errors import HanabiError, UserLeft
+from hanabi_p2p.errors import GameInUse, HanabiError, UserLeft
 from hanabi_p2p.safe_text import safe
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 1
+# the game asked for is being played in another window: no usage error, nothing wrong either
+EXIT_GAME_IN_USE = 1
 # How alike a misspelt word and a known one must be to be suggested (difflib's ratio):
 # 'plya' is 'play' at 0.75, 'bogus' is no 'bots' at 0.67.
 SUGGEST_CUTOFF = 0.75
@@ -73,6 +75,13 @@ class OneLineParser(argparse.ArgumentParser):
     # the subcommand's parser: options the top level does not know are its options
     chosen: argparse.ArgumentParser | None = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # argparse took a prefix of an option for the option (`host --player 3` ran as
+        # `--players 3`) without a word; a shortened option is now unknown, and the error
+        # names the option it is a prefix of. The subparsers are of this class too.
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         where = self.chosen or self
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}{_suggestion(message, where)}; "
@@ -93,11 +102,15 @@ def _suggestion(message: str, parser: argparse.ArgumentParser) -> str:
     names = {option.removeprefix("--"): option for action in parser._actions
              for option in action.option_strings if option.startswith("--")}
     word = typed.removeprefix("--").split("=", 1)[0]
-    close = difflib.get_close_matches(word, names, n=1, cutoff=SUGGEST_CUTOFF) if word else []
+    # a shortened option (`--addr`) is far from the whole in difflib's ratio, but is
+    # what the user meant when it shortens one option only
+    extended = [name for name in names if name.startswith(word)] if word else []
+    close = extended if len(extended) == 1 else (
+        difflib.get_close_matches(word, names, n=1, cutoff=SUGGEST_CUTOFF) if word else [])
     return f" (did you mean {names[close[0]]!r}?)" if close else ""
 
 
-def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+def build_parser(chosen: str | None = None) -> OneLineParser:
     """The parser, with the arguments of the `chosen` subcommand only: the others keep just
     their summary, which is all the top-level help shows."""
     parser = OneLineParser(
@@ -116,9 +129,29 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def innermost_subcommand(parser: argparse.ArgumentParser,
+                         arguments: Sequence[str]) -> argparse.ArgumentParser | None:
+    """The parser of the innermost subcommand named in `arguments` (`log list`'s, not
+    `log`'s: the options a misspelt one is compared with), None if none is named."""
+    found: argparse.ArgumentParser | None = None
+    current = parser
+    for arg in arguments:
+        if arg == "--":
+            break
+        if arg.startswith("-"):
+            continue
+        sub = next((action for action in current._actions
+                    if isinstance(action, argparse._SubParsersAction)), None)
+        if sub is None or arg not in sub.choices:
+            break
+        current = found = sub.choices[arg]
+    return found
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(chosen_subcommand(arguments))
+    parser.chosen = innermost_subcommand(parser, arguments)
     args = parser.parse_args(arguments)
     if not getattr(args, "_run", None):
         parser.print_help()
@@ -129,6 +162,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserLeft as exc:
         print(f"hanabi-p2p: {exc}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except GameInUse as exc:
+        print(f"hanabi-p2p: {exc}", file=sys.stderr)
+        return EXIT_GAME_IN_USE
     except HanabiError as exc:
         # an error may quote a peer (its name, its reason): the one sanitiser, no length cap
         print(f"hanabi-p2p: error: {safe(str(exc), len(str(exc)))}", file=sys.stderr)

@@ -42,6 +42,9 @@ PRIVATE_DIR = "private"
 GAME_SUFFIX = ".hlog"
 PRIVATE_SUFFIX = ".msgpack"
 
+# What a data directory holds: one of these at least, unless it is new (empty).
+DATA_DIR_MARKS = (IDENTITY_FILE, GAMES_DIR, PRIVATE_DIR, WATCHING_DIR)
+
 DIR_MODE = 0o700
 # Write permission for anyone but the owner: what `secure` removes or reports.
 OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
@@ -171,6 +174,28 @@ class DataDir:
         except OSError as exc:
             raise UserError(f"cannot make {self.private_dir} private: {exc.strerror}") from exc
         return self
+
+    def check_for_reading(self) -> None:
+        """Refuse (UserError) a root that cannot be a data directory to read games from:
+        a file, or a directory holding other things and nothing of ours (`--data-dir /etc`,
+        a mistyped path, the games/ directory itself). A missing or empty directory is
+        one with no games yet. Without this, such a path listed as 'no games', exit 0."""
+        try:
+            names = set(os.listdir(self.root))
+        except FileNotFoundError:
+            return
+        except NotADirectoryError:
+            raise UserError(f"data directory {self.root} is a file, not a directory") from None
+        except OSError as exc:
+            raise UserError(f"cannot read data directory {self.root}: {exc.strerror}") from exc
+        if not names or names & set(DATA_DIR_MARKS):
+            return
+        reason = (f"{self.root} is not a hanabi-p2p data directory (it holds no "
+                  f"{IDENTITY_FILE}, {GAMES_DIR}/ or {PRIVATE_DIR}/)")
+        if any(name.endswith(GAME_SUFFIX) for name in names):
+            reason += (f": game logs are in its {GAMES_DIR}/; the data directory is "
+                       f"{self.root.parent}")
+        raise UserError(reason)
 
     def game_files(self) -> list[Path]:
         """Every stored game log, sorted by name (stable for listings and tests)."""

@@ -21,6 +21,12 @@ class UserLeft(HanabiError):
     still being looked for): said plainly, as an interruption, not as an error."""
 
 
+class GameInUse(HanabiError):
+    """The game is being played by another hanabi-p2p of the same data directory: one
+    program at a time writes a game's log (two would sign two different entries with the
+    same number, which every other player would take for cheating)."""
+
+
 class IllegalAction(HanabiError):
     """An action breaks a rule of the game; the message names the rule."""
 

@@ -321,7 +321,7 @@ def test_a_full_disk_says_how_to_come_back_or_that_a_practice_game_cannot(
     def failure(command: list[str]) -> str:
         opts = peer_options(cli.build_parser(command[0]).parse_args(command))
         node = Node(SimpleNamespace(), SimpleNamespace(),  # type: ignore[arg-type]
-                    SimpleNamespace(path=tmp_path / "game.hlog"),
+                    SimpleNamespace(path=tmp_path / "game.hlog"),  # type: ignore[arg-type]
                     resume_command=opts.resume_command)
         return str(node._storage_failed(OSError(errno_module.ENOSPC, "No space left")))
 
@@ -331,3 +331,33 @@ def test_a_full_disk_says_how_to_come_back_or_that_a_practice_game_cannot(
     practice = failure(["play", "--data-dir", str(data)])
     assert "join --resume" not in practice
     assert practice.endswith("start a new game (a practice game cannot be resumed)")
+
+
+
+
+@pytest.mark.parametrize(
+    ("args", "typed", "meant"),
+    [
+        (["host", "--player", "3", "--bot", *LOOPBACK], "--player", "--players"),
+        (["play", "--var", "rainbow", "--bot"], "--var", "--variant"),
+        (["join", "--addr", "127.0.0.1:9", "--bot", *LOOPBACK], "--addr", "--address"),
+        (["log", "list", "--data-di", "x"], "--data-di", "--data-dir"),
+        (["log", "show", "--data", "x", "abc"], "--data", "--data-dir"),
+    ],
+    ids=["host", "play", "join", "log list", "log show"],
+)
+def test_a_shortened_option_is_refused_and_the_full_one_suggested(
+    args: list[str], typed: str, meant: str, tmp_path: Path, no_games: None,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """argparse's abbreviations took `host --player 3` as `--players 3` without a word;
+    a shortened or misspelt option is a one-line usage error naming the option meant."""
+    data = tmp_path / "data"
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main([*args, "--data-dir", str(data)])
+    assert exit_info.value.code == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    command = " ".join(args[:2] if args[0] == "log" else args[:1])
+    assert err.count("\n") == 1 and f"unrecognized arguments: {typed}" in err
+    assert err.endswith(f" (did you mean {meant!r}?); see 'hanabi-p2p {command} --help'\n")
+    assert left_behind(data) == []

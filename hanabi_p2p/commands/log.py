@@ -6,6 +6,8 @@ in ``hanabi_p2p.session.verify``; this module only reads files and prints.
 
 Exit status of show/verify: 0 the log is valid (game over, every check passed), 1 it is not
 (invalid or unfinished: the first line says which and why), 2 the file cannot be used.
+A table that never started (a lobby that timed out or was left: nobody was seated) is no
+game to verify, so `verify` exits 1, but `show` shows all there is and exits 0.
 """
 
 from __future__ import annotations
@@ -135,6 +137,9 @@ def run(args: argparse.Namespace) -> int:
 
 def resolve_game(game: str, data_dir: DataDir) -> Path:
     """FILE if it names an existing file (or looks like a path), else a table id prefix."""
+    # a --data-dir that is no data directory is a mistake, even beside a FILE it is not
+    # needed for: said once, the same way by every `log` command
+    data_dir.check_for_reading()
     path = Path(game).expanduser()
     if path.is_file() or "/" in game or game.endswith(GAME_SUFFIX):
         return path
@@ -226,7 +231,7 @@ def _emit(line: str = "") -> None:
 
 def summary_lines(report: GameReport) -> list[str]:
     """What `verify` prints: the verdict first, the digest last."""
-    lines = [report.headline()]
+    lines = [verdict_line(report)]
     if report.table_id is not None:
         name = f"'{report.table_name}' " if report.table_name else ""
         lines.append(f"table: {name}{report.table_id.hex()}")
@@ -275,6 +280,19 @@ def _audit_text(report: GameReport) -> str:
     return f"failed, blames {report.seat_name(report.audit.blamed_seat)}: {report.audit.reason}"
 
 
+def never_started(report: GameReport) -> bool:
+    """A table whose lobby timed out or was left: its log holds the table's opening and
+    who asked to sit, nothing wrong, and never a game."""
+    return report.verdict is Verdict.UNFINISHED and not report.players
+
+
+def verdict_line(report: GameReport) -> str:
+    """The verdict in one line, as every `log` command says it."""
+    if never_started(report):
+        return f"{NOT_STARTED}: {report.unfinished_reason()}"
+    return report.headline()
+
+
 def run_verify(args: argparse.Namespace) -> int:
     report = _report_for(args)
     for line in summary_lines(report):
@@ -292,7 +310,7 @@ def run_show(args: argparse.Namespace) -> int:
     _emit()
     for line in summary_lines(report):
         _emit(line)
-    return 0 if report.ok else 1
+    return 0 if report.ok or never_started(report) else 1
 
 
 def _date(created: int) -> str:
@@ -524,7 +542,8 @@ class ListRow:
         if self.verdict is Verdict.VALID and self.score is not None:
             return f"{self.score} ({self.rating})"
         if self.verdict is Verdict.UNFINISHED:
-            return "unfinished"
+            # nobody seated: a lobby that timed out or was left, not a game stopped half-way
+            return "unfinished" if self.players else NOT_STARTED
         return "INVALID"
 
     def cells(self) -> list[str]:
@@ -535,6 +554,7 @@ class ListRow:
 
 LIST_HEADINGS = ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
 UNREADABLE = "unreadable"
+NOT_STARTED = "not started"
 
 
 def verdict_path(path: Path) -> Path:
@@ -694,6 +714,7 @@ def _problem_lines(row: ListRow, columns: int) -> list[str]:
 
 def run_list(args: argparse.Namespace) -> int:
     data_dir = DataDir.resolve(args.data_dir)
+    data_dir.check_for_reading()
     played, watched = data_dir.game_files(), data_dir.watching().game_files()
     if not played and not watched:
         _emit(f"no games in {data_dir.games_dir}")
@@ -723,7 +744,7 @@ def _oldest_first(rows: list[ListRow]) -> list[ListRow]:
 def run_export(args: argparse.Namespace) -> int:
     report = _report_for(args)
     if not report.ok or report.config is None:
-        raise UserError(f"cannot export this game: {printable(report.headline())}")
+        raise UserError(f"cannot export this game: {printable(verdict_line(report))}")
     config = report.config
     faces = report.faces
     game = export_game(

@@ -58,11 +58,12 @@ def add_file_arguments(parser: argparse.ArgumentParser) -> None:
 def game_of_report(report: GameReport) -> ReplayGame | str:
     """The game to replay, or why it must not be shown: a log with any problem, or whose
     deck was never audited, has no faces anyone can trust."""
+    from hanabi_p2p.commands.log import verdict_line
     from hanabi_p2p.ui.replay import ReplayGame
 
     config = report.config
     if report.problems or not report.faces or config is None:
-        return _("cannot replay this game: {reason}").format(reason=report.headline())
+        return _("cannot replay this game: {reason}").format(reason=verdict_line(report))
     return ReplayGame(
         config=config,
         names=tuple(player.name for player in report.players),

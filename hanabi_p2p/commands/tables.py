@@ -13,6 +13,7 @@ import sys
 
 from hanabi_p2p.commands.peerargs import check_can_listen
 from hanabi_p2p.errors import UserError
+from hanabi_p2p.identity import FINGERPRINT_CHARS
 from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
 from hanabi_p2p.net.discovery import (
     MAX_BROWSE_S,
@@ -23,6 +24,7 @@ from hanabi_p2p.net.discovery import (
 )
 from hanabi_p2p.peer.probe import CheckedTable, check_advert
 from hanabi_p2p.safe_text import safe, safe_name
+from hanabi_p2p.ui.text import ELLIPSIS, fit, get_cwidth, plain
 
 HELP = "list the tables hosted on the local network"
 DEFAULT_TIMEOUT_S = 3.0
@@ -31,6 +33,13 @@ _COLUMNS = ("NAME", "VARIANT", "SEATS", "HOST", "PASSWORD", "ADDRESS", "TABLE")
 # Marks before a table's name: its advert does not match its host, or its host did not answer.
 MARK_FAKE = "!"
 MARK_UNCHECKED = "?"
+# The listing fits a classic terminal (a default table name, a host name and a LAN address
+# made rows of 81 to 89 columns, which wrapped). The columns it may cut with an ellipsis,
+# the widest first, and how narrow each may become: a host keeps its fingerprint whole. The
+# seats, password, address and id are never cut: they are what one types or compares.
+SCREEN_COLUMNS = 80
+GAP = "  "
+SHRINKABLE_COLUMNS = {"NAME": 8, "VARIANT": 8, "HOST": FINGERPRINT_CHARS + 1}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,8 +74,6 @@ def _row(checked: CheckedTable) -> tuple[str, ...]:
     table = checked.table
     ad = table.ad
     variant = ad.variant + "".join(f" +{o}" for o in ad.options)
-    if not table.compatible:
-        variant += f" (protocol v{ad.version}: cannot join)"
     code = {None: MARK_UNCHECKED, True: "yes", False: "no"}[
         None if checked.probe is None else checked.probe.uses_secret
     ]
@@ -81,19 +88,74 @@ def _row(checked: CheckedTable) -> tuple[str, ...]:
     )
 
 
-def format_tables(tables: list[CheckedTable]) -> str:
-    """A plain-text table, one line per table, columns aligned; then one note per table whose
-    advert does not match its host or whose host did not answer."""
+def _widths(rows: list[tuple[str, ...]], columns: int) -> list[int]:
+    """Column widths that fit `columns`, the shrinkable columns cut as far as needed."""
+    natural = [max(get_cwidth(row[i]) for row in rows) for i in range(len(_COLUMNS))]
+    widths = list(natural)
+    excess = sum(widths) + len(GAP) * (len(widths) - 1) - columns
+    narrowest = {_COLUMNS.index(heading): least for heading, least in SHRINKABLE_COLUMNS.items()}
+    while excess > 0:
+        # one column off the widest that may still give one: no name is cut to nothing
+        # while another is left long
+        room = {i: widths[i] - least for i, least in narrowest.items() if widths[i] > least}
+        if not room:
+            break  # the fixed columns alone are wider than the screen: nothing more to cut
+        widest = max(room, key=lambda i: widths[i])
+        widths[widest] -= 1
+        excess -= 1
+    # a host column too narrow for a letter of a name, an ellipsis and the fingerprint shows
+    # the fingerprint alone: the columns it would leave blank go back to the most cut column
+    host, least = _COLUMNS.index("HOST"), SHRINKABLE_COLUMNS["HOST"]
+    blank = widths[host] - least
+    if 0 < blank < len(" x") + get_cwidth(ELLIPSIS) and widths[host] < natural[host]:
+        widths[host] = least
+        others = [i for i in narrowest if i != host]
+        most_cut = max(others, key=lambda i: natural[i] - widths[i])
+        widths[most_cut] += min(blank, natural[most_cut] - widths[most_cut])
+    return widths
+
+
+def _cut(heading: str, cell: str, width: int) -> str:
+    """`cell` in at most `width` columns; a host keeps its fingerprint whole while it can
+    (its name is cut instead: the fingerprint is what one compares)."""
+    if get_cwidth(cell) <= width:
+        return cell
+    name, space, fingerprint = cell.rpartition(" ")
+    if heading == "HOST" and space and get_cwidth(fingerprint) <= width:
+        room = width - get_cwidth(space + fingerprint)
+        if room <= get_cwidth(ELLIPSIS):
+            return fingerprint  # no letter of the name would be left
+        return _ellipsized(name, room) + space + fingerprint
+    return _ellipsized(cell, width)
+
+
+def _ellipsized(text: str, width: int) -> str:
+    """`text` cut to `width` columns with an ellipsis, none of the cut's spaces before it."""
+    cut = plain(fit([("", text)], width))
+    return cut[:-len(ELLIPSIS)].rstrip() + ELLIPSIS if cut != text else cut
+
+
+def _line(row: tuple[str, ...], widths: list[int]) -> str:
+    cells = [_cut(heading, cell, width)
+             for heading, cell, width in zip(_COLUMNS, row, widths, strict=True)]
+    return GAP.join(cell + " " * (width - get_cwidth(cell))
+                    for cell, width in zip(cells, widths, strict=True)).rstrip()
+
+
+def format_tables(tables: list[CheckedTable], columns: int = SCREEN_COLUMNS) -> str:
+    """A plain-text table, one line per table, columns aligned, at most `columns` wide; then
+    one note per table this program cannot join (another protocol version), whose advert
+    does not match its host or whose host did not answer."""
     rows = [_COLUMNS, *(_row(t) for t in tables)]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
-    lines = [
-        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        for row in rows
-    ]
+    widths = _widths(rows, columns)
+    lines = [_line(row, widths) for row in rows]
     for checked in tables:
+        table = checked.table
+        where = f"{safe(table.ad.name, MAX_TABLE_NAME_CHARS)!r} at {table.address}:{table.port}"
+        if not table.compatible:  # said here, whole: in its variant cell it could be cut
+            lines.append(f"{where}: protocol v{table.ad.version}: cannot join (it needs another "
+                         "version of hanabi-p2p)")
         if checked.problem:
-            table = checked.table
-            where = f"{safe(table.ad.name, MAX_TABLE_NAME_CHARS)!r} at {table.address}:{table.port}"
             lines.append(f"{_mark(checked)} {where}: {safe(checked.problem)}")
     if any(_mark(t) == MARK_FAKE for t in tables):
         lines.append(f"{MARK_FAKE} join refuses these tables: their advert does not match "

@@ -16,6 +16,7 @@ still returned. Secrets (seed, channel keys) never go here: see ``PrivateFile``.
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
 import stat
 import struct
@@ -27,7 +28,7 @@ from types import TracebackType
 from typing import Any
 
 from hanabi_p2p.datadir import DataDir, atomic_write, fsync_dir
-from hanabi_p2p.errors import LocalProtocolError, UserError
+from hanabi_p2p.errors import GameInUse, LocalProtocolError, UserError
 from hanabi_p2p.limits import MAX_ENTRY_BYTES, MAX_TABLE_NAME_CHARS, TABLE_ID_BYTES
 from hanabi_p2p.log import canonical
 from hanabi_p2p.log.entry import BadEntry, Entry, decode_entry
@@ -70,6 +71,22 @@ def _open_own_log(path: Path, flags: int) -> int:
         os.close(fd)
         raise UserError(f"game log {path} {problem}: refusing to write to it")
     return fd
+
+
+def _lock_for_play(fd: int, path: Path) -> None:
+    """Take the game log's exclusive lock, or close `fd` and raise GameInUse: a game is
+    written by one program at a time. The lock is the open file's (flock), so the OS drops
+    it when the program exits or crashes; readers (`log`, `replay`) never ask for it."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise GameInUse(f"this game is open in another hanabi-p2p window ({path}): play it "
+                        "there, or quit that window first") from None
+    except OSError:
+        # a file system that cannot lock (some network ones): the lock only guards against
+        # a second window of our own, which must not keep the player from the game
+        pass
 
 
 def _read_fd(fd: int) -> bytes:
@@ -248,7 +265,8 @@ def load(path: Path) -> LoadResult:
 
 
 class GameFile:
-    """An open game log to append to. Use ``create`` for a new game, ``open`` to continue."""
+    """An open game log to append to. Use ``create`` for a new game, ``open`` to continue.
+    While it is open no other program can open it so (GameInUse), until ``close``."""
 
     def __init__(self, path: Path, fd: int, header: GameHeader) -> None:
         self.path = path
@@ -267,7 +285,9 @@ class GameFile:
             raise UserError(f"a game log already exists at {path}") from None
         except OSError as exc:
             raise UserError(f"cannot create game log {path}: {exc.strerror}") from exc
-        return cls(path, _open_own_log(path, os.O_WRONLY | os.O_APPEND), header)
+        fd = _open_own_log(path, os.O_WRONLY | os.O_APPEND)
+        _lock_for_play(fd, path)
+        return cls(path, fd, header)
 
     @classmethod
     def open(cls, path: Path) -> tuple[GameFile, LoadResult]:
@@ -275,6 +295,8 @@ class GameFile:
         off (so new records follow good ones); a damaged file is refused."""
         # the file is read through the descriptor we append to: no link is ever followed
         fd = _open_own_log(path, os.O_RDWR | os.O_APPEND)
+        # locked before it is read: the other program may be appending
+        _lock_for_play(fd, path)
         try:
             result = parse(path, _read_fd(fd))
         except BaseException:

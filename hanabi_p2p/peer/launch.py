@@ -24,7 +24,7 @@ from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
-from hanabi_p2p.log.storage import GameFile, PrivateFile, open_game
+from hanabi_p2p.log.storage import GameFile, LoadResult, PrivateFile, open_game
 from hanabi_p2p.net.discovery import TableAd, TableAdvertiser
 from hanabi_p2p.net.errors import LinkClosedError, LinkTimeoutError, RetryLaterError
 from hanabi_p2p.net.handshake import normalize_secret, table_code
@@ -166,10 +166,19 @@ class Peer:
     def listen_address(self) -> Address:
         return Address(self.opts.interface, self.mesh.port)
 
-    async def open(self, table_name: str = "") -> Node:
-        await self.mesh.start()
+    async def open(self, table_name: str = "",
+                   opened: tuple[GameFile, LoadResult] | None = None) -> Node:
+        """Listen and open the game's log; `opened`: the log the caller opened already
+        (a resumed game's, opened before the network so that a game being played in
+        another window is refused first)."""
+        try:
+            await self.mesh.start()
+        except BaseException:
+            if opened is not None:
+                opened[0].close()
+            raise
         self._address = f"{self.opts.interface}:{self.mesh.port}"
-        self.game_file, loaded = open_game(
+        self.game_file, loaded = opened or open_game(
             self.opts.data_dir, self._table_id, created=int(time.time()), name=table_name
         )
         self.core = PeerCore(self.identity, self._session, address=self.listen_address(),
@@ -465,8 +474,10 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
     opts.auto_start = bool(secret.get("auto_start", opts.auto_start))
     # a table opened with --no-mdns stays unadvertised when its host comes back
     opts.advertise = opts.advertise and bool(secret.get("advertise", True))
+    # the log first: a game another hanabi-p2p is playing is refused before any network
+    opened = open_game(opts.data_dir, table_id, created=int(time.time()))
     peer = Peer(opts, identity, table_id, bytes(secret["seed"]), host_id, frontend)
-    await peer.open()
+    await peer.open(opened=opened)
     session = peer.session
     if identity.peer_id != host_id:
         if not session.seats:

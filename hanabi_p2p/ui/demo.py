@@ -157,7 +157,7 @@ def _fits(state: GameState, play: Play) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hanabi_p2p.ui.demo")
+    parser = argparse.ArgumentParser(prog="python -m hanabi_p2p.ui.demo", allow_abbrev=False)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--variant", default="standard")
     parser.add_argument("--option", action="append", default=[])

@@ -335,3 +335,28 @@ def test_many_new_games_are_checked_in_parallel_with_the_same_rows(
     assert {line[len("2023-11-14 22:13  ") + LIST_ID_CHARS:] for line in many.lines[1:]} == {
         line[len("2023-11-14 22:13  ") + LIST_ID_CHARS:] for line in single[1:]}
     assert run_cli("log", "list", "--data-dir", str(data_dir)).lines == many.lines  # cached
+
+
+def test_a_table_that_never_started_is_listed_and_shown_as_such(game: Table, tmp_path: Path,
+                                                               run_cli) -> None:
+    """A lobby that timed out or was left keeps its log (the table opened, who asked to
+    sit): it was listed as 'unfinished', like a game stopped half-way, and `log show` of it
+    exited 1, though there is nothing wrong in it and nothing more to wait for."""
+    lobby = game.peers[0].replica.applied
+    seated = [entry.kind for entry in lobby].index("lobby.seat")
+    root = tmp_path / "data"
+    store_in_data_dir(root, lobby[:seated])  # the table opened, two asked to sit; no more
+    listed = run_cli("log", "list", "--data-dir", str(root))
+    assert listed.code == 0 and len(listed.lines) == 2
+    assert TABLE_NAME in listed.lines[1] and listed.lines[1].endswith("standard  not started")
+    shown = run_cli("log", "show", TABLE_HEX[:8], "--data-dir", str(root))
+    assert shown.code == 0, shown.out
+    assert "the host opens the table 'test table': 3 players, standard" in shown.out
+    summary = shown.lines[shown.lines.index("") + 1]
+    assert summary == "not started: the players were never seated"
+    # verify answers whether this is a whole, audited game: it is not
+    verified = run_cli("log", "verify", TABLE_HEX[:8], "--data-dir", str(root))
+    assert verified.code == 1 and verified.lines[0] == summary
+    replayed = run_cli("log", "replay", TABLE_HEX[:8], "--data-dir", str(root))
+    assert replayed.code == 1
+    assert replayed.err == f"hanabi-p2p: cannot replay this game: {summary}\n"
