@@ -361,3 +361,19 @@ def test_a_shortened_option_is_refused_and_the_full_one_suggested(
     assert err.count("\n") == 1 and f"unrecognized arguments: {typed}" in err
     assert err.endswith(f" (did you mean {meant!r}?); see 'hanabi-p2p {command} --help'\n")
     assert left_behind(data) == []
+
+
+def test_a_table_never_seated_is_reported_as_no_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Removed by the host, or a lobby that timed out: there was no game to finish."""
+    from hanabi_p2p.commands.peerargs import report_result
+    from hanabi_p2p.peer.core import REMOVED_BY_HOST
+    from hanabi_p2p.peer.result import GameResult
+
+    gone = tmp_path / "gone.hlog"
+    assert report_result(GameResult(gone, failure=REMOVED_BY_HOST)) == 1
+    assert capsys.readouterr().err == f"no game: {REMOVED_BY_HOST}\n"
+    seated = GameResult(gone, failure="Bob stopped the game", table_code="ABCD-EFGH")
+    assert report_result(seated) == 1
+    assert capsys.readouterr().err == "game not finished: Bob stopped the game\n"

@@ -246,6 +246,10 @@ def report_result(result: GameResult) -> int:
     if result.failure is None:
         print(f"score {result.score} ({result.rating}); deck audit: "
               + ("valid" if result.audit_ok else f"FAILED ({result.audit_reason})"))
+    elif not result.table_code:
+        # never seated (the lobby timed out, the host removed us, the table filled): there
+        # was no game to finish
+        print(_("no game: {reason}").format(reason=result.failure), file=sys.stderr)
     else:
         print(_("game not finished: {reason}").format(reason=result.failure), file=sys.stderr)
     if result.log_path.exists():
