@@ -137,7 +137,8 @@ def _lost_last_copy(outcome: Outcome, before: GameState | None) -> str | None:
 
 
 def table_opened_line(name: str) -> str:
-    return _("Table {name} is open").format(name=safe_name(name))
+    # quoted: a table's name is often words of its own ("Table practice table is open")
+    return _("Table '{name}' is open").format(name=safe_name(name))
 
 
 def sits_down_line(name: str) -> str:

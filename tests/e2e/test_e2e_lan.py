@@ -121,4 +121,5 @@ def test_two_tables_on_one_lan_never_mix_and_a_full_table_refuses_a_late_joiner(
     red_authors, blue_authors = log_authors(red.log_path), log_authors(blue.log_path)
     assert len(red_authors) == len(blue_authors) == 2
     assert not red_authors & blue_authors
-    assert "Table red is open" in red_guest.stdout and "Table blue is open" in blue_guest.stdout
+    assert "Table 'red' is open" in red_guest.stdout
+    assert "Table 'blue' is open" in blue_guest.stdout

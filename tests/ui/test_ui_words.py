@@ -13,7 +13,7 @@ from hanabi_p2p.rules.cards import GameConfig, Suit
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.ui.commands import Mode
 from hanabi_p2p.ui.completion import CompletionContext, suggestions
-from hanabi_p2p.ui.narrate import chat_line, describe, lost_link_line
+from hanabi_p2p.ui.narrate import chat_line, describe, lost_link_line, table_opened_line
 
 HANDS = [
     ["R1", "R2", "Y1", "Y3", "B5"],
@@ -111,6 +111,13 @@ def test_actions_in_words_in_norwegian() -> None:
     lines = narrate("nb")
     assert lines[1] == "Bob gir Carol en opplysning: 2 (plass 1, 2, 4, 5)"
     assert lines[2] == "Carol gir Alice en opplysning: blå (plass 5)"
+
+
+def test_a_table_name_of_several_words_is_quoted() -> None:
+    # was "Table practice table is open"
+    assert table_opened_line("practice table") == "Table 'practice table' is open"
+    i18n.setup("ro")
+    assert table_opened_line("seara de vineri") == "Masa „seara de vineri” este deschisă"
 
 
 def test_a_lost_link_reads_without_brackets_inside_brackets() -> None:
