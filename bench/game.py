@@ -29,6 +29,8 @@ With ``--think S`` every computer player waits S seconds before it acts (as `pla
 table with a person, 1 s): each turn is then measured on a table that has finished the
 previous one. With 0 (the default) a player acts the moment it may, so a turn also waits
 behind the previous turn's answers (N-1 acks, each applied by every peer) still in flight.
+(A computer player's first turn waits for its deck checks, run off the loop just after the
+deal, as `play` does: it would otherwise run them on the loop, inside the turn.)
 
 Usage: .venv/bin/python bench/game.py [--games N] [--players P] [--processes] [--think S]
 The last line printed is one JSON object with the headline figures (over all games).
