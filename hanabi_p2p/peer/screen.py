@@ -142,8 +142,13 @@ class ScreenFrontend(Frontend):
             else:
                 self.peer_done = True
                 result = game.result()  # a peer that failed to start raises here
-                self._refresh()  # the end screen, with the log path, until the player quits
-                await screen
+                if result.table_code:
+                    self._refresh()  # the end screen, with the log path, until the player quits
+                    await screen
+                # else nobody was seated (the lobby timed out, the host removed us, the table
+                # filled without us): no game to look at, and a lobby left on the screen would
+                # look alive; the screen closes and the reason is printed under it
+
         finally:
             await _close(app, screen)
             if not game.done():

@@ -239,3 +239,21 @@ def test_quitting_while_still_looking_for_the_table_stops_looking() -> None:
         with pytest.raises(UserLeft, match="you left before sitting down"):
             asyncio.run(main())
     assert stopped == [True]
+
+
+def test_a_lobby_that_ends_closes_the_screen_and_says_why(tmp_path: Path) -> None:
+    """Nobody sat down before the lobby timed out (or the host removed us): no game, so no
+    end screen that would look like a lobby still waiting; the screen closes by itself and
+    the result says why, for the program to print."""
+    with create_pipe_input() as pipe:
+        front = ScreenFrontend("en", input=pipe, output=DummyOutput(), err=io.StringIO())
+        opts = PeerOptions(name="Ann", data_dir=DataDir(tmp_path), interface="127.0.0.1",
+                           advertise=False, timing=Timing(lobby_timeout=0.5, linger=0.2))
+
+        async def main() -> GameResult:
+            return await asyncio.wait_for(front.run(
+                lambda: host_table(opts, "empty table", GameConfig(3), front)), WAIT_S)
+
+        result = asyncio.run(main())
+    assert result.failure is not None and "did not fill" in result.failure
+    assert not result.table_code and front.peer_done
