@@ -98,10 +98,15 @@ COMPLETE_TOPIC = "complete"
 # MSG topic in the lobby, host -> a joiner it removed (`kick`), just before closing the link:
 # the joiner stops at once instead of waiting for a table that will not take it. Empty body.
 REMOVED_TOPIC = "lobby.removed"
+# MSG topic in the lobby, from a peer leaving a table that has seated nobody yet, to every peer
+# it is linked to: the host's joiners stop (the table is gone), the host stops counting a
+# joiner that left (until it links up again). Empty body.
+LEFT_TOPIC = "lobby.left"
 
 TABLE_FILLED = "the table is full: the host seated other players before our request came"
 TABLE_STARTED = "the table is full and its game has begun (hanabi-p2p watch follows it)"
 REMOVED_BY_HOST = "the host removed you from the table"
+HOST_LEFT = "the host closed the table"
 # Once seated, a link of a peer that is not a player must say ``watch`` within this long.
 WATCH_HELLO_S = 5.0
 # A link we serve as a spectator (not a player) is answered at most this often, so a
@@ -168,6 +173,8 @@ class PeerCore:
         self.counters = Counters()
         self.connected: set[bytes] = set()
         self.kicked: set[bytes] = set()
+        # joiners that said they left the lobby (lobby.left), until they link up again
+        self.left_lobby: set[bytes] = set()
         self.finished: fx.Finished | None = None
         self._effects: list[fx.Effect] = []
         self._events: list[ev.Event] = []
@@ -232,6 +239,9 @@ class PeerCore:
         if peer_id in self.kicked:  # (it came back: tell it again)
             self._remove(peer_id)
             return
+        if peer_id in self.left_lobby:  # it came back to the lobby it had left
+            self.left_lobby.discard(peer_id)
+            self._event(fx.LobbyChanged(len(self.lobby())))
         self.connected.add(peer_id)
         self._up_at[peer_id] = now
         self._down_since.pop(peer_id, None)
@@ -298,6 +308,8 @@ class PeerCore:
             self._on_complete(peer_id, frame.body)
         elif isinstance(frame, fr.Message) and frame.topic == REMOVED_TOPIC:
             self._on_removed(peer_id)
+        elif isinstance(frame, fr.Message) and frame.topic == LEFT_TOPIC:
+            self._on_left_lobby(peer_id)
         elif isinstance(frame, fr.Message) and frame.topic == ww.WATCH_TOPIC:
             self._on_watch(peer_id, frame.body)
         elif isinstance(frame, fr.Message) and frame.topic == ww.WATCH_KEYS_TOPIC:
@@ -430,7 +442,7 @@ class PeerCore:
 
     def lobby(self) -> list[tuple[bytes, str]]:
         """Joiners waiting for a seat, in join order (host's view), kicked ones left out."""
-        excluded = self._excluded()
+        excluded = self.left_out()
         return [(p, j.name) for p, j in self.session.joins.items() if p not in excluded]
 
     # ================================================================ entries
@@ -612,9 +624,10 @@ class PeerCore:
 
     # ================================================================ lobby
 
-    def _excluded(self) -> set[bytes]:
-        """Joiners the host will not seat: kicked, or caught signing two entries as one."""
-        return self.kicked | self.replica.equivocators
+    def left_out(self) -> set[bytes]:
+        """Joiners the host will not seat: kicked, gone from the lobby, or caught signing
+        two entries as one."""
+        return self.kicked | self.left_lobby | self.replica.equivocators
 
     def _start_game(self, *, by_command: bool) -> None:
         session = self.session
@@ -689,10 +702,29 @@ class PeerCore:
             return
         self._finish(fx.EndKind.LEFT, REMOVED_BY_HOST, forget=True)
 
+    def _in_lobby(self) -> bool:
+        """At a table (as a player) that has seated nobody yet."""
+        session = self.session
+        return not self.watching and session.table is not None and not session.seats
+
+    def _on_left_lobby(self, peer_id: bytes) -> None:
+        """A peer left the lobby: if it is the host, the table is gone (stop, saying so);
+        if it is a joiner of ours, it no longer waits for a seat. Only on its own link, and
+        only before the seating."""
+        session = self.session
+        if not self._in_lobby():
+            return
+        if peer_id == session.host_id and session.host_id != self.me:
+            self._finish(fx.EndKind.LEFT, HOST_LEFT, forget=True)
+        elif (session.host_id == self.me and peer_id in session.joins
+              and peer_id not in self.left_lobby):
+            self.left_lobby.add(peer_id)
+            self._event(fx.LobbyChanged(len(self.lobby())))
+
     def _on_session_events(self, events: list[ev.Event]) -> None:
         for event in events:
             if isinstance(event, ev.PlayerJoined):
-                if event.peer_id in self._excluded():
+                if event.peer_id in self.left_out():
                     continue
                 self._event(fx.LobbyChanged(len(self.lobby())))
                 if self.auto_start:
@@ -939,6 +971,9 @@ class PeerCore:
                 chosen: bool = False) -> None:
         if self.finished is not None:
             return
+        if self._in_lobby():
+            # whoever waits with us for this table learns at once that we are gone
+            self._effects.append(fx.Broadcast(fr.Message(LEFT_TOPIC, b"")))
         self.finished = fx.Finished(kind, failure, forget, chosen)
         self._flush_events()
         self._effects.append(self.finished)

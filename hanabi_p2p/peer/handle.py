@@ -65,8 +65,9 @@ class PeerHandle(Protocol):
         """Who watches this table, as far as this peer knows (sorted by name)."""
         ...
 
-    def kicked(self) -> frozenset[bytes]:
-        """The joiners the host removed from the lobby."""
+    def left_out(self) -> frozenset[bytes]:
+        """The joiners the host will not seat: removed (`kick`), gone from the lobby, or
+        caught signing two entries with one number."""
         ...
 
     def describe(self, peer_id: bytes) -> str:

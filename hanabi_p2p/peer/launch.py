@@ -149,9 +149,9 @@ class Peer:
     def watchers(self) -> tuple[fx.Watcher, ...]:
         return self.core.watchers() if self.core is not None else ()
 
-    def kicked(self) -> frozenset[bytes]:
-        """The joiners the host removed from the lobby (their requests stay in the log)."""
-        return frozenset(self.core.kicked) if self.core is not None else frozenset()
+    def left_out(self) -> frozenset[bytes]:
+        """The joiners the host will not seat (their requests stay in the log)."""
+        return frozenset(self.core.left_out()) if self.core is not None else frozenset()
 
     def describe(self, peer_id: bytes) -> str:
         return self._session.describe(peer_id)

@@ -321,7 +321,7 @@ class ScreenFrontend(Frontend):
                 WatcherRow(w.name, fingerprint(w.peer_id), w.sees_hands) for w in peer.watchers()
             ),
             watching=watching_for(peer.session, peer.watching),
-            removed=peer.kicked(),
+            removed=peer.left_out(),
         )
 
     def _alerts(self) -> str:

@@ -61,8 +61,8 @@ class ShellFacts:
     # spectators of this table as far as we know (names as they gave them)
     watchers: tuple[WatcherRow, ...] = ()
     watching: Watching | None = None  # this peer is a spectator, not a player
-    # joiners the host removed (`kick`): their request for a seat stays in the log, but
-    # they hold no seat any more and are not waited for
+    # joiners the host will not seat (removed with `kick`, gone from the lobby): their
+    # request for a seat stays in the log, but they are not listed nor waited for
     removed: frozenset[bytes] = field(default_factory=frozenset)
 
 

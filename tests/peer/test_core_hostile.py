@@ -10,7 +10,14 @@ from core_harness import SimNet, no_blame, safe_command
 from hanabi_p2p.log.entry import decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.core import MAX_LOBBY_JOINERS, REMOVED_BY_HOST, REMOVED_TOPIC, Timing
+from hanabi_p2p.peer.core import (
+    HOST_LEFT,
+    LEFT_TOPIC,
+    MAX_LOBBY_JOINERS,
+    REMOVED_BY_HOST,
+    REMOVED_TOPIC,
+    Timing,
+)
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import ABORTED, AUDITED, PLAY
 
@@ -420,5 +427,61 @@ def test_only_the_host_can_remove_a_joiner_and_only_before_the_seating() -> None
     bob.core.receive(host.peer_id, removed, net.now)
     net._effects(bob)
     assert bob.finished is None
+    net.run(lambda: all(p.finished is not None for p in net.peers))
+    assert finished_ok(net) and no_blame(net)
+
+
+def test_when_the_host_leaves_the_lobby_its_joiners_stop_at_once() -> None:
+    """The host quits before the deal: every joiner learns the table is gone and stops,
+    keeping nothing, instead of waiting for a host that will not come back."""
+    net = SimNet(GameConfig(3), seed=27, auto_start=False,
+                 timing=Timing(lobby_timeout=600.0, linger=1.0))
+    net.open_table()
+    net.run_for(2.0)
+    host = net.peers[0]
+    assert len(host.core.lobby()) == 2
+    assert safe_command(net, host, fx.Leave("you left the table", forget=True)) is None
+    net.run_for(2.0)
+    for joiner in net.peers[1:]:
+        assert joiner.finished == fx.Finished(fx.EndKind.LEFT, HOST_LEFT, forget=True)
+    assert no_blame(net)
+
+
+def test_a_joiner_who_leaves_the_lobby_is_not_waited_for_until_it_comes_back() -> None:
+    net = SimNet(GameConfig(3), seed=28, auto_start=False,
+                 timing=Timing(lobby_timeout=600.0, linger=1.0))
+    net.open_table()
+    net.run_for(2.0)
+    host, bob = net.peers[0], net.peers[1]
+    assert safe_command(net, bob, fx.Leave("you left the table", forget=True)) is None
+    net.run_for(2.0)
+    assert bob.peer_id not in {peer_id for peer_id, _ in host.core.lobby()}
+    assert bob.peer_id in host.core.left_out() and host.finished is None
+    reason = safe_command(net, host, fx.Start())
+    assert reason is not None and "waiting for 1 more" in reason
+    # the same player (same key) links up to the table again: it waits for a seat again
+    host.core.peer_up(bob.peer_id, net.now)
+    net._effects(host)
+    assert bob.peer_id in {peer_id for peer_id, _ in host.core.lobby()}
+
+
+def test_only_its_own_link_says_a_peer_left_the_lobby() -> None:
+    """A stranger (or a fellow joiner) saying 'lobby.left' to a joiner changes nothing;
+    after the seating nobody listens to it."""
+    net = SimNet(GameConfig(3), seed=29, auto_start=False)
+    net.open_table()
+    net.run_for(2.0)
+    host, bob, carol = net.peers
+    left = fr.Message(LEFT_TOPIC, b"")
+    bob.core.receive(carol.peer_id, left, net.now)
+    net._effects(bob)
+    assert bob.finished is None
+    assert safe_command(net, host, fx.Start()) is None
+    net.run(lambda: bool(bob.session.seats) and bool(host.session.seats))
+    bob.core.receive(host.peer_id, left, net.now)
+    host.core.receive(carol.peer_id, left, net.now)
+    net._effects(bob)
+    net._effects(host)
+    assert bob.finished is None and carol.peer_id not in host.core.left_out()
     net.run(lambda: all(p.finished is not None for p in net.peers))
     assert finished_ok(net) and no_blame(net)

@@ -142,7 +142,7 @@ def test_the_host_screen_leaves_out_whom_its_peer_removed() -> None:
     front.peer = SimpleNamespace(
         command=command, session=pair.ann, table_id=TABLE_ID, connected=frozenset(),
         log_path=None, watchers=lambda: (), watching=False, failed_code_attempts=0,
-        counters=Counters(), finished=False, kicked=lambda: frozenset(kicked))
+        counters=Counters(), finished=False, left_out=lambda: frozenset(kicked))
     front._schedule_refresh = lambda: None  # type: ignore[method-assign]
     bob_id = pair.ids[1].peer_id
     front.on_kick(b"nobody")
