@@ -251,7 +251,8 @@ def summary_lines(report: GameReport) -> list[str]:
                          f"fireworks {fireworks}, score {state.score}")
         else:
             lines.append(f"game: {variant}, not over; {state.turn} turns checked")
-    lines.append(f"deck audit: {_audit_text(report)}")
+    if not never_started(report):  # (no deck was ever made: nothing to audit)
+        lines.append(f"deck audit: {_audit_text(report)}")
     entries = _count(report.entry_count, "entry", "entries")
     lines.append(f"checked: {entries} from {_count(report.authors, 'author', 'authors')} "
                  f"(signatures, chain links, turns, state hashes); {len(report.applied)} applied")

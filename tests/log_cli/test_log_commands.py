@@ -354,6 +354,7 @@ def test_a_table_that_never_started_is_listed_and_shown_as_such(game: Table, tmp
     assert "the host opens the table 'test table': 3 players, standard" in shown.out
     summary = shown.lines[shown.lines.index("") + 1]
     assert summary == "not started: the players were never seated"
+    assert "deck audit" not in shown.out  # no deck was ever made
     # verify answers whether this is a whole, audited game: it is not
     verified = run_cli("log", "verify", TABLE_HEX[:8], "--data-dir", str(root))
     assert verified.code == 1 and verified.lines[0] == summary
