@@ -94,3 +94,28 @@ def test_resuming_a_game_played_in_another_window_says_so_before_the_network(
     assert capsys.readouterr().err == (
         f"hanabi-p2p: this game is open in another hanabi-p2p window ({path}): play it "
         "there, or quit that window first\n")
+
+
+def test_joining_a_table_whose_game_is_open_in_another_window_is_refused_before_dialling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second `join` of the same table from the same data directory would dial the host as
+    the same player, and its link would push the first window's aside: refused first."""
+    import asyncio
+
+    from hanabi_p2p.peer.frontends import Headless
+    from hanabi_p2p.peer.launch import PeerOptions, join_known
+
+    path = unfinished_game(tmp_path / "data")
+
+    async def no_network(self: Mesh) -> None:
+        raise AssertionError("the network was touched")
+
+    monkeypatch.setattr(Mesh, "start", no_network)
+    opts = PeerOptions(name="Bob", data_dir=DataDir(tmp_path / "data"), interface="127.0.0.1",
+                       advertise=False)
+    with GameFile.open(path)[0], pytest.raises(GameInUse, match="another hanabi-p2p window"):
+        asyncio.run(join_known(opts, "127.0.0.1", 9, TABLE, HOST, Headless(out=None)))
+    # once that window is closed, the check lets the join go on (to the network)
+    with pytest.raises(AssertionError, match="network was touched"):
+        asyncio.run(join_known(opts, "127.0.0.1", 9, TABLE, HOST, Headless(out=None)))

@@ -89,6 +89,19 @@ def _lock_for_play(fd: int, path: Path) -> None:
         pass
 
 
+def refuse_if_in_play(path: Path) -> None:
+    """Raise GameInUse if another program plays the game at `path` now; nothing if there is
+    no such file (or one this check cannot open: opening it for play will say why). For a
+    check before any network: a second window joining the same table would otherwise dial
+    the host as the same player, and its link would push the first window's aside."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return
+    _lock_for_play(fd, path)  # (closes fd when it raises)
+    os.close(fd)  # the lock goes with it: whoever opens the game next takes it
+
+
 def _read_fd(fd: int) -> bytes:
     """The whole file behind `fd`, read from its start (the position is left at the end)."""
     os.lseek(fd, 0, os.SEEK_SET)

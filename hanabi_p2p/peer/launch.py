@@ -24,7 +24,13 @@ from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
-from hanabi_p2p.log.storage import GameFile, LoadResult, PrivateFile, open_game
+from hanabi_p2p.log.storage import (
+    GameFile,
+    LoadResult,
+    PrivateFile,
+    open_game,
+    refuse_if_in_play,
+)
 from hanabi_p2p.net.discovery import TableAd, TableAdvertiser
 from hanabi_p2p.net.errors import LinkClosedError, LinkTimeoutError, RetryLaterError
 from hanabi_p2p.net.handshake import normalize_secret, table_code
@@ -364,6 +370,7 @@ async def join_known(opts: PeerOptions, host: str, port: int, table_id: bytes,
     identity = Identity.load_or_create(opts.data_dir)
     if identity.peer_id == host_id:
         raise UserError("this installation is the table's host: use another --data-dir")
+    refuse_if_in_play(opts.data_dir.game_path(table_id))  # before any network
     peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), host_id, frontend)
     await _dial_first(peer, host, port, host_id, "join")
     await peer.open()
