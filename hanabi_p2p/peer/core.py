@@ -183,6 +183,8 @@ class PeerCore:
         self._last_have_sent = now
         self._have_echo_at: dict[bytes, float] = {}
         self._down_since: dict[bytes, float] = {}
+        # a joiner's host, unreachable in the lobby since (None: linked, or not a joiner)
+        self._host_down_since: float | None = None
         self._up_at: dict[bytes, float] = {}  # when each peer's current link came up
         self._applied_from: dict[bytes, float] = {}  # author -> when we last applied its entry
         self._got_at: dict[bytes, float] = {}  # entry hash -> when we made or first received it
@@ -245,6 +247,8 @@ class PeerCore:
         self.connected.add(peer_id)
         self._up_at[peer_id] = now
         self._down_since.pop(peer_id, None)
+        if peer_id == self.session.host_id:
+            self._host_down_since = None
         if self.watching:
             self._effects.append(fx.Send(peer_id, fr.Message(
                 ww.WATCH_TOPIC, ww.encode_watch(self.player_name))))
@@ -269,6 +273,8 @@ class PeerCore:
         if self._watchers.pop(peer_id, None) is not None:
             self._keys_sent.pop(peer_id, None)
             self._watchers_changed()
+        if peer_id == self.session.host_id and self._host_down_since is None:
+            self._host_down_since = now
         if self.session.seat_of(peer_id) is not None:
             self._down_since.setdefault(peer_id, now)
         else:  # a stranger (or a joiner before seating) leaves nothing behind
@@ -381,6 +387,8 @@ class PeerCore:
                 self._down_since[peer_id] = now
             if self._alone_since is not None:
                 self._alone_since = now
+            if self._host_down_since is not None:
+                self._host_down_since = now
         self._last_tick = now
         self._now = now
         self._apply_sent()
@@ -391,6 +399,7 @@ class PeerCore:
                 self._effects.append(fx.Send(peer_id, have))
         if self.finished is None:
             self._check_lobby_timeout(now)
+            self._check_host_reachable(now)
             if not self.watching:  # a spectator times nobody out: it is not in the game
                 self._check_waiting(now)
             else:
@@ -762,6 +771,19 @@ class PeerCore:
             return
         if now - self._started_at > limit:
             self._finish(fx.EndKind.LEFT, f"the table did not fill within {limit:g} s")
+
+    def _check_host_reachable(self, now: float) -> None:
+        """A joiner whose host has been out of reach in the lobby as long as a player would
+        wait for a player (the host's program ended without a word: a crash, a machine
+        switched off) stops and says so, instead of waiting for ever (nobody is seated:
+        should the table come back, it joins it again)."""
+        limit, since = self.timing.wait_timeout, self._host_down_since
+        if limit is None or since is None or not self._in_lobby():
+            return
+        if self.session.host_id == self.me or now - since < limit:
+            return
+        self._finish(fx.EndKind.LEFT, f"the host has been unreachable for {int(now - since)} s: "
+                     "its table has closed, or cannot be reached from here")
 
     # ================================================================ waiting
 

@@ -485,3 +485,21 @@ def test_only_its_own_link_says_a_peer_left_the_lobby() -> None:
     assert bob.finished is None and carol.peer_id not in host.core.left_out()
     net.run(lambda: all(p.finished is not None for p in net.peers))
     assert finished_ok(net) and no_blame(net)
+
+
+def test_a_joiner_whose_host_vanished_from_the_lobby_stops_after_the_wait_timeout() -> None:
+    """The host's program ended without a word (a crash, a machine switched off): its joiners
+    wait for it as long as a player waits for a player, then stop and say why."""
+    net = SimNet(GameConfig(3), seed=30, auto_start=False,
+                 timing=Timing(wait_timeout=60.0, linger=1.0))
+    net.open_table()
+    net.run_for(2.0)
+    net.cut(0)  # its links to them drop after the idle timeout (15 s)
+    net.run_for(65.0)
+    assert all(joiner.finished is None for joiner in net.peers[1:])
+    net.run_for(20.0)
+    for joiner in net.peers[1:]:
+        assert joiner.finished is not None and joiner.finished.kind is fx.EndKind.LEFT
+        assert joiner.finished.failure is not None
+        assert joiner.finished.failure.startswith("the host has been unreachable for 6")
+    assert no_blame(net)
