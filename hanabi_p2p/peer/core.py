@@ -728,6 +728,7 @@ class PeerCore:
         elif (session.host_id == self.me and peer_id in session.joins
               and peer_id not in self.left_lobby):
             self.left_lobby.add(peer_id)
+            self._event(fx.JoinerLeft(peer_id, session.joins[peer_id].name))
             self._event(fx.LobbyChanged(len(self.lobby())))
 
     def _on_session_events(self, events: list[ev.Event]) -> None:

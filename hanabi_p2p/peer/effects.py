@@ -42,6 +42,14 @@ class LinkProblem(ev.Event):
 
 
 @dataclass(frozen=True, slots=True)
+class JoinerLeft(ev.Event):
+    """A joiner said it left the lobby (`lobby.left`): the host no longer waits for it."""
+
+    peer_id: bytes
+    name: str  # as it asked to sit: peer text, to sanitise
+
+
+@dataclass(frozen=True, slots=True)
 class LobbyChanged(ev.Event):
     """Who is waiting in the lobby changed (a join, a kick); hosts update their advert."""
 

@@ -136,7 +136,7 @@ class Headless(Frontend):
         # every sentence comes from the one narrator (ui/narrate), which also sanitises
         # the peer-provided text in it
         from hanabi_p2p.identity import display_name, fingerprint
-        from hanabi_p2p.peer.effects import LinkProblem, PeerLink
+        from hanabi_p2p.peer.effects import JoinerLeft, LinkProblem, PeerLink
         from hanabi_p2p.rules.engine import End
         from hanabi_p2p.session import events as ev
         from hanabi_p2p.session.table import DECK, PLAY
@@ -147,6 +147,8 @@ class Headless(Frontend):
             return say.table_opened_line(event.name)
         if isinstance(event, ev.PlayerJoined):
             return say.sits_down_line(display_name(event.name, event.peer_id))
+        if isinstance(event, JoinerLeft):
+            return say.left_lobby_line(display_name(event.name, event.peer_id))
         if isinstance(event, ev.Seated):
             from hanabi_p2p.net.handshake import table_code
 

@@ -29,6 +29,7 @@ from hanabi_p2p.identity import display_name, fingerprint
 from hanabi_p2p.peer.effects import (
     Act,
     Command,
+    JoinerLeft,
     Kick,
     Leave,
     LinkProblem,
@@ -51,6 +52,7 @@ from hanabi_p2p.ui.narrate import (
     back_line,
     chat_hidden_line,
     dropped_line,
+    left_lobby_line,
     renamed_line,
     sits_down_line,
     stopped_line,
@@ -230,6 +232,8 @@ class ScreenFrontend(Frontend):
             app.notify(_("Connection problem: {reason}").format(reason=_clean(event.reason)))
         elif isinstance(event, ev.PlayerJoined):
             app.notify(sits_down_line(event.name))
+        elif isinstance(event, JoinerLeft):
+            app.notify(left_lobby_line(display_name(event.name, event.peer_id)))
         elif isinstance(event, ev.Seated):
             self._tell_renamed()
         elif isinstance(event, ev.Fault):

@@ -146,6 +146,11 @@ def sits_down_line(name: str) -> str:
     return _("{name} sits down").format(name=safe(name))
 
 
+def left_lobby_line(name: str) -> str:
+    """A joiner left the lobby before the deal; `name` as for `sits_down_line`."""
+    return _("{name} left the table").format(name=safe(name))
+
+
 def seated_line(code: str, names: Sequence[str] = ()) -> str:
     if names:
         return _("Everyone is seated: {names}; table code {code}").format(

@@ -457,6 +457,9 @@ def test_a_joiner_who_leaves_the_lobby_is_not_waited_for_until_it_comes_back() -
     net.run_for(2.0)
     assert bob.peer_id not in {peer_id for peer_id, _ in host.core.lobby()}
     assert bob.peer_id in host.core.left_out() and host.finished is None
+    left = [e for e in host.events if isinstance(e, fx.JoinerLeft)]
+    bob_name = bob.session.joins[bob.peer_id].name
+    assert [(e.peer_id, e.name) for e in left] == [(bob.peer_id, bob_name)]
     reason = safe_command(net, host, fx.Start())
     assert reason is not None and "waiting for 1 more" in reason
     # the same player (same key) links up to the table again: it waits for a seat again

@@ -173,3 +173,11 @@ def test_rules_command_unknown_language_is_one_line_error(
     assert err.strip().splitlines() == [
         "hanabi-p2p: error: unknown language 'klingon' (known: en, it, ro, nb)"
     ]
+
+
+def test_a_joiner_who_left_is_named_with_its_key() -> None:
+    from hanabi_p2p.ui.narrate import left_lobby_line
+
+    assert left_lobby_line("Ivy (W21Y-HXJJ)") == "Ivy (W21Y-HXJJ) left the table"
+    i18n.setup("it")
+    assert left_lobby_line("Ivy (W21Y-HXJJ)") == "Ivy (W21Y-HXJJ) ha lasciato il tavolo"
