@@ -450,7 +450,8 @@ class PeerCore:
                             key=lambda w: (fold_name(w.name), w.peer_id)))
 
     def lobby(self) -> list[tuple[bytes, str]]:
-        """Joiners waiting for a seat, in join order (host's view), kicked ones left out."""
+        """Joiners waiting for a seat, in join order (host's view), without those the host
+        will not seat (`left_out`)."""
         excluded = self.left_out()
         return [(p, j.name) for p, j in self.session.joins.items() if p not in excluded]
 
