@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from core_harness import SimNet, no_blame, safe_command
 
 from hanabi_p2p.log.entry import decode_entry, make_entry
@@ -411,26 +412,6 @@ def test_a_joiner_the_host_removes_is_told_and_stops_at_once() -> None:
     assert host.finished is None and no_blame(net)
 
 
-def test_only_the_host_can_remove_a_joiner_and_only_before_the_seating() -> None:
-    """The removal message from anyone but the host (a stranger linked to the joiner, a
-    fellow joiner) is ignored, and so is one after the seating."""
-    net = SimNet(GameConfig(3), seed=26, auto_start=False)
-    net.open_table()
-    net.run_for(2.0)
-    host, bob, carol = net.peers
-    removed = fr.Message(REMOVED_TOPIC, b"")
-    bob.core.receive(carol.peer_id, removed, net.now)
-    net._effects(bob)
-    assert bob.finished is None
-    assert safe_command(net, host, fx.Start()) is None
-    net.run(lambda: bool(bob.session.seats))
-    bob.core.receive(host.peer_id, removed, net.now)
-    net._effects(bob)
-    assert bob.finished is None
-    net.run(lambda: all(p.finished is not None for p in net.peers))
-    assert finished_ok(net) and no_blame(net)
-
-
 def test_when_the_host_leaves_the_lobby_its_joiners_stop_at_once() -> None:
     """The host quits before the deal: every joiner learns the table is gone and stops,
     keeping nothing, instead of waiting for a host that will not come back."""
@@ -468,21 +449,22 @@ def test_a_joiner_who_leaves_the_lobby_is_not_waited_for_until_it_comes_back() -
     assert bob.peer_id in {peer_id for peer_id, _ in host.core.lobby()}
 
 
-def test_only_its_own_link_says_a_peer_left_the_lobby() -> None:
-    """A stranger (or a fellow joiner) saying 'lobby.left' to a joiner changes nothing;
-    after the seating nobody listens to it."""
+@pytest.mark.parametrize("topic", [REMOVED_TOPIC, LEFT_TOPIC])
+def test_only_its_own_link_says_a_joiner_is_out_and_only_before_the_seating(topic: str) -> None:
+    """'lobby.removed' or 'lobby.left' from anyone but the host (a stranger linked to the
+    joiner, a fellow joiner) changes nothing; after the seating nobody listens to either."""
     net = SimNet(GameConfig(3), seed=29, auto_start=False)
     net.open_table()
     net.run_for(2.0)
     host, bob, carol = net.peers
-    left = fr.Message(LEFT_TOPIC, b"")
-    bob.core.receive(carol.peer_id, left, net.now)
+    message = fr.Message(topic, b"")
+    bob.core.receive(carol.peer_id, message, net.now)
     net._effects(bob)
     assert bob.finished is None
     assert safe_command(net, host, fx.Start()) is None
     net.run(lambda: bool(bob.session.seats) and bool(host.session.seats))
-    bob.core.receive(host.peer_id, left, net.now)
-    host.core.receive(carol.peer_id, left, net.now)
+    bob.core.receive(host.peer_id, message, net.now)
+    host.core.receive(carol.peer_id, message, net.now)
     net._effects(bob)
     net._effects(host)
     assert bob.finished is None and carol.peer_id not in host.core.left_out()
