@@ -249,7 +249,10 @@ def report_result(result: GameResult) -> int:
     elif not result.table_code:
         # never seated (the lobby timed out, the host removed us, the table filled): there
         # was no game to finish
-        print(_("no game: {reason}").format(reason=result.failure), file=sys.stderr)
+        from hanabi_p2p.ui.refusals import translate_refusal
+
+        reason = translate_refusal(result.failure)  # (the core's reasons are in English)
+        print(_("no game: {reason}").format(reason=reason), file=sys.stderr)
     else:
         print(_("game not finished: {reason}").format(reason=result.failure), file=sys.stderr)
     if result.log_path.exists():

@@ -54,6 +54,19 @@ _KNOWN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          N_("you are watching: only the players play, talk and start the game")),
         (r"slow down: at most (?P<count>\d+) messages every (?P<seconds>[\d.]+) s",
          N_("slow down: at most {count} messages every {seconds} s")),
+        # why a lobby ended without a game (peer/core.py)
+        (r"the host removed you from the table", N_("the host removed you from the table")),
+        (r"the host closed the table", N_("the host closed the table")),
+        (r"the table is full: the host seated other players before our request came",
+         N_("the table is full: the host seated other players before our request came")),
+        (r"the table is full and its game has begun \(hanabi-p2p watch follows it\)",
+         N_("the table is full and its game has begun (hanabi-p2p watch follows it)")),
+        (r"the table did not fill within (?P<seconds>[\d.e+]+) s",
+         N_("the table did not fill within {seconds} s")),
+        (r"the host has been unreachable for (?P<seconds>\d+) s: its table has closed, or "
+         r"cannot be reached from here",
+         N_("the host has been unreachable for {seconds} s: its table has closed, or cannot "
+            "be reached from here")),
     )
 )
 
