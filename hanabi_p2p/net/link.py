@@ -39,9 +39,11 @@ from dataclasses import dataclass
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError
 from hanabi_p2p.net.errors import (
     FrameError,
+    HandshakeError,
     LinkClosedError,
     LinkTimeoutError,
     PeerRefusedError,
+    WrongSecretError,
 )
 from hanabi_p2p.net.frames import (
     Auth,
@@ -142,6 +144,31 @@ def _abort_writer(
         writer.close()
 
 
+async def _refuse(writer: asyncio.StreamWriter, read_side: _ReadSide | None,
+                  error: HandshakeError, timing: LinkTiming) -> None:
+    """Refuse a handshake (another table or version, a bad signature...): tell the peer
+    why in an ERROR frame, in clear, then close without a reset. A peer that sent more than
+    we read before refusing (a pipelining client) would otherwise lose the ERROR to the
+    reset, and its player would read "connection lost" instead of the reason; so, as
+    `Link.close` does, our direction is ended and what the peer still sends is dropped
+    unread until it ends its own or `close_linger` passes. Garbage (FrameError), timeouts
+    and wrong passwords close at once."""
+    frame = _error_frame_for(error)
+    if frame is None or read_side is None or writer.is_closing():
+        _abort_writer(writer, error, None)
+        return
+    try:
+        writer.write(encode_frame(frame))
+        writer.write_eof()  # after the ERROR: the peer reads it, then the end of stream
+        read_side.discard()
+        async with asyncio.timeout(timing.close_linger):
+            await read_side.peer_done.wait()
+    except (OSError, TimeoutError):
+        pass  # gone already, or still talking after the bound: closed now either way
+    finally:
+        writer.close()
+
+
 class _ReadSide(asyncio.Protocol):
     """Stands between the socket and the stream reader's own protocol of one connection.
 
@@ -238,6 +265,15 @@ async def open_link(
         error = LinkClosedError(handshake.peer_label, f"connection lost ({type(exc).__name__})")
         _abort_writer(writer, error, None)
         raise error from exc
+    except WrongSecretError as exc:
+        # At once: the table counts a wrong password when open_link raises, and a refusal
+        # that lingered could be evicted first (pending handshakes from one source are
+        # capped), which would let a guesser skip the count and its back-off.
+        _abort_writer(writer, exc, None)
+        raise
+    except HandshakeError as exc:
+        await _refuse(writer, read_side, exc, timing)
+        raise
     except HanabiError as exc:
         _abort_writer(writer, exc, None)
         raise

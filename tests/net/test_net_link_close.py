@@ -11,6 +11,7 @@ instead of hanging: no test asserts how long anything takes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -214,3 +215,43 @@ def test_a_peer_that_answers_bye_by_closing_ends_the_linger() -> None:
         assert "the peer left (game over)" in reason
 
     asyncio.run(main())
+
+
+def test_a_refused_handshake_still_delivers_its_error_when_the_peer_sent_more() -> None:
+    """A table refuses a dialler (here: another table's) that had sent more after its HELLO
+    (a pipelining client, or one that keeps talking): closed with those bytes unread, the
+    socket was reset and the dialler lost the ERROR that says why it was refused."""
+    from hanabi_p2p.errors import HanabiError
+    from hanabi_p2p.net.frames import Error
+
+    async def main() -> list[Frame]:
+        async def refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            handshake = Handshake(LINK_SIDE, TABLE, initiator=False, peer_label="dialler")
+            with contextlib.suppress(HanabiError):
+                await open_link(reader, writer, handshake)
+
+        async with asyncio.timeout(WAIT_S):
+            server = await asyncio.start_server(refuse, "127.0.0.1", 0)
+            port = server.sockets[0].getsockname()[1]
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            dialler = Handshake(OTHER_SIDE, b"D" * 16, initiator=True, peer_label="table")
+            for hello in dialler.start():
+                writer.write(encode_frame(hello))
+            writer.write(b"\x00" * (1 << 20))  # more than the table reads before refusing
+            await asyncio.sleep(0.3)  # the refusal is made and sent; we read it only now
+            decoder = FrameDecoder("table")
+            frames: list[Frame] = []
+            try:
+                while data := await reader.read(64 * 1024):
+                    decoder.feed(data)
+                    while (frame := decoder.next_frame()) is not None:
+                        frames.append(frame)
+            except ConnectionResetError:
+                pass
+            writer.close()
+            server.close()
+            return frames
+
+    frames = asyncio.run(main())
+    errors = [frame for frame in frames if isinstance(frame, Error)]
+    assert len(errors) == 1 and "table" in errors[0].reason, frames
