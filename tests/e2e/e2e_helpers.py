@@ -236,11 +236,15 @@ def same_valid_logs(paths: Iterable[Path], *, finished: bool = True) -> str:
     return next(iter(digests.values()))
 
 
-def verify_log(path: Path, *, finished: bool = True) -> str:
+def verify_log(path: Path, *, finished: bool = True, or_blames: str | None = None) -> str:
     """Verify one log (the `log verify` command if it exists, and structurally); its digest.
 
     `finished=False`: a game stopped on purpose (a cheat, a peer gone): nothing in the log
-    may be wrong, but the verifier rightly calls the game unfinished."""
+    may be wrong, but the verifier rightly calls the game unfinished. `or_blames`: the game
+    was stopped for a cheat of the player so named, and this copy may hold the cheater's
+    signed entry, taken without being played because another honest peer had stopped the
+    game first (SPEC 5.5); the verifier, which judges the set of entries, then rightly calls
+    the log invalid, naming the cheater and what it did."""
     loaded = load(path)
     assert loaded.ok, f"{path}: {loaded.errors}"
     report = verify_entries(loaded.entries)
@@ -252,7 +256,9 @@ def verify_log(path: Path, *, finished: bool = True) -> str:
         if finished:
             assert status == 0, f"hanabi-p2p log verify {path} failed:\n{output}"
         else:
-            assert status == 1 and output.startswith("unfinished: "), (
+            first = output.splitlines()[0] if output else ""
+            blamed = or_blames is not None and first.startswith(f"invalid: {or_blames} (")
+            assert status == 1 and (first.startswith("unfinished: ") or blamed), (
                 f"hanabi-p2p log verify {path} should say unfinished:\n{output}")
         printed = set(HEX_DIGEST.findall(output))
         assert not printed or report.digest in printed, (

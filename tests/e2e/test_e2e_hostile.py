@@ -115,7 +115,7 @@ def expect_cheat_named(honest: list[Proc], *reason: str) -> None:
                         error), proc.describe()
         for text in reason:
             assert text in error, proc.describe()
-        verify_log(proc.log_path, finished=False)
+        verify_log(proc.log_path, finished=False, or_blames="Cid")
 
 
 def test_a_seated_player_making_an_illegal_move_stops_the_game_naming_it(
