@@ -140,7 +140,7 @@ async def choose_table(tables: list[FoundTable], wanted: str | None) -> CheckedT
     not match their host - copies made by someone else - are set aside: if exactly one
     genuine table is left, it is the one. `AdvertRefused` says why when none is genuine.
     """
-    from hanabi_p2p.peer.probe import PROBE_TIMEOUT_S, check_advert
+    from hanabi_p2p.peer.probe import PROBE_ATTEMPTS, PROBE_TIMEOUT_S, check_advert
 
     try:
         table = pick_table(tables, wanted)
@@ -154,7 +154,7 @@ async def choose_table(tables: list[FoundTable], wanted: str | None) -> CheckedT
             raise AdvertRefused(f"not joining: no table that fits answers as advertised "
                                 f"({reasons})", checked) from None
         return genuine[0]
-    checked_one = await check_advert(table, PROBE_TIMEOUT_S)
+    checked_one = await check_advert(table, PROBE_TIMEOUT_S, PROBE_ATTEMPTS)
     if not checked_one.genuine:
         name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
         raise AdvertRefused(f"not joining {name!r}: {checked_one.problem}", [checked_one])

@@ -27,6 +27,10 @@ PROBE_TIMEOUT_S = 5.0
 # Checking an advert (`tables`, a `join` choosing among look-alikes) waits less: a host on the
 # LAN answers in milliseconds, and one that does not is marked, not waited for.
 CHECK_TIMEOUT_S = 1.5
+# How often `join` and `watch` ask a table that took the connection but sent no HELLO in time:
+# on a network that drops packets (a weak Wi-Fi), the HELLO can be lost again and again, and
+# a second try on a new connection is cheaper than sending the player away.
+PROBE_ATTEMPTS = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +60,27 @@ def advert_problem(table: FoundTable, probe: ProbeResult) -> str | None:
     return None
 
 
-async def probe_table(host: str, port: int, timeout: float = PROBE_TIMEOUT_S) -> ProbeResult:
+async def probe_table(host: str, port: int, timeout: float = PROBE_TIMEOUT_S,
+                      attempts: int = PROBE_ATTEMPTS) -> ProbeResult:
+    """Ask the table at host:port for its HELLO (its id and its host's key). A table that
+    took the connection but said nothing within `timeout` is asked again, on a new
+    connection, up to `attempts` times in all."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return await _probe_once(host, port, timeout)
+        except _Silent:
+            if attempt == attempts:
+                break
+    tries = "" if attempts == 1 else f" ({attempts} tries of {timeout:g} s)"
+    raise UserError(f"{host}:{port} took the connection but sent no hanabi-p2p greeting"
+                    f"{tries}: is it a hanabi-p2p table, and is the network dropping packets?")
+
+
+class _Silent(Exception):
+    """The table took the connection and said nothing in time."""
+
+
+async def _probe_once(host: str, port: int, timeout: float) -> ProbeResult:
     label = f"{host}:{port}"
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
@@ -75,7 +99,7 @@ async def probe_table(host: str, port: int, timeout: float = PROBE_TIMEOUT_S) ->
                     raise UserError(f"{label} closed the connection: is it a hanabi-p2p table?")
                 decoder.feed(data)
     except TimeoutError:
-        raise UserError(f"{label} did not answer like a hanabi-p2p table") from None
+        raise _Silent from None
     except UserError:
         raise
     except Exception as exc:  # a FrameError or anything else: not our protocol
@@ -103,10 +127,12 @@ class CheckedTable:
         return self.probe is not None and self.problem is None
 
 
-async def check_advert(table: FoundTable, timeout: float = CHECK_TIMEOUT_S) -> CheckedTable:
-    """Ask the host at `table`'s address for its key and compare it with the advert."""
+async def check_advert(table: FoundTable, timeout: float = CHECK_TIMEOUT_S,
+                       attempts: int = 1) -> CheckedTable:
+    """Ask the host at `table`'s address for its key and compare it with the advert (once by
+    default: a listing marks a silent host rather than waiting for it twice)."""
     try:
-        probe = await probe_table(table.address, table.port, timeout)
+        probe = await probe_table(table.address, table.port, timeout, attempts)
     except UserError as exc:
         return CheckedTable(table, None, f"did not answer: {exc}")
     return CheckedTable(table, probe, advert_problem(table, probe))

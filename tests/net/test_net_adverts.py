@@ -233,7 +233,7 @@ def run_find(monkeypatch: pytest.MonkeyPatch, browses: list[list[FoundTable]],
         seen.append(len(tables))
         return BrowseResult(list(tables), ignored=0)
 
-    async def check(table: FoundTable, timeout: float = 1.0) -> CheckedTable:
+    async def check(table: FoundTable, timeout: float = 1.0, attempts: int = 1) -> CheckedTable:
         if table.port in genuine:
             return CheckedTable(table, ProbeResult(table.ad.table_id, bytes(32), 1))
         return CheckedTable(table, ProbeResult(table.ad.table_id, b"\x07" * 32, 1), "a copy")
