@@ -159,12 +159,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = args._run(args)
         return code
-    except UserLeft as exc:
+    except (UserLeft, GameInUse) as exc:
+        # said plainly, not as an error: the player left; the game is open in another window
         print(f"hanabi-p2p: {exc}", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except GameInUse as exc:
-        print(f"hanabi-p2p: {exc}", file=sys.stderr)
-        return EXIT_GAME_IN_USE
+        return EXIT_INTERRUPTED if isinstance(exc, UserLeft) else EXIT_GAME_IN_USE
     except HanabiError as exc:
         # an error may quote a peer (its name, its reason): the one sanitiser, no length cap
         print(f"hanabi-p2p: error: {safe(str(exc), len(str(exc)))}", file=sys.stderr)

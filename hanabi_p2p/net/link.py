@@ -158,15 +158,25 @@ async def _refuse(writer: asyncio.StreamWriter, read_side: _ReadSide | None,
         _abort_writer(writer, error, None)
         return
     try:
-        writer.write(encode_frame(frame))
-        writer.write_eof()  # after the ERROR: the peer reads it, then the end of stream
-        read_side.discard()
-        async with asyncio.timeout(timing.close_linger):
-            await read_side.peer_done.wait()
-    except (OSError, TimeoutError):
-        pass  # gone already, or still talking after the bound: closed now either way
+        with contextlib.suppress(OSError):  # gone already: closed now either way
+            writer.write(encode_frame(frame))
+            await _end_and_drain(writer, read_side, timing.close_linger)
     finally:
         writer.close()
+
+
+async def _end_and_drain(writer: asyncio.StreamWriter, read_side: _ReadSide,
+                         linger: float) -> None:
+    """End our direction (once what the socket still buffers has left: the peer reads our
+    last frame, then the end of stream), then drop what the peer still sends until it ends
+    its own or `linger` passes, so that closing the socket loses nothing we sent (see the
+    module's docstring). The bound is on time, not bytes: trickling does not extend it.
+    Raises OSError if the connection is gone already."""
+    writer.write_eof()
+    read_side.discard()
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(linger):
+            await read_side.peer_done.wait()
 
 
 class _ReadSide(asyncio.Protocol):
@@ -489,21 +499,12 @@ class Link:
         return not task.cancelled() and task.exception() is None
 
     async def _linger(self) -> None:
-        """End our direction, then drop what the peer still sends until it ends its own or
-        `close_linger` passes, so that closing the socket loses nothing we sent (see the
-        module's docstring). The bound is on time, not bytes: trickling does not extend it."""
+        """After our BYE: `_end_and_drain`, unless there is nothing to linger for."""
         read_side = self._read_side
         if read_side is None or self._writer.transport.is_closing():
             return
-        try:
-            # Sent once what the socket still buffers has left: the peer reads our BYE first.
-            self._writer.write_eof()
-        except OSError:
-            return  # the connection is gone already
-        read_side.discard()
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self._timing.close_linger):
-                await read_side.peer_done.wait()
+        with contextlib.suppress(OSError):  # the connection is gone already
+            await _end_and_drain(self._writer, read_side, self._timing.close_linger)
 
     def abort(self, error: HanabiError) -> None:
         """Close at once, telling the peer why (an ERROR frame, best effort)."""

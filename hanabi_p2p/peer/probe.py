@@ -65,12 +65,9 @@ async def probe_table(host: str, port: int, timeout: float = PROBE_TIMEOUT_S,
     """Ask the table at host:port for its HELLO (its id and its host's key). A table that
     took the connection but said nothing within `timeout` is asked again, on a new
     connection, up to `attempts` times in all."""
-    for attempt in range(1, attempts + 1):
-        try:
+    for _attempt in range(attempts):
+        with contextlib.suppress(_Silent):
             return await _probe_once(host, port, timeout)
-        except _Silent:
-            if attempt == attempts:
-                break
     tries = "" if attempts == 1 else f" ({attempts} tries of {timeout:g} s)"
     raise UserError(f"{host}:{port} took the connection but sent no hanabi-p2p greeting"
                     f"{tries}: is it a hanabi-p2p table, and is the network dropping packets?")
