@@ -16,6 +16,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from netlab import Host
 
+from hanabi_p2p.net.frames import FrameDecoder, FrameProtector, encode_frame
+from hanabi_p2p.net.handshake import Handshake
 from hanabi_p2p.net.mesh import Mesh, MeshEvent
 
 
@@ -101,3 +103,26 @@ async def next_matching(
                 seen.append(event)
             if match(event):
                 return event
+
+
+async def raw_handshake(
+    port: int, identity: TestIdentity, table: bytes, label: str = "mesh"
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, FrameDecoder, FrameProtector]:
+    """A hand-driven client of the listener on loopback `port`: does the handshake, then
+    leaves the raw socket to the test (with the link's protector: `protector.seal(frame)`
+    is what an honest peer would send; the decoder already opens what the other end sends;
+    `label` names that end in errors)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    hs = Handshake(identity, table, initiator=True, peer_label=label)
+    decoder = FrameDecoder(label)
+    for hello in hs.start():
+        writer.write(encode_frame(hello))
+    while not hs.done:
+        decoder.feed(await reader.read(4096))
+        while not hs.done and (frame := decoder.next_frame()) is not None:
+            for answer in hs.receive(frame):
+                writer.write(encode_frame(answer))
+    await writer.drain()
+    protector = hs.result.protector(label)
+    decoder.protect(protector)
+    return reader, writer, decoder, protector

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from net_helpers import TestIdentity
+from net_helpers import TestIdentity, raw_handshake
 
 from hanabi_p2p.net.errors import LinkClosedError
 from hanabi_p2p.net.frames import (
@@ -78,19 +78,7 @@ async def _listening(timing: LinkTiming, peer_label: str,
 async def link_and_raw_peer(timing: LinkTiming) -> tuple[Link, RawPeer]:
     """A started Link (the listening side) and a hand-driven peer that dialled it."""
     accepted, server, port = await _listening(timing, "raw peer")
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    handshake = Handshake(OTHER_SIDE, TABLE, initiator=True, peer_label="link")
-    decoder = FrameDecoder("link")
-    for hello in handshake.start():
-        writer.write(encode_frame(hello))
-    while not handshake.done:
-        decoder.feed(await reader.read(4096))
-        while not handshake.done and (frame := decoder.next_frame()) is not None:
-            for answer in handshake.receive(frame):
-                writer.write(encode_frame(answer))
-    await writer.drain()
-    protector = handshake.result.protector("link")
-    decoder.protect(protector)
+    reader, writer, decoder, protector = await raw_handshake(port, OTHER_SIDE, TABLE, "link")
     link = await accepted
     server.close()
     link.start()

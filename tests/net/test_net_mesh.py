@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import pytest
-from net_helpers import TestIdentity, identities_sorted, next_matching
+from net_helpers import TestIdentity, identities_sorted, next_matching, raw_handshake
 
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.net.errors import (
@@ -41,7 +41,6 @@ from hanabi_p2p.net.frames import (
     encode_frame,
     encode_payload,
 )
-from hanabi_p2p.net.handshake import Handshake
 from hanabi_p2p.net.link import LinkTiming
 from hanabi_p2p.net.mesh import (
     LinkFailed,
@@ -99,28 +98,6 @@ def got(peer: bytes, frame: Frame) -> Callable[[MeshEvent], bool]:
 
 async def closing(*meshes: Mesh) -> None:
     await asyncio.gather(*(m.close() for m in meshes))
-
-
-async def raw_handshake(
-    port: int, identity: TestIdentity, table: bytes = TABLE
-) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, FrameDecoder, FrameProtector]:
-    """A hand-driven client: does the handshake, then leaves the raw socket to the test
-    (with the link's protector: `protector.seal(frame)` is what an honest peer would send;
-    the decoder already opens what the mesh sends)."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    hs = Handshake(identity, table, initiator=True, peer_label="mesh")
-    decoder = FrameDecoder("mesh")
-    for hello in hs.start():
-        writer.write(encode_frame(hello))
-    while not hs.done:
-        decoder.feed(await reader.read(4096))
-        while not hs.done and (frame := decoder.next_frame()) is not None:
-            for answer in hs.receive(frame):
-                writer.write(encode_frame(answer))
-    await writer.drain()
-    protector = hs.result.protector("mesh")
-    decoder.protect(protector)
-    return reader, writer, decoder, protector
 
 
 async def read_until_closed(reader: asyncio.StreamReader, decoder: FrameDecoder) -> list[Frame]:
@@ -282,7 +259,7 @@ def test_junk_after_handshake_drops_that_peer_only(
         try:
             ma.connect(pid(mb), "127.0.0.1", mb.port)
             await wait_event(mb, up(pid(ma)))
-            reader, writer, decoder, protector = await raw_handshake(mb.port, evil)
+            reader, writer, decoder, protector = await raw_handshake(mb.port, evil, TABLE)
             await wait_event(mb, up(evil.peer_id))
             writer.write(junk(protector))
             event = await wait_event(mb, down(evil.peer_id))
@@ -322,7 +299,7 @@ async def test_connection_that_never_speaks_times_out(a: Mesh) -> None:
 @with_meshes(1)
 async def test_peer_that_goes_silent_after_handshake_is_dropped(a: Mesh) -> None:
     evil = TestIdentity(b"silent")
-    _, writer, _, _ = await raw_handshake(a.port, evil)
+    _, writer, _, _ = await raw_handshake(a.port, evil, TABLE)
     await wait_event(a, up(evil.peer_id))
     # It never answers PINGs (nor sends anything else).
     event = await wait_event(a, down(evil.peer_id))
@@ -334,7 +311,7 @@ async def test_peer_that_goes_silent_after_handshake_is_dropped(a: Mesh) -> None
 @with_meshes(1)
 async def test_pings_are_answered_and_not_delivered(a: Mesh) -> None:
     client = TestIdentity(b"pinger")
-    reader, writer, decoder, protector = await raw_handshake(a.port, client)
+    reader, writer, decoder, protector = await raw_handshake(a.port, client, TABLE)
     await wait_event(a, up(client.peer_id))
     writer.write(protector.seal(Ping(77)) + protector.seal(Entry(b"after ping")))
     event = await wait_event(a, lambda e: isinstance(e, Received))
@@ -525,7 +502,7 @@ async def test_redials_after_link_is_cut(a: Mesh, b: Mesh) -> None:
 @with_meshes(1)
 async def test_peer_that_stops_reading_is_dropped_not_waited_for(a: Mesh) -> None:
     lazy = TestIdentity(b"lazy")
-    _, writer, _, protector = await raw_handshake(a.port, lazy)
+    _, writer, _, protector = await raw_handshake(a.port, lazy, TABLE)
     await wait_event(a, up(lazy.peer_id))
 
     async def stay_alive() -> None:  # it keeps talking, so it is not silent, just not reading
