@@ -113,7 +113,10 @@ async def _read_frame(
 ) -> Frame:
     while (frame := decoder.next_frame()) is None:
         try:
-            data = await asyncio.wait_for(reader.read(READ_CHUNK_BYTES), timeout)
+            # (asyncio.timeout, not wait_for: on Python 3.11 wait_for wraps every read in a
+            # task of its own, one more loop turn and a task for each frame received)
+            async with asyncio.timeout(timeout):
+                data = await reader.read(READ_CHUNK_BYTES)
         except TimeoutError:
             raise LinkTimeoutError(label, f"nothing received for {timeout:g} s") from None
         except OSError as exc:

@@ -45,7 +45,7 @@ from hanabi_p2p.rules.actions import Move, TurnAction
 from hanabi_p2p.safe_text import fold_marks, safe
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address, TableOption, validate_body
-from hanabi_p2p.session.table import ABORTED, AUDITED, LOBBY, TableSession
+from hanabi_p2p.session.table import ABORTED, AUDITED, LOBBY, PLAY, TableSession
 
 # How often we tell every peer what we hold, so gaps left by a dropped link get filled.
 SYNC_INTERVAL_S = 1.0
@@ -325,6 +325,14 @@ class PeerCore:
         elif isinstance(frame, fr.Message) and frame.topic == ww.WATCH_REFUSED_TOPIC:
             self._on_watch_refused(peer_id, frame.body)
         self._settle()
+
+    @property
+    def answer_due(self) -> bool:
+        """Whether ``answer_now`` may sign something for the entries taken in with
+        ``receive(answer=False)``: an ack or a deck step the session posts, or, before the
+        game is in play, what the lobby decides (asking for a seat, seating). False: it
+        would only pass their events on, and may be called at once."""
+        return self.session.has_outbox or self.session.phase is not PLAY
 
     def answer_now(self, now: float) -> None:
         """Sign and send what the entries taken in with ``receive(answer=False)`` call for."""

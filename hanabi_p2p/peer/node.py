@@ -204,10 +204,13 @@ class Node:
                 # Applied now; our answer (an ack) is signed one loop turn later, so that
                 # peers sharing this machine (bot seats, a local table) each apply the
                 # entry before any of them spends its time signing and storing an answer.
+                # An entry that calls for no answer (most acks) is settled at once.
                 core.receive(event.peer_id, event.frame, now, answer=False)
-                self._execute()
-                await asyncio.sleep(0)
-                core.answer_now(self.clock())
+                if core.answer_due:
+                    self._execute()
+                    await asyncio.sleep(0)
+                    now = self.clock()
+                core.answer_now(now)
             elif isinstance(event, Received):
                 core.receive(event.peer_id, event.frame, now)
             elif isinstance(event, PeerUp):

@@ -15,6 +15,7 @@ import functools
 import heapq
 import itertools
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -90,6 +91,8 @@ class SimNet:
         self.answer_later = answer_later
         # (peer, what it posted) between taking an entry in and being asked to answer it
         self.posted_before_answer: list[tuple[int, Entry]] = []
+        # (answer_due after taking an entry in, whether answering it signed anything): count
+        self.answers: Counter[tuple[bool, bool]] = Counter()
         self.peers: list[SimPeer] = []
         for i in range(config.players + extra):
             identity = Identity.from_seed(bytes([i + 1]) * 32)
@@ -346,21 +349,28 @@ class SimNet:
                 return
             if self.answer_later and isinstance(frame, fr.Entry):
                 receiver.core.receive(self.peers[src].peer_id, frame, self.now, answer=False)
+                due = receiver.core.answer_due
+                if not due:  # as the node does: nothing to sign, settled at once
+                    self._answer(receiver, due)
+                    return
                 before = len(receiver.stored)
                 self._effects(receiver)
                 self.posted_before_answer += [(dst, e) for e in receiver.stored[before:]
                                               if e.author == receiver.peer_id]
-                self._schedule(0.0, functools.partial(self._answer, receiver))
+                self._schedule(0.0, functools.partial(self._answer, receiver, due))
                 return
             receiver.core.receive(self.peers[src].peer_id, frame, self.now)
             self._effects(receiver)
 
         heapq.heappush(self._queue, (arrival, next(self._order), deliver))
 
-    def _answer(self, p: SimPeer) -> None:
+    def _answer(self, p: SimPeer, due: bool) -> None:
         if p.finished is None and not p.frozen:
+            before = len(p.stored)
             p.core.answer_now(self.now)
             self._effects(p)
+            signed = any(e.author == p.peer_id for e in p.stored[before:])
+            self.answers[due, signed] += 1
 
     # ---- scenarios ------------------------------------------------------------------------
 

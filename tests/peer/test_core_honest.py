@@ -39,6 +39,10 @@ def test_entries_taken_in_before_they_are_answered_make_the_same_game() -> None:
     assert net.posted_before_answer == []
     assert len(net.digests()) == 1
     assert no_blame(net)
+    # the entries `answer_due` says call for no answer are settled at once (as the node
+    # does, without a loop turn), and settling them never signed anything
+    assert net.answers[False, False] > 0
+    assert net.answers[False, True] == 0
 
 
 def test_events_reach_the_front_end_in_the_order_they_happened() -> None:
