@@ -6,6 +6,7 @@ it is checked against, and raises DeckCheatError naming the sender and the faile
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from hanabi_p2p.deck import dleq, group
@@ -108,9 +109,21 @@ def check_key(sender: Sender, position: int, key: bytes, published: Point) -> Sc
     """A revealed k is used only if k·G equals the K published for that position."""
     if not group.is_canonical_scalar(key) or group.scalar_to_int(key) == 0:
         raise sender.blame(Check.WRONG_KEY, f"k for position {position} is no scalar")
-    if sender.group.base_mul(key) != published:
+    if not key_matches(sender.group, key, published):
         raise sender.blame(Check.WRONG_KEY, f"k for position {position} does not match its K")
     return key
+
+
+# k·G = K answers the process keeps (see `key_matches`): a game reveals about 50 keys per seat.
+KEY_MEMO_SIZE = 1024
+
+
+@functools.lru_cache(maxsize=KEY_MEMO_SIZE)
+def key_matches(deck_group: DeckGroup, key: Scalar, published: Point) -> bool:
+    """k·G = K for a canonical, non-zero k. The answer depends on its operands alone, so the
+    process keeps it: a played card's keys are public, and every seat one program runs (a
+    person's and its computer players') checks the same ones."""
+    return deck_group.base_mul(key) == published
 
 
 def check_seed(sender: Sender, seed: bytes, committed: Commit) -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable
 
-from hanabi_p2p.deck import group, steps
+from hanabi_p2p.deck import checks, group, steps
 from hanabi_p2p.deck.derive import card_points
 from hanabi_p2p.deck.errors import Check, DeckCheatError
 from hanabi_p2p.deck.group import LIVE_GROUP, DeckGroup, Point, Scalar
@@ -156,4 +156,4 @@ class WatchDeck:
 def _matches(deck_group: DeckGroup, key: bytes, published: Point) -> bool:
     if len(key) != 32 or not group.is_canonical_scalar(key) or group.scalar_to_int(key) == 0:
         return False
-    return deck_group.base_mul(key) == published
+    return checks.key_matches(deck_group, key, published)

@@ -22,6 +22,7 @@ from hanabi_p2p.deck import (
     SharedKeys,
     Shuffle,
     audit,
+    checks,
     group,
 )
 from hanabi_p2p.deck.channel import pair_key, seal
@@ -217,6 +218,27 @@ def test_wrong_owner_key_is_blamed() -> None:
     with pytest.raises(DeckCheatError) as error:
         table.deal(8, owner=2)
     assert_blamed(error, 2, Check.WRONG_KEY)
+
+
+def test_a_key_check_is_made_once_per_process_and_per_published_point(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seats one program runs check the same public keys: k·G = K is computed once for a
+    (k, K) pair, and the same k against another K gets its own (false) answer."""
+    k = group.reduce_wide(hashlib.sha512(b"a key checked twice").digest())
+    published, other = G.base_mul(k), G.base_mul(group.scalar_from_int(7))
+    calls: list[bytes] = []
+    real_base_mul = G.base_mul
+
+    def counting_base_mul(scalar: bytes) -> bytes:
+        calls.append(scalar)
+        return real_base_mul(scalar)
+
+    monkeypatch.setattr(G, "base_mul", counting_base_mul)
+    assert checks.key_matches(G, k, published)
+    assert checks.key_matches(G, k, published)
+    assert len(calls) == 1
+    assert not checks.key_matches(G, k, other)
+    assert len(calls) == 2
 
 
 def test_key_for_another_position_is_blamed() -> None:

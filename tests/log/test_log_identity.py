@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from hanabi_p2p import identity as identity_module
 from hanabi_p2p.datadir import DataDir, resolve_data_dir
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.identity import (
@@ -38,6 +39,34 @@ def test_identity_matches_rfc8032_test_vector_1() -> None:
     assert ident.sign(b"").hex() == RFC8032_SIG_1
     assert verify_signature(ident.peer_id, bytes.fromhex(RFC8032_SIG_1), b"")
     assert not verify_signature(ident.peer_id, bytes.fromhex(RFC8032_SIG_1), b"x")
+
+
+def test_a_signature_is_verified_once_per_process_and_never_confused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seats one program runs all verify every entry: the same bytes are checked once
+    (libsodium is not called again), and any other signer, signature or message gets its
+    own answer."""
+    signer, other = Identity.generate(), Identity.generate()
+    message = os.urandom(300)
+    signature = signer.sign(message)
+    calls = []
+    real_open = identity_module.crypto_sign_open
+
+    def counting_open(signed: bytes, key: bytes) -> bytes:
+        calls.append(key)
+        return real_open(signed, key)
+
+    monkeypatch.setattr(identity_module, "crypto_sign_open", counting_open)
+    assert verify_signature(signer.peer_id, signature, message)
+    assert verify_signature(bytearray(signer.peer_id), signature, bytes(message))
+    assert len(calls) == 1
+    assert not verify_signature(other.peer_id, signature, message)
+    assert not verify_signature(signer.peer_id, signature, message + b"x")
+    forged = bytes([signature[0] ^ 1]) + signature[1:]
+    assert not verify_signature(signer.peer_id, forged, message)
+    assert len(calls) == 4
+    assert verify_signature(signer.peer_id, signature, message)
+    assert len(calls) == 4
 
 
 def test_fingerprint_is_two_groups_of_four_crockford_characters() -> None:
