@@ -8,7 +8,9 @@ protocol. All five run in this one process on one asyncio event loop, so
   proofs, every turn, the seed reveals and every peer's deck audit, up to the last entry
   applied anywhere (the last seed: its audit runs inside that apply). All crypto of all
   five peers shares ONE core here, so it is an upper bound for five machines each doing
-  only its own share;
+  only its own share. (As in `play`, the seats of one process verify a given signature, or
+  check a given public key, once between them: those answers depend on the bytes alone and
+  are kept for the process; with `--processes` each seat makes every check itself);
 * turn latency is measured on one clock: every node records when it applied each entry
   (``PeerCore.counters.applied_at``, time.monotonic: the time its core was handed the frame, or
   for the author the time of the command that made the entry). For each turn's action entry,
@@ -34,7 +36,9 @@ deal, as `play` does: it would otherwise run them on the loop, inside the turn.)
 
 Usage: .venv/bin/python bench/game.py [--games N] [--players P] [--processes] [--think S]
 The last line printed is one JSON object with the headline figures (over all games).
-Targets (issue 13, 5 players): turn_p50_ms <= 3, turn_p99_ms <= 10.
+Targets (issue 13, 5 players): turn_p50_ms <= 3, turn_p99_ms <= 10, against p50 4.5-6 ms and
+p99 17-21 ms when the issue was filed (commit da97406). This machine's speed drifts; measure
+both side by side: `bench/against.py CHECKOUT_OF_da97406 --rounds 10 -- bench/game.py --games 3`.
 """
 
 from __future__ import annotations
