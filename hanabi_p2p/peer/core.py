@@ -260,6 +260,11 @@ class PeerCore:
         if self._watchers and self.session.seat_of(peer_id) is not None:
             self._effects.append(fx.Send(peer_id, self._watchers_frame()))
         self._event(fx.PeerLink(peer_id, up=True))
+        if self.auto_start and peer_id in self.session.joins and self._in_lobby():
+            # a joiner not seated while its link was down (see `_start_game`) is back
+            self._start_game(by_command=False)
+            self._settle()
+            return
         self._flush_events()
 
     def peer_down(self, peer_id: bytes, reason: str, now: float) -> None:
@@ -662,6 +667,11 @@ class PeerCore:
         names = {fold_name(session.table.host_name)}
         waiting = []
         for peer_id, name in self.lobby():
+            if peer_id not in self.connected:
+                # its program ended without a word (a crash, a laptop closed), or its link is
+                # being made again: seated, it would hold the whole table up for the wait
+                # timeout; it is seated when it links up again, if there is room
+                continue
             if fold_name(name) not in names:
                 names.add(fold_name(name))
                 waiting.append(peer_id)

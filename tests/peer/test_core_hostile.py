@@ -449,6 +449,31 @@ def test_a_joiner_who_leaves_the_lobby_is_not_waited_for_until_it_comes_back() -
     assert bob.peer_id in {peer_id for peer_id, _ in host.core.lobby()}
 
 
+def test_a_joiner_whose_link_is_down_is_not_seated_until_it_is_back() -> None:
+    """Bob's program ended without a word in the lobby (a crash, a laptop closed): when
+    Carol sits down, the table does not start with Bob, to wait for him through the whole
+    wait timeout; it starts once he links up again."""
+    net = SimNet(GameConfig(3), seed=31, timing=Timing(wait_timeout=600.0, linger=1.0))
+    host, bob, carol = net.peers
+    host.session.open_table("test table", "p0", net.config, frozenset())
+    host.core.start(net.now)
+    net._effects(host)
+    net.connect(bob.index, host.index)
+    net.run_for(2.0)
+    assert [peer_id for peer_id, _ in host.core.lobby()] == [bob.peer_id]
+    net.link_down(bob.index, host.index, "connection lost", redial=False)
+    net.connect(carol.index, host.index)
+    net.run_for(5.0)
+    assert [peer_id for peer_id, _ in host.core.lobby()] == [bob.peer_id, carol.peer_id]
+    assert not host.session.seats
+    reason = safe_command(net, host, fx.Start())
+    assert reason is not None and "waiting for 1 more" in reason
+    net.connect(bob.index, host.index)
+    net.run(lambda: all(p.finished is not None for p in net.peers))
+    assert [s.peer_id for s in host.session.seats][1:] == [bob.peer_id, carol.peer_id]
+    assert finished_ok(net) and no_blame(net)
+
+
 @pytest.mark.parametrize("topic", [REMOVED_TOPIC, LEFT_TOPIC])
 def test_only_its_own_link_says_a_joiner_is_out_and_only_before_the_seating(topic: str) -> None:
     """'lobby.removed' or 'lobby.left' from anyone but the host (a stranger linked to the
