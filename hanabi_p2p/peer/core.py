@@ -60,6 +60,9 @@ LINGER_S = 20.0
 # catching up, sees the end of the game. Players come first: this never shortens the wait
 # for them; and a spectator that claims to lack entries for ever keeps us this long at most.
 SPECTATOR_LINGER_S = 10.0
+# A spectator let see the hands that holds the whole game waits at most this long for the
+# keys of cards still in a hand that are on their way to it (`_hand_keys_on_their_way`).
+HAND_KEYS_WAIT_S = 3.0
 # A spectator that knows the game is over (players told it they hold all of it) and has had
 # no link to any player for this long gives up: nobody is left who could send the rest.
 SPECTATOR_ALONE_S = 5.0
@@ -207,6 +210,7 @@ class PeerCore:
         self._watchers: dict[bytes, str] = {}
         self._reported_watchers: dict[bytes, dict[bytes, str]] = {}
         self._keys_sent: dict[bytes, set[int]] = {}
+        self._hand_keys_wait_until: float | None = None  # a spectator's, after the game
         self._guest_since: dict[bytes, float] = {}
         self._served_at: dict[bytes, float] = {}
         # what each spectator linked to us last said it holds (its HAVE), for the linger
@@ -889,8 +893,10 @@ class PeerCore:
         self._hand_out_deck_checks()
         if self.finished is None and self.session.phase in (AUDITED, ABORTED):
             if self.watching:
-                # nobody needs a spectator's copy: done as soon as the game is
-                self._finish_game()
+                # nobody needs a spectator's copy: done as soon as the game is, and as it
+                # has the hands it was let see
+                if not self._hand_keys_on_their_way():
+                    self._finish_game()
                 return
             if self._linger_until is None:
                 # a peer cut off during the audit may need our entries until it would give
@@ -1103,6 +1109,25 @@ class PeerCore:
                 sent.update(new)
                 self._effects.append(fx.Send(peer_id, fr.Message(
                     ww.WATCH_KEYS_TOPIC, ww.encode_keys(new))))
+
+    def _hand_keys_on_their_way(self) -> bool:
+        """A spectator at a table that lets it see the hands, with the whole game: whether
+        a card still in a hand is not decoded while a player who could send its key is still
+        linked to us. Each player sends its keys over its own link, while the seats' entries
+        may reach us sooner through another player, so the last keys may still be on their
+        way; we wait for them (at most `HAND_KEYS_WAIT_S`), so that the end of the game shows
+        every hand. A player that is done says so by closing its link after what it sent."""
+        state = self.session.state
+        if not self._hands_visible() or state is None:
+            return False
+        if self._hand_keys_wait_until is None:
+            self._hand_keys_wait_until = self._now + HAND_KEYS_WAIT_S
+        if self._now >= self._hand_keys_wait_until:
+            return False
+        seated = {seat.peer_id for seat in self.session.seats}
+        if not self.connected & seated:
+            return False
+        return any(state.faces[card] is None for hand in state.hands for card in hand)
 
     def _on_watch_keys(self, peer_id: bytes, body: bytes) -> None:
         if not self.watching:

@@ -14,6 +14,7 @@ from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import watchwire as ww
 from hanabi_p2p.peer.core import (
+    HAND_KEYS_WAIT_S,
     SPECTATOR_ALONE_S,
     SPECTATOR_LINGER_S,
     SPECTATOR_UNLINKED_S,
@@ -291,6 +292,46 @@ def test_a_spectator_who_comes_as_the_game_ends_still_sees_all_of_it(seed: int,
     assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.AUDITED
     assert watcher.session.audit is not None and watcher.session.audit.ok
     assert {_digest(p) for p in net.peers} == net.digests()
+    assert no_blame(net)
+
+
+@pytest.mark.parametrize("keys_come", [True, False])
+def test_a_spectator_waits_a_moment_for_hand_keys_still_on_their_way(keys_come: bool) -> None:
+    """Each player sends a spectator its keys over its own link, while the seeds may reach
+    the spectator sooner through another player: one that holds the whole game but not yet a
+    key of a card still in a hand waits for it before it ends, so its last view shows every
+    hand; keys that never come keep it HAND_KEYS_WAIT_S at most."""
+    net = SimNet(GameConfig(players=3), seed=13)
+    watcher = _start_late_watcher(net, HANDS_VISIBLE, after_turns=4)
+    slow = net.peers[2]
+    held: list[fr.Frame] = []
+
+    def slow_keys(src: int, dst: int, frame: fr.Frame) -> bool:
+        if (src, dst) == (slow.index, watcher.index) and isinstance(frame, fr.Message) \
+                and frame.topic == ww.WATCH_KEYS_TOPIC:
+            held.append(frame)
+            return False
+        return True
+
+    net.on_frame = slow_keys
+    _think(net, False)
+    net.run(lambda: watcher.session.phase == AUDITED, limit_s=3600)
+    audited_at = net.now
+    state = watcher.session.state
+    assert held and state is not None
+    assert watcher.finished is None, "ended without the keys of the cards in hand"
+    if keys_come:
+        for frame in held:
+            watcher.core.receive(slow.peer_id, frame, net.now)
+        net._effects(watcher)
+    net.run(lambda: watcher.finished is not None, limit_s=60)
+    assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.AUDITED
+    in_hand = [card for hand in state.hands for card in hand]
+    if keys_come:
+        assert net.now == audited_at and all(state.faces[card] for card in in_hand)
+    else:  # it waited, until the players closed their links or the bound, not for ever
+        assert audited_at < net.now <= audited_at + HAND_KEYS_WAIT_S + 1
+        assert not all(state.faces[card] for card in in_hand)
     assert no_blame(net)
 
 
