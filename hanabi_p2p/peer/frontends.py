@@ -65,6 +65,8 @@ class Headless(Frontend):
         self.out = out
         self.prefix = prefix
         self._watchers: dict[bytes, Watcher] = {}  # the spectators we last printed
+        self._hands_seen = ""  # a spectator's last "hands seen" line
+        self._audited = False  # its game's audit was shown
 
     def _print(self, text: str) -> None:
         if self.out is None:
@@ -96,13 +98,22 @@ class Headless(Frontend):
             line = self._line(event)
             if line:
                 self._print(line)
-            # (and once more when the audit is done: the keys a spectator is given for the
-            # last cards drawn may come after the game is over, never after every seed)
+            # (and once more when the audit is done)
             if (isinstance(event, ev.TurnResolved | ev.GameOver | ev.Audited)
                     and self.peer.session.observer):
                 seen = hands_seen_line(self.peer.session)
                 if seen:
                     self._print(seen)
+                    self._hands_seen = seen
+                if isinstance(event, ev.Audited):
+                    self._audited = True
+        if self._audited:
+            # a spectator after the audit: keys of cards in hand still on their way then
+            # (each player sends them over its own link) show the hands once more
+            seen = hands_seen_line(self.peer.session)
+            if seen and seen != self._hands_seen:
+                self._print(seen)
+                self._hands_seen = seen
 
     def _watchers_changed(self) -> None:
         """A line for each spectator that came or went, named with its key's fingerprint."""

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import io
 from collections.abc import Callable
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
@@ -22,11 +25,14 @@ from hanabi_p2p.peer.core import (
     WATCH_HELLO_S,
     Timing,
 )
+from hanabi_p2p.peer.frontends import Headless
+from hanabi_p2p.peer.handle import PeerHandle
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState
+from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import AUDITED
-from tests.peer.core_harness import IDLE_TIMEOUT_S, SimNet, SimPeer, no_blame
+from tests.peer.core_harness import IDLE_TIMEOUT_S, TABLE_ID, SimNet, SimPeer, no_blame
 
 HANDS_VISIBLE = frozenset({TableOption.SPECTATORS})
 
@@ -320,10 +326,18 @@ def test_a_spectator_waits_a_moment_for_hand_keys_still_on_their_way(keys_come: 
     state = watcher.session.state
     assert held and state is not None
     assert watcher.finished is None, "ended without the keys of the cards in hand"
+    # what `watch` prints: the hands at the audit, and again once the late keys show them all
+    out = io.StringIO()
+    screen = Headless(out=out)
+    screen.peer = cast(PeerHandle, SimpleNamespace(session=watcher.session, table_id=TABLE_ID))
+    screen.show([ev.Audited(ok=True, reason="")])
     if keys_come:
         for frame in held:
             watcher.core.receive(slow.peer_id, frame, net.now)
         net._effects(watcher)
+        screen.show([])  # the Notify that follows the keys
+        last = [line for line in out.getvalue().splitlines() if line.startswith("hands seen")]
+        assert len(last) == 2 and "??" in last[0] and "??" not in last[1]
     net.run(lambda: watcher.finished is not None, limit_s=60)
     assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.AUDITED
     in_hand = [card for hand in state.hands for card in hand]
