@@ -45,7 +45,7 @@ from hanabi_p2p.rules.actions import Move, TurnAction
 from hanabi_p2p.safe_text import fold_marks, safe
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address, TableOption, validate_body
-from hanabi_p2p.session.table import ABORTED, AUDITED, LOBBY, PLAY, TableSession
+from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, LOBBY, PLAY, TableSession
 
 # How often we tell every peer what we hold, so gaps left by a dropped link get filled.
 SYNC_INTERVAL_S = 1.0
@@ -742,8 +742,15 @@ class PeerCore:
     def _on_left_lobby(self, peer_id: bytes) -> None:
         """A peer left the lobby: if it is the host, the table is gone (stop, saying so);
         if it is a joiner of ours, it no longer waits for a seat. Only on its own link, and
-        only before the seating."""
+        only before the seating. One that left as it was being seated (the seating crossed
+        its message) is gone for good, keeping nothing of the table: the game stops at once,
+        blaming nobody, rather than wait the wait timeout for it."""
         session = self.session
+        if (session.phase == DECK and not self.watching and peer_id != self.me
+                and session.seat_of(peer_id) is not None and session.my_seat is not None):
+            self.left_lobby.add(peer_id)  # (nothing to linger for: it keeps no copy)
+            session.abort(None, f"{self.describe(peer_id)} left before the deal")
+            return
         if not self._in_lobby():
             return
         if peer_id == session.host_id and session.host_id != self.me:
@@ -956,7 +963,8 @@ class PeerCore:
             return
         # never wait for a player caught cheating: it has nothing to learn from us
         others = [s.peer_id for s in self.session.seats
-                  if s.peer_id not in (self.me, *self._caught, *self._known_complete)]
+                  if s.peer_id not in (self.me, *self._caught, *self._known_complete,
+                                       *self.left_lobby)]
         ours = self._have()
         self._tell_complete(ours)
         if now < self._linger_until and self.sync.behind(others, ours):

@@ -474,10 +474,41 @@ def test_a_joiner_whose_link_is_down_is_not_seated_until_it_is_back() -> None:
     assert finished_ok(net) and no_blame(net)
 
 
+def test_a_joiner_who_leaves_as_it_is_seated_stops_the_game_at_once() -> None:
+    """Bob quits the lobby just as the host seats him (his 'lobby.left' crosses the
+    seating): he is gone for good, keeping nothing, so the seated players stop the game at
+    once, blaming nobody, instead of waiting the wait timeout for him."""
+    net = SimNet(GameConfig(3), seed=32, auto_start=False,
+                 timing=Timing(wait_timeout=600.0, linger=1.0))
+    host, bob, carol = net.peers
+
+    def seating_never_reaches_bob(src: int, dst: int, frame: fr.Frame) -> bool:
+        return not (dst == bob.index and isinstance(frame, fr.Entry)
+                    and decode_entry(frame.data).kind == "lobby.seat")
+
+    net.on_frame = seating_never_reaches_bob
+    net.open_table()
+    net.run_for(2.0)
+    assert safe_command(net, host, fx.Start()) is None
+    assert host.session.seat_of(bob.peer_id) is not None and not bob.session.seats
+    assert safe_command(net, bob, fx.Leave("you left the table", forget=True)) is None
+    net.run(lambda: host.session.phase == ABORTED and carol.session.phase == ABORTED,
+            limit_s=5)
+    for player in (host, carol):
+        reasons = [fault.reason for fault in player.faults()]
+        assert any("left before the deal" in reason for reason in reasons), reasons
+    # the host heard it from Bob: it does not stay for him either (Carol stays a while, as
+    # for any seat she cannot tell is gone for good)
+    net.run(lambda: host.finished is not None, limit_s=5)
+    assert host.finished is not None and host.finished.kind is fx.EndKind.ABORTED
+    assert no_blame(net)
+
+
 @pytest.mark.parametrize("topic", [REMOVED_TOPIC, LEFT_TOPIC])
 def test_only_its_own_link_says_a_joiner_is_out_and_only_before_the_seating(topic: str) -> None:
     """'lobby.removed' or 'lobby.left' from anyone but the host (a stranger linked to the
-    joiner, a fellow joiner) changes nothing; after the seating nobody listens to either."""
+    joiner, a fellow joiner) changes nothing; once the game is in play nobody listens to
+    either (a 'lobby.left' during the deal: the test above)."""
     net = SimNet(GameConfig(3), seed=29, auto_start=False)
     net.open_table()
     net.run_for(2.0)
@@ -487,7 +518,7 @@ def test_only_its_own_link_says_a_joiner_is_out_and_only_before_the_seating(topi
     net._effects(bob)
     assert bob.finished is None
     assert safe_command(net, host, fx.Start()) is None
-    net.run(lambda: bool(bob.session.seats) and bool(host.session.seats))
+    net.run(lambda: bob.session.phase == PLAY and host.session.phase == PLAY)
     bob.core.receive(host.peer_id, message, net.now)
     host.core.receive(carol.peer_id, message, net.now)
     net._effects(bob)
