@@ -505,7 +505,7 @@ def test_a_joiner_who_leaves_as_it_is_seated_stops_the_game_at_once() -> None:
 
 
 @pytest.mark.parametrize("topic", [REMOVED_TOPIC, LEFT_TOPIC])
-def test_only_its_own_link_says_a_joiner_is_out_and_only_before_the_seating(topic: str) -> None:
+def test_only_its_own_link_says_a_joiner_is_out_and_never_once_in_play(topic: str) -> None:
     """'lobby.removed' or 'lobby.left' from anyone but the host (a stranger linked to the
     joiner, a fellow joiner) changes nothing; once the game is in play nobody listens to
     either (a 'lobby.left' during the deal: the test above)."""
