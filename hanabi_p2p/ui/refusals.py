@@ -13,12 +13,18 @@ import re
 from hanabi_p2p.i18n import N_, _
 from hanabi_p2p.safe_text import safe
 
+
+def _verbatim(message: str) -> tuple[str, str]:
+    """A refusal whose English words are its translatable form, with no part to fill in."""
+    return re.escape(message), message
+
+
 # (the English message as a pattern with named parts, its translatable form)
 _KNOWN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), message)
     for pattern, message in (
         (r"game is over", N_("the game is over")),
-        (r"the game is over", N_("the game is over")),
+        _verbatim(N_("the game is over")),
         (r"the game was stopped: (?P<reason>.*)", N_("the game was stopped: {reason}")),
         (r"it is (?P<name>.+)'s turn", N_("it is {name}'s turn")),
         (r"not your turn: it is seat (?P<seat>\d+)'s turn", N_("it is not your turn")),
@@ -33,34 +39,28 @@ _KNOWN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          N_("announcing a colour needs the choreography option")),
         (r"(?:clue|announce) not allowed: (?P<colour>\w+) cannot be named in (?P<variant>.+)",
          N_("that colour cannot be named in this variant")),
-        (r"there is no game to resign from", N_("there is no game to resign from")),
+        _verbatim(N_("there is no game to resign from")),
         (r"(?:clue not allowed: )?there is no seat (?P<seat>\d+)", N_("there is no seat {seat}")),
-        (r"the game has not started yet", N_("the game has not started yet")),
-        (r"you are not seated at this table", N_("you are not seated at this table")),
-        (r"the table is closed: nothing more can be sent",
-         N_("the table is closed: nothing more can be sent")),
-        (r"one moment: the last card is still being revealed",
-         N_("one moment: the last card is still being revealed")),
+        _verbatim(N_("the game has not started yet")),
+        _verbatim(N_("you are not seated at this table")),
+        _verbatim(N_("the table is closed: nothing more can be sent")),
+        _verbatim(N_("one moment: the last card is still being revealed")),
         (r"only the host starts the game", N_("only the host can start the game")),
-        (r"the game has started already", N_("the game has started already")),
+        _verbatim(N_("the game has started already")),
         (r"waiting for (?P<count>\d+) more player\(s\) to sit down",
          N_("waiting for more players to sit down ({count} missing)")),
         (r"only the host removes players", N_("only the host can remove a player")),
-        (r"the game has started: nobody can be removed now",
-         N_("the game has started: nobody can be removed now")),
-        (r"nobody like that is waiting in the lobby",
-         N_("nobody like that is waiting in the lobby")),
+        _verbatim(N_("the game has started: nobody can be removed now")),
+        _verbatim(N_("nobody like that is waiting in the lobby")),
         (r"spectators watch: they cannot play, talk or start the game",
          N_("you are watching: only the players play, talk and start the game")),
         (r"slow down: at most (?P<count>\d+) messages every (?P<seconds>[\d.]+) s",
          N_("slow down: at most {count} messages every {seconds} s")),
         # why a lobby ended without a game (peer/core.py)
-        (r"the host removed you from the table", N_("the host removed you from the table")),
-        (r"the host closed the table", N_("the host closed the table")),
-        (r"the table is full: the host seated other players before our request came",
-         N_("the table is full: the host seated other players before our request came")),
-        (r"the table is full and its game has begun \(hanabi-p2p watch follows it\)",
-         N_("the table is full and its game has begun (hanabi-p2p watch follows it)")),
+        _verbatim(N_("the host removed you from the table")),
+        _verbatim(N_("the host closed the table")),
+        _verbatim(N_("the table is full: the host seated other players before our request came")),
+        _verbatim(N_("the table is full and its game has begun (hanabi-p2p watch follows it)")),
         (r"the table did not fill within (?P<seconds>[\d.e+]+) s",
          N_("the table did not fill within {seconds} s")),
         (r"the host has been unreachable for (?P<seconds>\d+) s: its table has closed, or "
