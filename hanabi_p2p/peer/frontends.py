@@ -101,19 +101,20 @@ class Headless(Frontend):
             # (and once more when the audit is done)
             if (isinstance(event, ev.TurnResolved | ev.GameOver | ev.Audited)
                     and self.peer.session.observer):
-                seen = hands_seen_line(self.peer.session)
-                if seen:
-                    self._print(seen)
-                    self._hands_seen = seen
-                if isinstance(event, ev.Audited):
-                    self._audited = True
+                self._show_hands()
+                self._audited = self._audited or isinstance(event, ev.Audited)
         if self._audited:
             # a spectator after the audit: keys of cards in hand still on their way then
             # (each player sends them over its own link) show the hands once more
-            seen = hands_seen_line(self.peer.session)
-            if seen and seen != self._hands_seen:
-                self._print(seen)
-                self._hands_seen = seen
+            self._show_hands(if_changed=True)
+
+    def _show_hands(self, *, if_changed: bool = False) -> None:
+        """A spectator's `hands seen:` line (see `hands_seen_line`)."""
+        assert self.peer is not None
+        seen = hands_seen_line(self.peer.session)
+        if seen and not (if_changed and seen == self._hands_seen):
+            self._print(seen)
+            self._hands_seen = seen
 
     def _watchers_changed(self) -> None:
         """A line for each spectator that came or went, named with its key's fingerprint."""
