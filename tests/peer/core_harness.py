@@ -19,6 +19,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from traces import TraceRecorder
+
 from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.deck.peer import first_failure
 from hanabi_p2p.errors import HanabiError
@@ -31,7 +33,6 @@ from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address, TableOption
 from hanabi_p2p.session.table import TableSession
-from traces import TraceRecorder
 
 TABLE_ID = bytes(range(16))
 TICK_S = 0.25
