@@ -32,6 +32,7 @@ from typing import Any
 
 from hanabi_p2p import __version__
 from hanabi_p2p.commands import log_json, replay_interactive
+from hanabi_p2p.commands.helpformat import with_examples
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.hanablive import export_game
@@ -141,21 +142,12 @@ EXAMPLES = {
     "verify": ("hanabi-p2p log verify 3f2a", "hanabi-p2p log verify 3f2a --json",
                "hanabi-p2p log verify friday.hlog && echo 'a fair game'"),
     "export": ("hanabi-p2p log export 3f2a -o friday.json", "hanabi-p2p replay friday.json"),
-    "replay": ("hanabi-p2p log replay 3f2a", "hanabi-p2p log replay 3f2a --interactive"),
+    "replay": ("hanabi-p2p log replay 3f2a", "hanabi-p2p log replay 3f2a --theme light"),
 }
 
 
-def examples_text(examples: Sequence[str]) -> str:
-    """The closing block of a --help: 'examples:' and one command a line."""
-    return "examples:\n" + "\n".join(f"  {example}" for example in examples)
-
-
 def _epilog(name: str, before: str = "") -> dict[str, Any]:
-    """add_parser's arguments for an epilog that keeps its lines (`before` is wrapped)."""
-    text = examples_text(EXAMPLES[name])
-    if before:
-        text = "\n".join(wrap_text(before, LIST_COLUMNS - 2)) + "\n\n" + text
-    return {"epilog": text, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    return with_examples(EXAMPLES[name], before)
 
 
 def _add_game_argument(parser: argparse.ArgumentParser) -> None:
