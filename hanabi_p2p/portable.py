@@ -18,6 +18,7 @@ stderr, once per program: a missing guarantee must never keep anyone from playin
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
@@ -135,3 +136,31 @@ def _lock_windows(fd: int) -> bool:
     finally:
         os.lseek(fd, position, os.SEEK_SET)
     return True
+
+
+def unlock(fd: int) -> None:
+    """Release the lock `lock_exclusive` took on `fd`, before `fd` is closed: Windows drops
+    the lock of a closed file only "at some point", and a game reopened at once (a check
+    that the game is free, then the game itself) would find its own lock still there.
+    Nothing happens where no lock was taken."""
+    try:
+        import fcntl
+    except ImportError:
+        _unlock_windows(fd)
+        return
+    with contextlib.suppress(OSError):
+        fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _unlock_windows(fd: int) -> None:
+    if sys.platform != "win32":
+        return
+    import msvcrt
+
+    position = os.lseek(fd, 0, os.SEEK_CUR)
+    try:
+        os.lseek(fd, WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+        with contextlib.suppress(OSError):  # not locked: nothing to release
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+    finally:
+        os.lseek(fd, position, os.SEEK_SET)

@@ -48,8 +48,8 @@ def test_the_whole_cli_plays_and_checks_a_practice_game_without_posix_only_names
     assert "deck audit: valid" in played.stdout
     # what cannot be guaranteed is said, once each, not once per file opened
     notes = [line for line in played.stderr.splitlines() if "note:" in line]
-    assert notes == [f"hanabi-p2p: note: {portable.NO_OWNER}",
-                     f"hanabi-p2p: note: {portable.NO_LOCK}"]
+    cannot = [portable.NO_OWNER] + ([] if sys.platform == "win32" else [portable.NO_LOCK])
+    assert notes == [f"hanabi-p2p: note: {text}" for text in cannot]  # (Windows: msvcrt)
     (game,) = DataDir(Path(data)).game_files()
     verified = without_posix_names("log", "verify", game.stem, "--data-dir", data)
     assert verified.returncode == 0, verified.stderr
@@ -60,9 +60,10 @@ def test_the_whole_cli_plays_and_checks_a_practice_game_without_posix_only_names
 
 @pytest.fixture
 def no_nofollow(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delattr(os, "O_NOFOLLOW")
+    monkeypatch.delattr(os, "O_NOFOLLOW", raising=False)
 
 
+@pytest.mark.skipif(os.name == "nt", reason="symbolic links need a privilege")
 @pytest.mark.usefixtures("no_nofollow")
 def test_without_o_nofollow_a_planted_link_is_still_refused(tmp_path: Path) -> None:
     data = DataDir(tmp_path / "data").ensure()
@@ -103,6 +104,7 @@ def test_without_o_nofollow_a_link_swapped_in_after_the_look_is_refused(
         portable.open_no_follow(real, os.O_RDONLY)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows locks with msvcrt")
 def test_a_system_that_cannot_lock_plays_on_after_one_notice(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -119,7 +121,7 @@ def test_a_system_that_cannot_lock_plays_on_after_one_notice(
 def test_a_system_without_owners_checks_none_after_one_notice(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.delattr(os, "geteuid")
+    monkeypatch.delattr(os, "geteuid", raising=False)
     monkeypatch.setattr(portable, "_said", set())
     data = DataDir(tmp_path / "data")
     game, _ = open_game(data, TABLE, created=1)

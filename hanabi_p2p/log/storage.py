@@ -31,7 +31,13 @@ from hanabi_p2p.errors import GameInUse, LocalProtocolError, UserError
 from hanabi_p2p.limits import MAX_ENTRY_BYTES, MAX_TABLE_NAME_CHARS, TABLE_ID_BYTES
 from hanabi_p2p.log import canonical
 from hanabi_p2p.log.entry import BadEntry, Entry, decode_entry
-from hanabi_p2p.portable import lock_exclusive, open_no_follow, our_uid, permission_bits_apply
+from hanabi_p2p.portable import (
+    lock_exclusive,
+    open_no_follow,
+    our_uid,
+    permission_bits_apply,
+    unlock,
+)
 
 MAGIC = b"HANABI-P2P-LOG\x00\x01"
 FILE_FORMAT = 1
@@ -97,7 +103,8 @@ def refuse_if_in_play(path: Path) -> None:
     except OSError:
         return
     _lock_for_play(fd, path)  # (closes fd when it raises)
-    os.close(fd)  # the lock goes with it: whoever opens the game next takes it
+    unlock(fd)  # released at once: whoever opens the game next takes it
+    os.close(fd)
 
 
 def _read_fd(fd: int) -> bytes:
@@ -346,6 +353,7 @@ class GameFile:
 
     def close(self) -> None:
         if self._fd is not None:
+            unlock(self._fd)  # (the system would drop it with the file, but maybe not at once)
             os.close(self._fd)
             self._fd = None
 
