@@ -166,9 +166,8 @@ class PeerCore(CoreBase[Stage]):
         self.joining.link_up(peer_id)
         self.admission.link_up(peer_id)
         ctx.send(peer_id, fr.Have(self.replication.have()))
-        complete = self.ending.complete_frame()
-        if complete is not None:
-            ctx.send(peer_id, complete)
+        for frame in self.ending.frames_for_a_new_link():
+            ctx.send(peer_id, frame)
         if self.spectators.linked and self.session.seat_of(peer_id) is not None:
             ctx.send(peer_id, self.spectators.frame())
         ctx.event(fx.PeerLink(peer_id, up=True))

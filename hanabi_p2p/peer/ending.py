@@ -1,11 +1,14 @@
-"""The end of a player's game: stay until every seated peer holds every entry, then finish.
+"""The end of a player's game: stay until every seated player holds every entry, then finish.
 
 Once the game is over (audited) or stopped, a peer lingers: a peer cut off during the audit
 may need our entries (our seed above all, or it cannot audit) until it would give up on us
-itself, and one we gave up on may come back and must learn why the game ended. We tell
-everyone who, as far as we know, holds the whole game (`COMPLETE_TOPIC`), so that peers cut
-off from each other need not wait for each other. Spectators linked to us get a little
-while too, never at the players' expense.
+itself, and one we gave up on may come back and must learn why the game ended.
+
+Each player says for itself that it holds the whole game: its HAVE over its own link, or its
+signed ``complete`` (`completewire`), which every peer relays, so that two players whose own
+link is cut still learn it of each other through a third. Nobody's word counts for anyone
+else (SPEC §4.6). Spectators linked to us get a little while too, never at the players'
+expense.
 """
 
 from __future__ import annotations
@@ -13,28 +16,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hanabi_p2p.limits import PEER_ID_BYTES
+from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.net import frames as fr
+from hanabi_p2p.peer import completewire as cw
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import PeerContext
 from hanabi_p2p.session.table import AUDITED
 
-# MSG topic after the game: the peer ids (32 bytes each) the sender knows hold every entry.
-COMPLETE_TOPIC = "complete"
+COMPLETE_TOPIC = cw.COMPLETE_TOPIC
 
 Have = dict[bytes, int]
-
-
-def complete_ids(ctx: PeerContext, peer_id: bytes, body: bytes) -> set[bytes] | None:
-    """What a seated peer's ``complete`` says: who holds the whole game (itself included);
-    None when it is not a player's word, or not a list of players."""
-    seated = ctx.seated()
-    if peer_id not in seated or len(body) % PEER_ID_BYTES or len(body) > len(seated) * (
-        PEER_ID_BYTES
-    ):
-        return None
-    ids = {body[i : i + PEER_ID_BYTES] for i in range(0, len(body), PEER_ID_BYTES)}
-    return (ids & seated) | {peer_id}
 
 
 def end_of(ctx: PeerContext) -> tuple[fx.EndKind, str | None]:
@@ -49,6 +40,36 @@ def end_of(ctx: PeerContext) -> tuple[fx.EndKind, str | None]:
 
 
 @dataclass
+class Claims:
+    """The signed ``complete`` of each seated player, as far as it reached us (players and
+    spectators keep it; a player relays each new one to its links)."""
+
+    ctx: PeerContext
+    by_player: dict[bytes, cw.Complete] = field(default_factory=dict)
+
+    def take(self, peer_id: bytes, body: bytes) -> cw.Complete | None:
+        """A ``complete`` came in on ``peer_id``'s link: the claim if it is new news of a
+        seated player at this table, else None (bad bytes are a link problem)."""
+        ctx = self.ctx
+        try:
+            claim = cw.decode(body)
+        except HanabiError as exc:
+            ctx.link_problem(peer_id, f"sent a bad 'complete': {exc}")
+            return None
+        if claim.table_id != ctx.session.table_id or ctx.session.seat_of(claim.signer) is None:
+            return None  # not a player of this table: nothing to learn
+        known = self.by_player.get(claim.signer)
+        if known is not None and known.covers(claim.holds):
+            return None  # nothing new (a relay loop ends here)
+        self.by_player[claim.signer] = claim
+        return claim
+
+    def covers(self, player: bytes, ours: Have) -> bool:
+        claim = self.by_player.get(player)
+        return claim is not None and claim.covers(ours)
+
+
+@dataclass
 class Ending:
     ctx: PeerContext
     have: Callable[[], Have]
@@ -56,11 +77,15 @@ class Ending:
     not_waited_for: Callable[[], set[bytes]]
     spectator_lacks: Callable[[Have], bool]
     finish: Callable[[fx.EndKind, str | None], None]
+    claims: Claims = field(init=False)
     linger_until: float | None = None
     spectators_until: float | None = None
-    # who holds all of it, as we told others and as others told us
-    _told_complete: frozenset[bytes] = frozenset()
-    known_complete: set[bytes] = field(default_factory=set)
+    # our own signed complete, and what it says we hold
+    _ours: bytes | None = None
+    _said: Have | None = None
+
+    def __post_init__(self) -> None:
+        self.claims = Claims(self.ctx)
 
     def start(self) -> None:
         ctx = self.ctx
@@ -71,45 +96,44 @@ class Ending:
         # soon as they hear it, not a sync interval later
         ctx.emit(fx.Broadcast(fr.Have(self.have())))
 
-    def complete_frame(self) -> fr.Message | None:
-        """What we last told of who holds everything (for a peer that links up late)."""
-        if not self._told_complete:
-            return None
-        return fr.Message(COMPLETE_TOPIC, b"".join(sorted(self._told_complete)))
+    def frames_for_a_new_link(self) -> list[fr.Message]:
+        """What a peer that links up while we linger must hear: our word, and the others'."""
+        bodies = [] if self._ours is None else [self._ours]
+        bodies += [c.body for signer, c in sorted(self.claims.by_player.items())
+                   if signer != self.ctx.me]
+        return [fr.Message(COMPLETE_TOPIC, body) for body in bodies]
 
     def on_complete(self, peer_id: bytes, body: bytes) -> None:
-        """A seated peer that holds the whole game tells us who else does (as their HAVEs
-        show it): we need not stay for them, even if our own link to them is down (the core
-        then checks whether we are done)."""
-        ids = complete_ids(self.ctx, peer_id, body)
-        if ids is None:
-            return  # not a word from a player, or not a list of players: nothing to learn
-        self.known_complete |= ids
+        """A player's signed word that it holds the whole game (from it, or relayed): kept,
+        and passed on to everyone once (the core then checks whether we are done)."""
+        claim = self.claims.take(peer_id, body)
+        if claim is not None and claim.signer != self.ctx.me:
+            self.ctx.emit(fx.Broadcast(fr.Message(COMPLETE_TOPIC, claim.body)))
 
-    def _tell_complete(self, ours: Have) -> None:
-        """While we linger, tell every peer who holds the whole game, as far as we know."""
+    def _say_complete(self, ours: Have) -> None:
+        """While we linger, tell every peer (signed) what we hold, each time it grows."""
+        if ours == self._said:
+            return
         ctx = self.ctx
-        complete = frozenset(
-            s.peer_id for s in ctx.session.seats
-            if s.peer_id == ctx.me or not ctx.sync.lacks(s.peer_id, ours)
-        )
-        if complete != self._told_complete:
-            self._told_complete = complete
-            frame = self.complete_frame()
-            assert frame is not None
-            ctx.emit(fx.Broadcast(frame))
+        self._said = dict(ours)
+        self._ours = cw.encode(ctx.identity, ctx.session.table_id, ours)
+        ctx.emit(fx.Broadcast(fr.Message(COMPLETE_TOPIC, self._ours)))
 
     def check(self) -> None:
-        """Finish once every seated peer holds every entry we hold (our seed above all, so
-        nobody is left unable to audit), or when the linger time is up."""
+        """Finish once every seated player has said (itself, signed) that it holds every
+        entry we hold (our seed above all, so nobody is left unable to audit), or when the
+        linger time is up."""
         if self.linger_until is None:
             return
         ctx = self.ctx
-        skip = {ctx.me, *self.not_waited_for(), *self.known_complete}
-        others = [s.peer_id for s in ctx.session.seats if s.peer_id not in skip]
+        skip = {ctx.me, *self.not_waited_for()}
         ours = self.have()
-        self._tell_complete(ours)
-        if ctx.now < self.linger_until and ctx.sync.behind(others, ours):
+        self._say_complete(ours)
+        # (their signed word, not their HAVE: we relay every word before we leave, so the
+        # peers we leave behind learn it too, even those whose own link to them is cut)
+        behind = [s.peer_id for s in ctx.session.seats
+                  if s.peer_id not in skip and not self.claims.covers(s.peer_id, ours)]
+        if ctx.now < self.linger_until and behind:
             return
         if (self.spectators_until is not None and ctx.now < self.spectators_until
                 and self.spectator_lacks(ours)):

@@ -20,7 +20,7 @@ from hanabi_p2p.peer import inputs as ins
 from hanabi_p2p.peer import watchwire as ww
 from hanabi_p2p.peer.base import CoreBase, TopicRoute
 from hanabi_p2p.peer.context import Timing
-from hanabi_p2p.peer.ending import COMPLETE_TOPIC, complete_ids, end_of
+from hanabi_p2p.peer.ending import COMPLETE_TOPIC, Claims, end_of
 from hanabi_p2p.peer.lifecycle import WATCHER_TRANSITIONS, Lifecycle, WatchStage
 from hanabi_p2p.peer.lobby import LEFT_TOPIC, REMOVED_TOPIC
 from hanabi_p2p.peer.spectators import hands_visible
@@ -53,7 +53,7 @@ class WatcherCore(CoreBase[WatchStage]):
                          player_name=player_name,
                          lifecycle=Lifecycle(WatchStage.FINDING, WATCHER_TRANSITIONS, strict))
         # players that said they hold the whole game (they are leaving)
-        self.known_complete: set[bytes] = set()
+        self.claims = Claims(self.ctx)
         # since when no player is linked to us (None while one is)
         self._alone_since: float | None = None
         self._hand_keys_wait_until: float | None = None
@@ -129,9 +129,7 @@ class WatcherCore(CoreBase[WatchStage]):
         """(Never called: the topic's route has no stage.)"""
 
     def _on_complete(self, peer_id: bytes, body: bytes) -> None:
-        ids = complete_ids(self.ctx, peer_id, body)
-        if ids is not None:
-            self.known_complete |= ids
+        self.claims.take(peer_id, body)
 
     def _on_watch_keys(self, peer_id: bytes, body: bytes) -> None:
         try:
@@ -217,7 +215,7 @@ class WatcherCore(CoreBase[WatchStage]):
                     if self.ctx.up_at else "could not link to the table")
             self._finish(fx.EndKind.ABORTED, f"{what}, and no link for {int(alone)} s: the "
                          "table has closed, or cannot be reached from here")
-        elif self.known_complete and alone >= SPECTATOR_ALONE_S:
+        elif self.claims.by_player and alone >= SPECTATOR_ALONE_S:
             self._finish(fx.EndKind.ABORTED, "the players finished the game and left before "
                          "all of it reached us: what we saw is saved, but not its end")
         elif wait_timeout is not None and alone >= wait_timeout:
