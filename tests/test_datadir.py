@@ -142,6 +142,7 @@ def test_a_games_link_to_someone_elses_directory_is_reported(tmp_path: Path) -> 
     assert str(data.games_dir) in warning and "another user" in warning
 
 
+@pytest.mark.socket
 def test_a_peer_command_warns_before_it_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     data = DataDir(tmp_path / "data").ensure()

@@ -141,6 +141,7 @@ def test_catalog_larger_than_the_limit_is_refused(tmp_path: Path) -> None:
         PoTranslations.from_file(big)
 
 
+@pytest.mark.process
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU msgfmt is not installed")
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_our_reader_agrees_with_gnu_msgfmt(lang: str, tmp_path: Path) -> None:
