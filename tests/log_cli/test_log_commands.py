@@ -25,6 +25,9 @@ from hanabi_p2p.commands.log import (
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.session.verify import Verdict
 
+# whole signed games verified, shown or listed: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 TABLE_HEX = TABLE_ID.hex()
 
 

@@ -222,6 +222,7 @@ def test_the_app_steps_jumps_and_quits_on_keys(replay: Replay) -> None:
 # --- a signed log: only after the audit -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_audited_log_is_replayed_with_the_audits_faces(tmp_path: Path) -> None:
     path = vector_log(tmp_path)
     report = verify_file(parse(path, path.read_bytes()))
@@ -236,6 +237,7 @@ def test_an_audited_log_is_replayed_with_the_audits_faces(tmp_path: Path) -> Non
     assert "turn 20 of 70" in lines[0]
 
 
+@pytest.mark.slow
 def test_a_log_whose_audit_failed_is_refused_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -249,6 +251,7 @@ def test_a_log_whose_audit_failed_is_refused_in_one_line(
     assert "deck audit failed: the seed does not match its commitment" in err
 
 
+@pytest.mark.slow
 def test_a_log_never_audited_is_refused(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     data = vector()
