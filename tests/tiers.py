@@ -9,9 +9,12 @@ registers them; tests/conftest.py applies them):
     tmux     drives the real program in a tmux session (counts as process and socket too)
     netns    builds a LAN of network namespaces, needs root (counts as process and socket too)
     real_io  added to every test that carries one of the four above, to select them at once
-    slow     takes more than a few seconds although it stays in memory
+    slow     too slow for the fast tier though it stays in memory (whole games, long
+             property tests)
 
-The fast tier is every test with neither `real_io` nor `slow`.
+A test using the `procs` fixture (tests/e2e) counts as marked `process`, one using `netlab`
+as marked `netns`. The fast tier (`pytest --fast`) is every test with neither `real_io` nor
+`slow`.
 
 Every test without `real_io` -- the fast tier and the in-memory slow tests, in every run,
 the full one included -- runs under `GUARD`: creating a socket other than a local (AF_UNIX)
@@ -29,8 +32,7 @@ import os
 import socket
 import subprocess
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 # The markers for reaching outside the process; a test with any of them is real_io.
@@ -95,15 +97,6 @@ class Guard:
         with self._lock:
             taken, self.attempts = self.attempts, []
         return taken
-
-    @contextmanager
-    def off(self) -> Iterator[None]:
-        """Lift the guard for a moment (the guard's own tests need it)."""
-        was, self.active = self.active, False
-        try:
-            yield
-        finally:
-            self.active = was
 
     def install(self) -> None:
         if self._undo:
