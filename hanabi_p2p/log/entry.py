@@ -30,11 +30,11 @@ from hanabi_p2p.identity import (
     is_valid_peer_id,
     verify_signature,
 )
-from hanabi_p2p.limits import MAX_ENTRY_BYTES, PEER_ID_BYTES, TABLE_ID_BYTES
+from hanabi_p2p.limits import ENTRY_HASH_BYTES, MAX_ENTRY_BYTES, PEER_ID_BYTES, TABLE_ID_BYTES
 from hanabi_p2p.log import canonical
 
 LOG_VERSION = 1
-HASH_BYTES = 32
+HASH_BYTES = ENTRY_HASH_BYTES
 ZERO_HASH = bytes(HASH_BYTES)
 SIGN_DOMAIN = b"hanabi-p2p/v1/entry"
 HASH_DOMAIN = b"hanabi-p2p/v1/entry-hash"
