@@ -20,15 +20,15 @@ Message flow (every message is a signed log entry, broadcast to every peer):
 * end: every peer publishes its deck seed (``seed``); the audit recomputes the whole deck.
 
 Determinism (protocol/SPEC.md 5.4). Every kind has one stage of the game where it applies
-(``STAGE_OF_KIND``), and an entry's *place* — its envelope turn, its kind's step within a
-turn, its author and seq (``place``) — is a function of its content alone. The replica
-retries held entries in place order, and any two entries that can be ready at the same time
-commute: public game state changes only through turn actions, applied strictly in turn
-order; deck messages commute (the DeckPeer holds early ones); table talk is kept in place
-order; hand reorders do not enter the state hash; an observer (the log verifier) never
-stops on a seed. So every honest peer holding the same entries computes the same state,
-and the verifier's verdict is a function of the set of entries (tests/session/
-test_session_order.py permutes real games to show it).
+(its row in the table of kinds, session/kinds.py), and an entry's *place* — its envelope
+turn, its kind's step within a turn, its author and seq (``place``) — is a function of its
+content alone. The replica retries held entries in place order, and any two entries that
+can be ready at the same time commute: public game state changes only through turn
+actions, applied strictly in turn order; deck messages commute (the DeckPeer holds early
+ones); table talk is kept in place order; hand reorders do not enter the state hash; an
+observer (the log verifier) never stops on a seed. So every honest peer holding the same
+entries computes the same state, and the verifier's verdict is a function of the set of
+entries (tests/session/test_session_order.py permutes real games to show it).
 """
 
 from __future__ import annotations
@@ -37,21 +37,23 @@ import bisect
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from enum import IntEnum, StrEnum
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypeVar
 
 from hanabi_p2p.deck import DeckCheatError, DeckMessage
 from hanabi_p2p.deck.messages import MAX_DECK_SIZE, OwnerKey, PublicKey, SeedReveal, SharedKeys
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import display_name
 from hanabi_p2p.limits import MAX_PLAYERS
-from hanabi_p2p.log.entry import Entry, Signer
+from hanabi_p2p.log.entry import Entry, EntryKind, Signer
 from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import deckio
 from hanabi_p2p.session import events as ev
+from hanabi_p2p.session import kinds as k
+from hanabi_p2p.session.kinds import Place, Post, Stage, place
 
 
 class Phase(StrEnum):
@@ -65,63 +67,17 @@ class Phase(StrEnum):
     ABORTED = "aborted"  # stopped for good (a fault, a player gone)
 
 
+_B = TypeVar("_B", bound=b.Body)  # a typed body, of the kind its entry is posted as
+
 # The old module-level names stay: the peer and the UI compare phases with them.
 LOBBY, DECK, PLAY, OVER, AUDITED, ABORTED = (
     Phase.LOBBY, Phase.DECK, Phase.PLAY, Phase.OVER, Phase.AUDITED, Phase.ABORTED,
 )
 
 
-class Stage(IntEnum):
-    """The one stage of the game in which an entry kind may apply (SPEC 5.4)."""
-
-    LOBBY = 0  # before seating: the table, requests for seats, the seating
-    DECK = 1  # after seating: the deck steps; the deal once the deck is locked
-    PLAY = 2  # once dealt: turns, answers, resignations, hand moves
-    ANY = 3  # once the table is open: table talk
-    END = 4  # seeds: at the end, or when their author leaves
-
-
-STAGE_OF_KIND: dict[str, Stage] = {
-    "table.open": Stage.LOBBY,
-    "lobby.join": Stage.LOBBY,
-    "lobby.seat": Stage.LOBBY,
-    "deck": Stage.DECK,
-    "action": Stage.PLAY,
-    "ack": Stage.PLAY,
-    "move": Stage.PLAY,
-    "resign": Stage.PLAY,
-    "chat": Stage.ANY,
-    "seed": Stage.END,
-}
-# Kinds whose envelope turn MUST be 0: they belong to no game turn.
-TURN_ZERO_KINDS = frozenset({"table.open", "lobby.join", "lobby.seat", "deck"})
-# An entry's step within its turn, the second item of its place: the lobby in the order
-# its entries depend on each other, then the deck, then a turn's resignation (at the start
-# of the turn), its action, its answers, and what happens beside it.
-STEP_OF_KIND: dict[str, int] = {
-    kind: step
-    for step, kind in enumerate(
-        ["table.open", "lobby.join", "chat", "lobby.seat", "deck", "resign", "action", "ack",
-         "move", "seed"]
-    )
-}
-UNKNOWN_STEP = len(STEP_OF_KIND)
-# Kinds a peer that stopped the game still applies in full; deck-carrying kinds only add
-# their messages to the transcript (so the audit sees every message in the log).
-AFTER_ABORT_KINDS = frozenset({"chat", "seed", "resign"})
 # The deal's messages: what tells a deal entry from a deck-step entry.
 DEAL_MESSAGE_KINDS = frozenset({OwnerKey.KIND, SharedKeys.KIND})
 STEP_MESSAGE_KINDS = ("deck.commit", "deck.shuffle", "deck.lock")
-
-Place = tuple[int, int, bytes, int]
-
-
-def place(entry: Entry) -> Place:
-    """Where an entry sits in the game, from its content alone: (turn, step of its kind,
-    author, seq). The replica retries held entries in this order and the verifier names
-    the first bad entry by it."""
-    return (entry.turn, STEP_OF_KIND.get(entry.kind, UNKNOWN_STEP), entry.author, entry.seq)
-
 
 def turn_label(turn: int) -> str:
     """Turns as people count them (1-based), in every message."""
@@ -214,9 +170,6 @@ class TableSession:
         self.my_hashes: dict[int, bytes] = {}
         # the turn that began and whose hash is not computed yet (see `_my_hash`)
         self._hash_due: int | None = None
-        # the last action body parsed, with its entry and seat: an action's readiness check
-        # and its application, one right after the other, parse it once
-        self._parsed_action: tuple[Entry, int, b.ActionBody] | None = None
         self.turn_reveals: dict[int, TurnReveals] = {}
         self.dealt_by: set[int] = set()  # seats whose deal entry is applied
         self.seeds_from: set[int] = set()
@@ -228,19 +181,20 @@ class TableSession:
         self._chat_places: list[Place] = []
         self._posted: set[str] = set()  # purposes of entries already in our chain
         self._resign_reason: str | None = None
-        self._outbox: list[tuple[str, int, Any]] = []  # (kind, turn, body) not yet signed
+        self._outbox: list[Post] = []  # our entries not yet signed
         self._events: list[ev.Event] = []
-        self._handlers: dict[str, Callable[[Entry], None]] = {
-            "table.open": self._on_table_open,
-            "lobby.join": self._on_lobby_join,
-            "lobby.seat": self._on_lobby_seat,
-            "deck": self._on_deck,
-            "action": self._on_action,
-            "ack": self._on_ack,
-            "move": self._on_move,
-            "chat": self._on_chat,
-            "resign": self._on_resign,
-            "seed": self._on_seed,
+        # each kind's handler takes the entry and its typed body (the kind's parser's value)
+        self._handlers: dict[EntryKind, Callable[[Entry, Any], None]] = {
+            EntryKind.TABLE_OPEN: self._on_table_open,
+            EntryKind.LOBBY_JOIN: self._on_lobby_join,
+            EntryKind.LOBBY_SEAT: self._on_lobby_seat,
+            EntryKind.DECK: self._on_deck,
+            EntryKind.ACTION: self._on_action,
+            EntryKind.ACK: self._on_ack,
+            EntryKind.MOVE: self._on_move,
+            EntryKind.CHAT: self._on_chat,
+            EntryKind.RESIGN: self._on_resign,
+            EntryKind.SEED: self._on_seed,
         }
 
     # ------------------------------------------------------------ queries
@@ -329,11 +283,15 @@ class TableSession:
 
     # ------------------------------------------------------------ shell interface
 
-    def take_outbox(self) -> list[tuple[str, int, Any]]:
-        """Entries (kind, turn, body) this peer must sign, store, apply and broadcast."""
+    def take_posts(self) -> list[Post]:
+        """Entries this peer must sign, store, apply and broadcast, with typed bodies."""
         self._hash_the_turn_start()  # due by now: see `_after_turn`
         out, self._outbox = self._outbox, []
         return out
+
+    def take_outbox(self) -> list[tuple[str, int, Any]]:
+        """``take_posts`` as (kind, turn, wire body), the form they are signed in."""
+        return [post.wire() for post in self.take_posts()]
 
     @property
     def has_outbox(self) -> bool:
@@ -343,18 +301,21 @@ class TableSession:
         out, self._events = self._events, []
         return out
 
-    def _post(self, purpose: str, kind: str, body: Any, turn: int | None = None) -> None:
-        """Queue one of our entries, once per purpose (so a resumed peer never posts twice)."""
-        if purpose in self._posted:
-            return
-        self._posted.add(purpose)
-        if kind in TURN_ZERO_KINDS:
+    def _post(self, purpose: str | None, spec: k.KindSpec[_B], body: _B,
+              turn: int | None = None) -> None:
+        """Queue one of our entries, once per purpose (so a resumed peer never posts twice);
+        without a purpose (a move, table talk) every time."""
+        if purpose is not None:
+            if purpose in self._posted:
+                return
+            self._posted.add(purpose)
+        if spec.turn_zero:
             turn = 0
-        self._outbox.append((kind, self.turn if turn is None else turn, body))
+        self._outbox.append(Post(spec.kind, self.turn if turn is None else turn, body))
 
     def _post_deck(self, msgs: list[Any]) -> None:
-        body = b.deck_to_wire(msgs)
-        self._post("deck:" + deckio.purpose_of_wire(body), "deck", body)
+        body = b.DeckBody(tuple(msgs))
+        self._post("deck:" + deckio.purpose_of_wire(body.to_wire()), k.DECK, body)
 
     # ------------------------------------------------------------ local commands
 
@@ -362,16 +323,16 @@ class TableSession:
                    table_options: frozenset[b.TableOption] = frozenset()) -> None:
         if self.table is not None:
             raise LocalProtocolError("the table is already open")
-        body = b.TableOpen(name, host_name, config, table_options).to_wire()
+        table = b.TableOpen(name, host_name, config, table_options)
         # the same checks peers make: fail here, with the reason, as the user's error
-        b.local_value(lambda: b.TableOpen.from_wire(body))
-        self._post("open", "table.open", body)
+        b.local_value(lambda: b.TableOpen.from_wire(table.to_wire()))
+        self._post("open", k.TABLE_OPEN, table)
 
     def request_seat(self, name: str, address: b.Address, runner: bytes | None = None) -> None:
         """Ask for a seat; a computer player gives ``runner`` (see ``LobbyJoin``)."""
-        body = b.LobbyJoin(name, address, runner).to_wire()
-        b.local_value(lambda: b.LobbyJoin.from_wire(body))
-        self._post("join", "lobby.join", body)
+        join = b.LobbyJoin(name, address, runner)
+        b.local_value(lambda: b.LobbyJoin.from_wire(join.to_wire()))
+        self._post("join", k.LOBBY_JOIN, join)
 
     def seat_players(
         self, host_address: b.Address, joiners: Sequence[bytes] | None = None
@@ -390,7 +351,7 @@ class TableSession:
         for peer_id in chosen[: config.players - 1]:
             join = self.joins[peer_id]
             seats.append(b.Seat(peer_id, join.name, join.address))
-        self._post("seat", "lobby.seat", b.LobbySeat(tuple(seats)).to_wire())
+        self._post("seat", k.LOBBY_SEAT, b.LobbySeat(tuple(seats)))
 
     def take_action(self, action: TurnAction) -> None:
         """Our turn: check the action, then post it. Raises IllegalAction with the rule."""
@@ -415,8 +376,7 @@ class TableSession:
                 msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
         # the hash we computed when this turn began (what the others check it against)
         digest = self._my_hash(state.turn) or state.public_hash()
-        body = b.ActionBody(action, digest, tuple(msgs)).to_wire()
-        self._post(f"action:{state.turn}", "action", body)
+        self._post(f"action:{state.turn}", k.ACTION, b.ActionBody(action, digest, tuple(msgs)))
 
     def _with_touched(self, clue: Clue) -> Clue:
         state = self._require_state()
@@ -461,11 +421,10 @@ class TableSession:
     def move_card(self, card: int, to: int) -> None:
         state = self._require_state()
         state.check(Move(self._require_seat(), card, to))
-        self._outbox.append(("move", self.turn, b.MoveBody(card, to).to_wire()))
+        self._post(None, k.MOVE, b.MoveBody(card, to))
 
     def say(self, text: str) -> None:
-        text = b.chat_text(text)
-        self._outbox.append(("chat", self.turn, {"text": text}))
+        self._post(None, k.CHAT, b.ChatBody(b.chat_text(text)))
 
     def resign(self, reason: str = "") -> None:
         """End the game for everyone.
@@ -485,7 +444,7 @@ class TableSession:
 
     def _post_resign_if_due(self) -> None:
         if self._resign_reason is not None and self.my_turn():
-            self._post("resign", "resign", {"reason": self._resign_reason})
+            self._post("resign", k.RESIGN, b.ResignBody(self._resign_reason))
 
     # ------------------------------------------------------------ replica application
 
@@ -508,45 +467,45 @@ class TableSession:
             return True  # malformed: let apply() reject it with the reason
 
     def _ready(self, entry: Entry) -> bool:
-        kind = entry.kind
-        stage = STAGE_OF_KIND.get(kind)
-        if kind == "table.open" or stage is None:
-            return True  # an unknown kind is rejected in apply
+        kind = entry.entry_kind
+        stage = k.SPECS[kind].stage
+        if kind is EntryKind.TABLE_OPEN:
+            return True
         if self.table is None:
             return False
         if stage is Stage.LOBBY or stage is Stage.ANY:
-            if kind == "lobby.seat":
+            if kind is EntryKind.LOBBY_SEAT:
                 # wait until every seated player's own request for a seat is here, whatever
                 # order the entries arrive in
-                seating = b.LobbySeat.from_wire(entry.body)
+                seating = k.body_of(entry, k.LOBBY_SEAT)
                 return all(s.peer_id in self.joins for s in seating.seats[1:])
             return True
         if not self.seats:
             return False  # every later stage waits for the seating
-        if kind == "seed":
+        if kind is EntryKind.SEED:
             return self._seed_ready(entry)
-        if kind == "deck":
+        if kind is EntryKind.DECK:
             # the deal applies once the deck is locked; the deck steps at once (the
             # DeckPeer holds a step that comes early)
-            return self.state is not None or not _is_deal(entry.body)
+            return self.state is not None or not _is_deal(k.body_of(entry, k.DECK))
         state = self.state
         if state is None or self.deck is None:
             return False  # the play stage waits for the deal (a resign too: SPEC 5.4)
-        if kind == "resign":
+        if kind is EntryKind.RESIGN:
             return state.over or (
                 self.pending is None
                 and state.turn >= entry.turn
                 and state.current_seat == self.seat_of(entry.author)
             )
-        if kind == "action":
+        if kind is EntryKind.ACTION:
             return self._action_ready(entry)
-        if kind == "ack":
+        if kind is EntryKind.ACK:
             return entry.turn < state.turn or (
                 self.pending is not None and self.pending.turn == entry.turn
             )
         # move
-        body = b.MoveBody.from_wire(entry.body)
-        return body.card < state.draw_index or state.over
+        move = k.body_of(entry, k.MOVE)
+        return move.card < state.draw_index or state.over
 
     def _seed_ready(self, entry: Entry) -> bool:
         """A seed is posted when its author's game ended at ``entry.turn`` (or when it left).
@@ -574,7 +533,7 @@ class TableSession:
         seat = self.seat_of(entry.author)
         if seat is None:
             return True  # rejected in apply
-        action = self._action_body(entry, seat).action
+        action = k.body_of(entry, k.ACTION).for_seat(seat).action
         # (a spectator takes a clue as its target does, by the cards it names: it may not
         # see them, and the players check it anyway)
         if (isinstance(action, Clue) and action.target != self.my_seat
@@ -587,19 +546,17 @@ class TableSession:
 
     def apply(self, entry: Entry) -> None:
         """Apply one entry the replica found ready. Raises HanabiError to reject it."""
-        handler = self._handlers.get(entry.kind)
-        if handler is None:
-            raise GameFault(self._who(entry), f"unknown entry kind {entry.kind!r}")
-        if entry.kind in TURN_ZERO_KINDS and entry.turn != 0:
+        spec = k.SPECS[entry.entry_kind]
+        if spec.turn_zero and entry.turn != 0:
             raise GameFault(
                 self._who(entry), f"a {entry.kind} entry belongs to no turn (its turn must be 0)"
             )
         if entry.author == self.me:
             self._posted.add(_purpose(entry))
-        if self.phase == Phase.ABORTED and entry.kind not in AFTER_ABORT_KINDS:
-            self._record_after_abort(entry)
+        if self.phase == Phase.ABORTED and not spec.after_abort:
+            self._record_after_abort(entry, spec)
         else:
-            handler(entry)
+            self._handlers[spec.kind](entry, k.body_of(entry, spec))
         if (
             self.audit is not None
             and self.deck is not None
@@ -609,31 +566,29 @@ class TableSession:
             # one a cheater appended): audited like every other (SPEC 5.3 step 5)
             self._run_audit()
 
-    def _record_after_abort(self, entry: Entry) -> None:
+    def _record_after_abort(self, entry: Entry, spec: k.KindSpec[b.Body]) -> None:
         """We stopped the game: take the entry without playing it, but keep its deck
         messages, so that the audit covers every message in the log."""
         seat = self.seat_of(entry.author)
         if seat is None or self.deck is None:
             return
+        body = k.body_of(entry, spec)
         wire: tuple[Any, ...] = ()
-        if entry.kind == "deck":
-            wire = b.deck_from_wire(entry.body)
-        elif entry.kind == "action":
-            wire = self._action_body(entry, seat).deck
-        elif entry.kind == "ack":
-            wire = b.AckBody.from_wire(entry.body).deck
+        if isinstance(body, b.DeckBody):
+            wire = body.msgs
+        elif isinstance(body, b.ActionBody | b.AckBody):
+            wire = body.deck
         self.deck.record(seat, self._decode_deck(entry, wire))
 
     # -- lobby
 
-    def _on_table_open(self, entry: Entry) -> None:
+    def _on_table_open(self, entry: Entry, table: b.TableOpen) -> None:
         if self.table is not None:
             raise GameFault(self._who(entry), "a second table.open for this table")
         if entry.seq != 0:
             raise GameFault(self._who(entry), "table.open must be its author's first entry")
         if self.host_id is not None and entry.author != self.host_id:
             raise GameFault(self._who(entry), "table.open not signed by the host we contacted")
-        table = b.TableOpen.from_wire(entry.body)
         if table.deck_group is not b.LIVE_DECK_GROUP and not self._old_deck_groups:
             # a 0.2.0 table (no `group`): protocol 2, which this program only verifies
             raise b.BadBody(f"table.open: the deck group must be {b.LIVE_DECK_GROUP.value} "
@@ -642,8 +597,7 @@ class TableSession:
         self.host_id = entry.author
         self._events.append(ev.TableOpened(self.table.name))
 
-    def _on_lobby_join(self, entry: Entry) -> None:
-        join = b.LobbyJoin.from_wire(entry.body)
+    def _on_lobby_join(self, entry: Entry, join: b.LobbyJoin) -> None:
         if entry.author == self.host_id:
             raise GameFault(self._who(entry), "the host is seated already")
         if entry.author in self.joins:
@@ -653,13 +607,12 @@ class TableSession:
         self.joins[entry.author] = join
         self._events.append(ev.PlayerJoined(entry.author, join.name))
 
-    def _on_lobby_seat(self, entry: Entry) -> None:
+    def _on_lobby_seat(self, entry: Entry, seating: b.LobbySeat) -> None:
         assert self.table is not None
         if entry.author != self.host_id:
             raise GameFault(self._who(entry), "only the host seats players")
         if self.seats:
             raise GameFault(self._who(entry), "seating is already decided")
-        seating = b.LobbySeat.from_wire(entry.body)
         config = self.table.config
         if len(seating.seats) != config.players:
             raise GameFault(self._who(entry), f"seated {len(seating.seats)} of {config.players}")
@@ -767,9 +720,9 @@ class TableSession:
             return
         self._after_deck(out)
 
-    def _on_deck(self, entry: Entry) -> None:
+    def _on_deck(self, entry: Entry, body: b.DeckBody) -> None:
         seat = self._seat_or_fault(entry)
-        msgs = self._decode_deck(entry, b.deck_from_wire(entry.body))
+        msgs = self._decode_deck(entry, body.msgs)
         kinds = {m.KIND for m in msgs}
         if kinds & DEAL_MESSAGE_KINDS:
             self._check_deal(entry, seat, msgs)
@@ -818,7 +771,7 @@ class TableSession:
 
     # -- turns
 
-    def _on_action(self, entry: Entry) -> None:
+    def _on_action(self, entry: Entry, unseated: b.ActionBody) -> None:
         """Checks in the order SPEC 5.5 fixes: the turn, the seat, the end of the game, the
         body, the state hash, the rules, then the key shares (so every verifier names the
         same reason). The end comes after the seat: a resignation leaves the turn and the
@@ -836,7 +789,7 @@ class TableSession:
             raise GameFault(self._who(entry), f"not their turn: it is {current}'s")
         if state.over:
             raise GameFault(self._who(entry), "acted after the game ended")
-        body = self._action_body(entry, seat)
+        body = unseated.for_seat(seat)
         self._check_hash(entry.turn, seat, body.state_hash, entry)
         action = body.action
         try:
@@ -881,14 +834,6 @@ class TableSession:
         self._ack(entry.turn, seat, mine)
         self._after_deck(answers)
 
-    def _action_body(self, entry: Entry, seat: int) -> b.ActionBody:
-        parsed = self._parsed_action
-        if parsed is not None and parsed[0] is entry and parsed[1] == seat:
-            return parsed[2]
-        body = b.ActionBody.from_wire(entry.body, seat)
-        self._parsed_action = (entry, seat, body)
-        return body
-
     def _reveals_of(self, seat: int, action: TurnAction) -> TurnReveals:
         state = self._require_state()
         if isinstance(action, Clue):
@@ -901,10 +846,9 @@ class TableSession:
             return
         digest = self._my_hash(turn)
         assert digest is not None  # (computed when the turn began, or at its action's check)
-        body = b.AckBody(digest, tuple(deck_msgs)).to_wire()
-        self._post(f"ack:{turn}", "ack", body, turn=turn)
+        self._post(f"ack:{turn}", k.ACK, b.AckBody(digest, tuple(deck_msgs)), turn=turn)
 
-    def _on_ack(self, entry: Entry) -> None:
+    def _on_ack(self, entry: Entry, body: b.AckBody) -> None:
         seat = self._seat_or_fault(entry)
         reveals = self.turn_reveals.get(entry.turn)
         if reveals is None:
@@ -912,7 +856,6 @@ class TableSession:
                             "which had no action")
         if seat == reveals.actor:
             raise GameFault(self._who(entry), f"answered its own {turn_label(entry.turn)}")
-        body = b.AckBody.from_wire(entry.body)
         self._check_hash(entry.turn, seat, body.state_hash, entry)
         msgs = self._decode_deck(entry, body.deck)
         want: list[MessageKey] = []
@@ -988,14 +931,13 @@ class TableSession:
         self._events.append(ev.GameOver(state.end.value, state.score))
         if self.my_seat is not None:
             seed = b.SeedBody(tuple(self._require_deck().seed_reveal()))
-            self._post("seed", "seed", seed.to_wire())
+            self._post("seed", k.SEED, seed)
         self._audit_if_complete()
 
     # -- outside the turn
 
-    def _on_move(self, entry: Entry) -> None:
+    def _on_move(self, entry: Entry, body: b.MoveBody) -> None:
         seat = self._seat_or_fault(entry)
-        body = b.MoveBody.from_wire(entry.body)
         state = self._require_state()
         if state.over:
             return
@@ -1007,9 +949,9 @@ class TableSession:
             return
         self._events.append(ev.HandMoved(seat, body.card, body.to))
 
-    def _on_chat(self, entry: Entry) -> None:
+    def _on_chat(self, entry: Entry, chat: b.ChatBody) -> None:
         seat = self.seat_of(entry.author)
-        text = b.chat_from_wire(entry.body)
+        text = chat.text
         if seat is None and entry.author != self.host_id and entry.author not in self.joins:
             raise GameFault(self._who(entry), "is not at this table")
         shown = seat if seat is not None else -1
@@ -1019,9 +961,9 @@ class TableSession:
         self.chat_log.insert(index, (shown, text))
         self._events.append(ev.Chat(shown, text))
 
-    def _on_resign(self, entry: Entry) -> None:
+    def _on_resign(self, entry: Entry, resignation: b.ResignBody) -> None:
         seat = self._seat_or_fault(entry)
-        reason = b.resign_from_wire(entry.body)
+        reason = resignation.reason
         state = self._require_state()
         self._events.append(ev.Resigned(seat, reason))
         if not state.over:
@@ -1029,11 +971,10 @@ class TableSession:
             state.apply(Terminate(seat))
             self._after_turn()
 
-    def _on_seed(self, entry: Entry) -> None:
+    def _on_seed(self, entry: Entry, body: b.SeedBody) -> None:
         seat = self._seat_or_fault(entry)
         if seat in self.seeds_from:
             raise GameFault(self._who(entry), "revealed its seed twice")
-        body = b.SeedBody.from_wire(entry.body)
         msgs = self._decode_deck(entry, body.deck)
         if [_message_key(m) for m in msgs] != [(SeedReveal.KIND,)]:
             raise GameFault(self._who(entry), "a seed entry holds exactly its deck seed")
@@ -1086,7 +1027,7 @@ class TableSession:
             seed = b.SeedBody(
                 tuple(self.deck.seed_reveal()), reason=b.clean_reason(reason), blame=peer
             )
-            self._post("seed", "seed", seed.to_wire())
+            self._post("seed", k.SEED, seed)
         self._audit_if_complete()
 
     def describe(self, peer_id: bytes) -> str:
@@ -1122,12 +1063,9 @@ class TableSession:
         return self.my_seat
 
 
-def _is_deal(body: Any) -> bool:
-    """Whether a deck entry's body (unchecked) holds deal shares, by its messages' kinds."""
-    msgs = body.get("deck") if isinstance(body, dict) else None
-    return isinstance(msgs, list) and any(
-        isinstance(m, list) and m and m[0] in DEAL_MESSAGE_KINDS for m in msgs
-    )
+def _is_deal(body: b.DeckBody) -> bool:
+    """Whether a deck entry holds deal shares, by its messages' kinds (not decoded yet)."""
+    return any(isinstance(m, list) and m and m[0] in DEAL_MESSAGE_KINDS for m in body.msgs)
 
 
 def _keys_text(keys: list[MessageKey]) -> str:
@@ -1141,22 +1079,20 @@ def _keys_text(keys: list[MessageKey]) -> str:
 
 def _purpose(entry: Entry) -> str:
     """The purpose key of one of our entries, the same key ``_post`` used."""
-    kind = entry.kind
-    if kind == "table.open":
+    kind = entry.entry_kind
+    if kind is EntryKind.TABLE_OPEN:
         return "open"
-    if kind == "lobby.join":
+    if kind is EntryKind.LOBBY_JOIN:
         return "join"
-    if kind == "lobby.seat":
+    if kind is EntryKind.LOBBY_SEAT:
         return "seat"
-    if kind == "action":
-        return f"action:{entry.turn}"
-    if kind == "ack":
-        return f"ack:{entry.turn}"
-    if kind in ("seed", "resign"):
-        return kind
-    if kind == "deck":
+    if kind is EntryKind.ACTION or kind is EntryKind.ACK:
+        return f"{kind.value}:{entry.turn}"
+    if kind is EntryKind.SEED or kind is EntryKind.RESIGN:
+        return kind.value
+    if kind is EntryKind.DECK:
         return "deck:" + deckio.purpose_of_wire(entry.body)
-    return f"{kind}:{entry.seq}"
+    return f"{kind.value}:{entry.seq}"  # (posted without a purpose: never looked up)
 
 
 __all__ = ["GameFault", "Phase", "Stage", "TableSession", "place"]
