@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from hanabi_p2p import refusals as rf
 from hanabi_p2p.deck import DeckCheatError, DeckMessage
 from hanabi_p2p.deck.messages import MAX_DECK_SIZE, OwnerKey, PublicKey, SeedReveal, SharedKeys
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError, RemoteProtocolError
@@ -357,11 +358,11 @@ class TableSession:
         """Our turn: check the action, then post it. Raises IllegalAction with the rule."""
         state = self._require_state()
         if self.abort_reason:
-            raise IllegalAction(f"the game was stopped: {self.abort_reason}")
+            raise rf.GameStopped(self.abort_reason)
         if state.over:
-            raise IllegalAction("the game is over")
+            raise rf.GameIsOver()
         if not self.my_turn():
-            raise IllegalAction(f"it is {self.name_of(state.current_seat)}'s turn")
+            raise rf.NotYourTurn(self.name_of(state.current_seat))
         if isinstance(action, Clue) and action.touched is None:
             action = self._with_touched(action)
         state.check(action)
@@ -370,7 +371,7 @@ class TableSession:
         if isinstance(action, Play | Discard):
             draws = state.draw_index < state.config.deck_size
             if draws and not self._settle_deck_checks():  # (before any share is made)
-                raise IllegalAction(f"the game was stopped: {self.abort_reason}")
+                raise rf.GameStopped(str(self.abort_reason))  # (set by the abort)
             msgs.extend(deck.public_share(action.card))
             if draws:
                 msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
@@ -381,12 +382,12 @@ class TableSession:
     def _with_touched(self, clue: Clue) -> Clue:
         state = self._require_state()
         if not 0 <= clue.target < len(self.seats):
-            raise IllegalAction(f"there is no seat {clue.target}")
+            raise rf.NoSuchSeat(clue.target)
         touched = set()
         for card in state.hands[clue.target]:
             face = state.faces[card]
             if face is None:
-                raise IllegalAction("you cannot clue your own hand")
+                raise rf.ClueOwnHand()
             if (clue.colour is not None and state.config.colour_touches(clue.colour, face)) or (
                 clue.rank is not None and face.rank == clue.rank
             ):
@@ -434,7 +435,7 @@ class TableSession:
         we still owe for the turns in between. Before the deal there is no turn to resign
         at: we leave, which reveals our seed and stops the game for everyone (SPEC 5.3)."""
         if self.my_seat is None or self.phase not in (Phase.DECK, Phase.PLAY):
-            raise IllegalAction("there is no game to resign from")
+            raise rf.NoGameToResign()
         if self.state is None:
             me = self.name_of(self.my_seat)
             self.abort(None, f"{me} left before the deal" + (f": {reason}" if reason else ""))
@@ -1049,7 +1050,7 @@ class TableSession:
 
     def _require_state(self) -> GameState:
         if self.state is None:
-            raise IllegalAction("the game has not started yet")
+            raise rf.GameNotStarted()
         return self.state
 
     def _require_deck(self) -> deckio.DeckAdapter:
@@ -1059,7 +1060,7 @@ class TableSession:
 
     def _require_seat(self) -> int:
         if self.my_seat is None:
-            raise IllegalAction("you are not seated at this table")
+            raise rf.NotSeated()
         return self.my_seat
 
 
