@@ -23,7 +23,7 @@ from hanabi_p2p.deck import DeckMessage
 from hanabi_p2p.deck.messages import OwnerKey, PublicKey, SharedKeys
 from hanabi_p2p.errors import LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import display_name
-from hanabi_p2p.log.entry import Entry, Signer
+from hanabi_p2p.log.entry import Entry, EntryKind, Signer
 from hanabi_p2p.rules.actions import Discard, Play
 from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState
@@ -182,7 +182,7 @@ class SessionBase:
             and self.pending is None
             and not self.state.over
             and self.state.current_seat == self.my_seat
-            and f"action:{self.state.turn}" not in self._posted
+            and k.purpose(EntryKind.ACTION, self.state.turn, None) not in self._posted
         )
 
     def can_act(self) -> bool:
@@ -227,21 +227,20 @@ class SessionBase:
         out, self._events = self._events, []
         return out
 
-    def _post(self, purpose: str | None, spec: k.KindSpec[_B], body: _B,
-              turn: int | None = None) -> None:
-        """Queue one of our entries, once per purpose (so a resumed peer never posts twice);
-        without a purpose (a move, table talk) every time."""
+    def _post(self, spec: k.KindSpec[_B], body: _B, turn: int | None = None) -> None:
+        """Queue one of our entries (for the current turn unless ``turn`` says), once per
+        purpose (``kinds.purpose``: so a resumed peer never posts twice)."""
+        turn = 0 if spec.turn_zero else self.turn if turn is None else turn
+        purpose = k.purpose(spec.kind, turn, body.to_wire())
         if purpose is not None:
             if purpose in self._posted:
                 return
             self._posted.add(purpose)
-        if spec.turn_zero:
-            turn = 0
-        self._outbox.append(Post(spec.kind, self.turn if turn is None else turn, body))
+        self._outbox.append(Post(spec.kind, turn, body))
 
     def _post_deck(self, msgs: list[Any]) -> None:
         body = b.DeckBody(tuple(msgs))
-        self._post("deck:" + deckio.purpose_of_wire(body.to_wire()), k.DECK, body)
+        self._post(k.DECK, body)
 
     def _advance(self, trigger: Trigger) -> None:
         """The one place the phase changes: by the table of session/phase.py."""

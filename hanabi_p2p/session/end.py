@@ -104,5 +104,5 @@ class EndStage(TurnStage):
             seed = b.SeedBody(
                 tuple(self.deck.seed_reveal()), reason=b.clean_reason(reason), blame=peer
             )
-            self._post("seed", k.SEED, seed)
+            self._post(k.SEED, seed)
         self._audit_if_complete()

@@ -25,6 +25,7 @@ from typing import Any, Generic, TypeVar
 
 from hanabi_p2p.log.entry import Entry, EntryKind
 from hanabi_p2p.session import bodies as b
+from hanabi_p2p.session.deckio import purpose_of_wire
 
 BodyT_co = TypeVar("BodyT_co", bound=b.Body, covariant=True)
 
@@ -118,6 +119,19 @@ def parse_entry(entry: Entry) -> b.Body:
     return body_of(entry, SPECS[entry.entry_kind])
 
 
+def purpose(kind: EntryKind, turn: int, wire_body: Any) -> str | None:
+    """What one of our entries is for, from its kind, envelope turn and wire body: two of
+    ours with the same purpose would be one answer posted twice, and a resumed peer knows
+    by it what it posted before a crash. None for the kinds posted any number of times."""
+    if kind is EntryKind.MOVE or kind is EntryKind.CHAT:
+        return None
+    if kind is EntryKind.ACTION or kind is EntryKind.ACK:
+        return f"{kind.value}:{turn}"  # one action, one answer per turn
+    if kind is EntryKind.DECK:
+        return f"{kind.value}:{purpose_of_wire(wire_body)}"  # by the messages it holds
+    return kind.value  # once: the table, a request for a seat, the seating, a resign, a seed
+
+
 @dataclass(frozen=True, slots=True)
 class Post:
     """One of our entries before it is signed: its kind, envelope turn and typed body."""
@@ -144,5 +158,5 @@ def place(entry: Entry) -> Place:
 __all__ = [
     "ACK", "ACTION", "CHAT", "DECK", "LOBBY_JOIN", "LOBBY_SEAT", "MOVE", "RESIGN", "SEED",
     "SPECS", "TABLE_OPEN", "UNKNOWN_STEP", "KindSpec", "Place", "Post", "Stage", "body_of",
-    "parse_body", "parse_entry", "place", "spec_of", "step_of",
+    "parse_body", "parse_entry", "place", "purpose", "spec_of", "step_of",
 ]

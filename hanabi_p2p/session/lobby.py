@@ -32,13 +32,13 @@ class LobbyStage(SessionBase):
         table = b.TableOpen(name, host_name, config, table_options)
         # the same checks peers make: fail here, with the reason, as the user's error
         b.local_value(lambda: b.TableOpen.from_wire(table.to_wire()))
-        self._post("open", k.TABLE_OPEN, table)
+        self._post(k.TABLE_OPEN, table)
 
     def request_seat(self, name: str, address: b.Address, runner: bytes | None = None) -> None:
         """Ask for a seat; a computer player gives ``runner`` (see ``LobbyJoin``)."""
         join = b.LobbyJoin(name, address, runner)
         b.local_value(lambda: b.LobbyJoin.from_wire(join.to_wire()))
-        self._post("join", k.LOBBY_JOIN, join)
+        self._post(k.LOBBY_JOIN, join)
 
     def seat_players(
         self, host_address: b.Address, joiners: Sequence[bytes] | None = None
@@ -57,10 +57,10 @@ class LobbyStage(SessionBase):
         for peer_id in chosen[: config.players - 1]:
             join = self.joins[peer_id]
             seats.append(b.Seat(peer_id, join.name, join.address))
-        self._post("seat", k.LOBBY_SEAT, b.LobbySeat(tuple(seats)))
+        self._post(k.LOBBY_SEAT, b.LobbySeat(tuple(seats)))
 
     def say(self, text: str) -> None:
-        self._post(None, k.CHAT, b.ChatBody(b.chat_text(text)))
+        self._post(k.CHAT, b.ChatBody(b.chat_text(text)))
 
     def _on_table_open(self, entry: Entry, table: b.TableOpen) -> None:
         if self.table is not None:

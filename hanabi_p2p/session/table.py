@@ -38,7 +38,6 @@ from typing import assert_never
 from hanabi_p2p.log.entry import Entry, EntryKind
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.session import bodies as b
-from hanabi_p2p.session import deckio
 from hanabi_p2p.session import kinds as k
 from hanabi_p2p.session.base import GameFault
 from hanabi_p2p.session.dealing import is_deal
@@ -77,7 +76,12 @@ class TableSession(EndStage):
 
     def note_own(self, entry: Entry) -> None:
         """Record the purpose of one of our own stored entries (used when resuming)."""
-        self._posted.add(_purpose(entry))
+        self._note_purpose(entry)
+
+    def _note_purpose(self, entry: Entry) -> None:
+        purpose = _purpose(entry)
+        if purpose is not None:
+            self._posted.add(purpose)
 
     def allowed_authors(self) -> frozenset[bytes] | None:
         """Once seating is decided only seated players may write to the log."""
@@ -164,7 +168,7 @@ class TableSession(EndStage):
                 self._who(entry), f"a {entry.kind} entry belongs to no turn (its turn must be 0)"
             )
         if entry.author == self.me:
-            self._posted.add(_purpose(entry))
+            self._note_purpose(entry)
         if self.phase == Phase.ABORTED and not spec.after_abort:
             self._record_after_abort(entry, spec)
         else:
@@ -205,22 +209,9 @@ class TableSession(EndStage):
                 assert_never(body)
 
 
-def _purpose(entry: Entry) -> str:
-    """The purpose key of one of our entries, the same key ``_post`` used."""
-    kind = entry.entry_kind
-    if kind is EntryKind.TABLE_OPEN:
-        return "open"
-    if kind is EntryKind.LOBBY_JOIN:
-        return "join"
-    if kind is EntryKind.LOBBY_SEAT:
-        return "seat"
-    if kind is EntryKind.ACTION or kind is EntryKind.ACK:
-        return f"{kind.value}:{entry.turn}"
-    if kind is EntryKind.SEED or kind is EntryKind.RESIGN:
-        return kind.value
-    if kind is EntryKind.DECK:
-        return "deck:" + deckio.purpose_of_wire(entry.body)
-    return f"{kind.value}:{entry.seq}"  # (posted without a purpose: never looked up)
+def _purpose(entry: Entry) -> str | None:
+    """The purpose of one of our entries, the same ``_post`` gave it."""
+    return k.purpose(entry.entry_kind, entry.turn, entry.body)
 
 
 __all__ = ["GameFault", "Phase", "Stage", "TableSession", "place"]

@@ -50,7 +50,7 @@ class TurnStage(DeckStage):
                 msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
         # the hash we computed when this turn began (what the others check it against)
         digest = self._my_hash(state.turn) or state.public_hash()
-        self._post(f"action:{state.turn}", k.ACTION, b.ActionBody(action, digest, tuple(msgs)))
+        self._post(k.ACTION, b.ActionBody(action, digest, tuple(msgs)))
 
     def _with_touched(self, clue: Clue) -> Clue:
         state = self._require_state()
@@ -70,7 +70,7 @@ class TurnStage(DeckStage):
     def move_card(self, card: int, to: int) -> None:
         state = self._require_state()
         state.check(Move(self._require_seat(), card, to))
-        self._post(None, k.MOVE, b.MoveBody(card, to))
+        self._post(k.MOVE, b.MoveBody(card, to))
 
     def resign(self, reason: str = "") -> None:
         """End the game for everyone.
@@ -90,7 +90,7 @@ class TurnStage(DeckStage):
 
     def _post_resign_if_due(self) -> None:
         if self._resign_reason is not None and self.my_turn():
-            self._post("resign", k.RESIGN, b.ResignBody(self._resign_reason))
+            self._post(k.RESIGN, b.ResignBody(self._resign_reason))
 
     def _on_action(self, entry: Entry, unseated: b.ActionBody) -> None:
         """Checks in the order SPEC 5.5 fixes: the turn, the seat, the end of the game, the
@@ -167,7 +167,7 @@ class TurnStage(DeckStage):
             return
         digest = self._my_hash(turn)
         assert digest is not None  # (computed when the turn began, or at its action's check)
-        self._post(f"ack:{turn}", k.ACK, b.AckBody(digest, tuple(deck_msgs)), turn=turn)
+        self._post(k.ACK, b.AckBody(digest, tuple(deck_msgs)), turn=turn)
 
     def _on_ack(self, entry: Entry, body: b.AckBody) -> None:
         seat = self._seat_or_fault(entry)
@@ -233,7 +233,7 @@ class TurnStage(DeckStage):
         self._events.append(ev.GameOver(state.end.value, state.score))
         if self.my_seat is not None:
             seed = b.SeedBody(tuple(self._require_deck().seed_reveal()))
-            self._post("seed", k.SEED, seed)
+            self._post(k.SEED, seed)
         self._audit_if_complete()
 
     def _on_move(self, entry: Entry, body: b.MoveBody) -> None:
