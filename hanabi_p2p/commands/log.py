@@ -32,13 +32,13 @@ from hanabi_p2p.commands import replay_interactive
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.hanablive import export_game
-from hanabi_p2p.log.entry import Entry
+from hanabi_p2p.log.entry import Entry, EntryKind
 from hanabi_p2p.log.storage import MAGIC, CorruptLogError, parse
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.safe_text import safe
-from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
+from hanabi_p2p.session.kinds import ACTION, body_of
 from hanabi_p2p.session.verify import (
     GameReport,
     Problem,
@@ -354,9 +354,9 @@ def story_lines(report: GameReport) -> list[str]:
 
 def _event_key(event: ev.Event) -> tuple[str, int]:
     if isinstance(event, ev.DeckReady):
-        return "deck", 0
+        return EntryKind.DECK, 0
     if isinstance(event, ev.Audited):
-        return "seed", 0
+        return EntryKind.SEED, 0
     if isinstance(event, ev.GameOver):
         return "none", 0
     return "one", 0
@@ -366,9 +366,9 @@ def _signatures_by_line(report: GameReport) -> Counter[tuple[str, int]]:
     """How many applied (hence verified) entries stand behind each kind of story line."""
     counts: Counter[tuple[str, int]] = Counter()
     for entry in report.applied:
-        if entry.kind in ("action", "ack"):
+        if entry.kind in (EntryKind.ACTION, EntryKind.ACK):
             counts["turn", entry.turn] += 1
-        elif entry.kind in ("deck", "seed"):
+        elif entry.kind in (EntryKind.DECK, EntryKind.SEED):
             counts[entry.kind, 0] += 1
     counts["one", 0] = 1
     return counts
@@ -437,7 +437,7 @@ def _dealt_hands(report: GameReport) -> list[str]:
 def _unverified_lines(report: GameReport, width: int) -> list[str]:
     if not report.unapplied:
         return []
-    actions = [e for e in report.unapplied if e.kind == "action"]
+    actions = [e for e in report.unapplied if e.kind == EntryKind.ACTION]
     why = (
         "the deck was not audited, so no turn after the deal can be checked"
         if not report.faces
@@ -457,7 +457,7 @@ def _raw_action(report: GameReport, entry: Entry) -> str:
     """An action as its author claimed it, for entries the replay never reached."""
     seat = next((p.seat for p in report.players if p.peer_id == entry.author), 0)
     try:
-        action = b.ActionBody.from_wire(entry.body, seat).action
+        action = body_of(entry, ACTION).for_seat(seat).action
     except HanabiError as exc:
         return f"malformed action ({exc})"
     if isinstance(action, Play):
