@@ -368,7 +368,7 @@ def test_a_table_never_seated_is_reported_as_no_game(
 ) -> None:
     """Removed by the host, or a lobby that timed out: there was no game to finish."""
     from hanabi_p2p.commands.peerargs import report_result
-    from hanabi_p2p.peer.core import REMOVED_BY_HOST
+    from hanabi_p2p.peer.lobby import REMOVED_BY_HOST
     from hanabi_p2p.peer.result import GameResult
 
     gone = tmp_path / "gone.hlog"

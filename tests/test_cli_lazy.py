@@ -62,7 +62,8 @@ def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str])
     ("args", "expected"),
     [
         (["plya"], "hanabi-p2p: error: argument COMMAND: invalid choice: 'plya' (choose from "
-         "'play', 'host', 'join', 'watch', 'tables', 'replay', 'log', 'rules') (did you mean "
+         "'play', 'host', 'join', 'watch', 'tables', 'replay', 'log', 'rules', 'completion') "
+         "(did you mean "
          "'play'?); see 'hanabi-p2p --help'"),
         (["join", "--adress=10.0.0.5:7301"], "hanabi-p2p: error: unrecognized arguments: "
          "--adress=10.0.0.5:7301 (did you mean '--address'?); see 'hanabi-p2p join --help'"),

@@ -44,7 +44,7 @@ def test_verify_counts_one_entry_and_one_author_in_the_singular(game: Table, tmp
     root = tmp_path / "data"
     store_in_data_dir(root, game.peers[0].replica.applied[:1])
     result = run_cli("log", "verify", TABLE_HEX, "--data-dir", str(root))
-    assert result.code == 1, result.out
+    assert result.code == 3, result.out  # unfinished: nothing wrong, no game either
     assert any(line.startswith("checked: 1 entry from 1 author (") for line in result.lines)
 
 
@@ -355,9 +355,9 @@ def test_a_table_that_never_started_is_listed_and_shown_as_such(game: Table, tmp
     summary = shown.lines[shown.lines.index("") + 1]
     assert summary == "not started: the players were never seated"
     assert "deck audit" not in shown.out  # no deck was ever made
-    # verify answers whether this is a whole, audited game: it is not
+    # verify answers whether this is a whole, audited game: it is not, nor is it invalid
     verified = run_cli("log", "verify", TABLE_HEX[:8], "--data-dir", str(root))
-    assert verified.code == 1 and verified.lines[0] == summary
+    assert verified.code == 3 and verified.lines[0] == summary
     replayed = run_cli("log", "replay", TABLE_HEX[:8], "--data-dir", str(root))
     assert replayed.code == 1
     assert replayed.err == f"hanabi-p2p: cannot replay this game: {summary}\n"

@@ -37,8 +37,9 @@ def test_over_tcp_a_removed_joiner_and_then_the_others_are_told_at_once(tmp_path
     lobby timeout (there is none by default)."""
     import socket
 
-    from hanabi_p2p.peer.core import HOST_LEFT, REMOVED_BY_HOST, PeerCore
+    from hanabi_p2p.peer.core import PeerCore
     from hanabi_p2p.peer.launch import GameResult, Peer, join_address
+    from hanabi_p2p.peer.lobby import HOST_LEFT, REMOVED_BY_HOST
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

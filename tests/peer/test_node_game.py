@@ -212,7 +212,7 @@ def test_nodes_sharing_a_loop_apply_their_turn_action_while_its_fsync_runs(
     awaiting_sync: dict[int, bytes] = {}  # id(node) -> its action written, not yet synced
     append = node_module.Node._append
     timed_sync = node_module.Node._timed_sync
-    apply_sent = PeerCore._apply_sent
+    apply_sent = PeerCore._before_input
     broadcast = Mesh.broadcast
 
     def mark(entry_hash: bytes, what: str) -> None:
@@ -244,7 +244,7 @@ def test_nodes_sharing_a_loop_apply_their_turn_action_while_its_fsync_runs(
 
     monkeypatch.setattr(node_module.Node, "_append", appending)
     monkeypatch.setattr(node_module.Node, "_timed_sync", slow_sync)
-    monkeypatch.setattr(PeerCore, "_apply_sent", applying)
+    monkeypatch.setattr(PeerCore, "_before_input", applying)
     monkeypatch.setattr(Mesh, "broadcast", sending)
     test_a_game_of_nodes_ends_audited_with_every_entry_in_every_log(tmp_path)
     assert len(marks) > 10

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from hanabi_p2p.peer.core import Counters
+from hanabi_p2p.peer.context import Counters
 from hanabi_p2p.peer.screen import ScreenFrontend
 
 
