@@ -133,3 +133,19 @@ def test_each_kinds_wire_string_is_written_once_in_the_package() -> None:
             if found:
                 written[name] = found
     assert written == {}
+
+
+def test_the_outbox_holds_typed_posts_and_gives_the_shell_their_wire_form() -> None:
+    from hanabi_p2p.identity import Identity
+    from hanabi_p2p.rules.cards import GameConfig
+    from hanabi_p2p.session.table import TableSession
+
+    host = Identity.from_seed(bytes([1]) * 32)
+    session = TableSession(host, bytes(16), seed=bytes(32), host_id=host.peer_id)
+    session.open_table("Table", "Ann", GameConfig(2))
+    [post] = session.take_posts()
+    assert post.kind is EntryKind.TABLE_OPEN and post.turn == 0
+    assert isinstance(post.body, b.TableOpen) and post.body.host_name == "Ann"
+    session.say("hello")
+    assert session.take_outbox() == [("chat", 0, {"text": "hello"})]
+    assert not session.has_outbox
