@@ -3,6 +3,7 @@
 
     python3 tasks.py play     # create .venv if needed, then play against computer players
     python3 tasks.py test     # create .venv if needed, then pytest + ruff + mypy
+    python3 tasks.py test --fast  # the same with only the fast tier of pytest (in memory)
     python3 tasks.py setup    # only create/refresh .venv (with the developer tools)
 
 `play` installs only what playing needs; `test` (and `setup`) add the developer tools
@@ -91,6 +92,8 @@ def run(*argv: str) -> int:
 
 
 def test(extra: list[str]) -> int:
+    """pytest, ruff and mypy; every argument goes to pytest, `--fast` too (tests/conftest.py:
+    only the tests that stay in memory, see tests/tiers.py)."""
     setup()
     steps = [
         [str(PY), "-m", "pytest", *extra],
@@ -105,7 +108,8 @@ def test(extra: list[str]) -> int:
     if failed:
         print(f"FAILED: {', '.join(failed)}", flush=True)
         return 1
-    print("all checks passed: pytest, ruff, mypy", flush=True)
+    tier = " (fast tier only: `python3 tasks.py test` before a commit)" if "--fast" in extra else ""
+    print(f"all checks passed: pytest{tier}, ruff, mypy", flush=True)
     return 0
 
 

@@ -25,6 +25,7 @@ def imported_modules(*args: str) -> set[str]:
             if line.startswith("import time:") and "|" in line}
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("args", [("--version",), ("--help",), ("rules",), ("replay",),
                                   ("replay", "--help"), ("rules", "--help")])
 def test_light_commands_import_nothing_heavy(args: tuple[str, ...]) -> None:
@@ -107,6 +108,7 @@ def test_chosen_subcommand(argv: list[str], expected: str | None) -> None:
     assert cli.chosen_subcommand(argv) == expected
 
 
+@pytest.mark.process
 def test_the_probe_sees_heavy_imports_where_they_are_needed() -> None:
     assert "zeroconf" in imported_modules("host", "--help")
 
@@ -116,6 +118,7 @@ GAME = ("hanabi_p2p.peer.launch", "hanabi_p2p.peer.core", "hanabi_p2p.deck", "ha
         "hanabi_p2p.session.table", "hanabi_p2p.net.handshake", "prompt_toolkit", "rbcl")
 
 
+@pytest.mark.process
 def test_join_starts_browsing_before_the_game_is_loaded() -> None:
     modules = imported_modules("join", "--help")
     assert "hanabi_p2p.net.discovery" in modules and "zeroconf" in modules

@@ -154,6 +154,7 @@ def test_a_games_link_to_someone_elses_directory_is_reported(tmp_path: Path) -> 
 
 
 @posix_modes
+@pytest.mark.socket
 def test_a_peer_command_warns_before_it_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     data = DataDir(tmp_path / "data").ensure()

@@ -74,6 +74,7 @@ def test_a_game_being_played_can_still_be_read(tmp_path: Path) -> None:
         assert cli.main(["log", "list", "--data-dir", str(tmp_path / "data")]) == 0
 
 
+@pytest.mark.process
 def test_resuming_a_game_played_in_another_window_says_so_before_the_network(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -98,6 +99,7 @@ def test_resuming_a_game_played_in_another_window_says_so_before_the_network(
         "there, or quit that window first\n")
 
 
+@pytest.mark.process
 def test_joining_a_table_whose_game_is_open_in_another_window_is_refused_before_dialling(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 import hanabi_p2p
 from hanabi_p2p import limits
 
@@ -22,6 +24,7 @@ def module_level_definitions(path: Path) -> set[str]:
     return names
 
 
+@pytest.mark.slow
 def test_shared_limits_are_defined_only_in_limits_py() -> None:
     assert {"TABLE_ID_BYTES", "MAX_TABLE_NAME_CHARS", "MAX_ENTRY_BYTES"} <= SHARED
     redefined = {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,6 +60,7 @@ def test_names_are_capped() -> None:
     assert safe("abcdef", 3) == "abc"
 
 
+@pytest.mark.slow
 @settings(max_examples=3000)
 @given(st.text(alphabet=st.characters(codec=None), max_size=60), st.integers(0, 80))
 def test_output_never_holds_an_unsafe_character(text: str, limit: int) -> None:
@@ -70,6 +72,7 @@ def test_output_never_holds_an_unsafe_character(text: str, limit: int) -> None:
     assert safe(out, limit) == out  # idempotent
 
 
+@pytest.mark.slow
 @settings(max_examples=1000)
 @given(st.text(alphabet=st.characters(categories=("L", "N", "P", "S")), max_size=40))
 def test_printable_text_passes_unchanged(text: str) -> None:

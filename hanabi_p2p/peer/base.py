@@ -156,6 +156,9 @@ class CoreBase(Generic[StageT]):
             self._on_entry_frame(peer_id, frame)
             if not event.settle:
                 return
+        elif isinstance(frame, fr.Have | fr.Want) and not self.replication.takes_sync_frame(
+                peer_id):
+            pass  # over its budget: dropped unread (it asks again at its next round)
         elif isinstance(frame, fr.Have):
             self._on_have(peer_id, dict(frame.next_seq))
         elif isinstance(frame, fr.Want):

@@ -19,6 +19,7 @@ from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import PeerContext
+from hanabi_p2p.ratelimit import TokenBucket
 
 # Entries sent in answer to one HAVE/WANT; the rest follow on the next round.
 MAX_ENTRIES_PER_ANSWER = 256
@@ -33,6 +34,16 @@ IN_FLIGHT_S = 0.5
 # A link we serve as a spectator (not a player) is answered at most this often, so a
 # spectator's HAVE/WANT cannot make us send the log over and over.
 SPECTATOR_ANSWER_S = 0.2
+# HAVE and WANT frames one link may feed us, players too: a burst, then a steady rate. An
+# honest peer sends a HAVE every sync interval and answers ours at most every HAVE_ECHO_S;
+# what is over is dropped unread (it asks again at its next round), so a peer that floods
+# costs us a bounded amount of work (SPEC §4.6).
+SYNC_FRAME_BURST = 20
+SYNC_FRAME_RATE_PER_S = 10.0
+# Entries we send one link in answer to its HAVE and WANT: a burst, then a steady rate (a
+# resumed player catching up on a long game still gets it in a few seconds).
+ANSWER_BURST = 1024
+ANSWER_RATE_PER_S = 512.0
 
 _LONG_AGO = -1e9
 
@@ -49,6 +60,8 @@ class Replication:
     # entry hash -> when we made or first received it
     _got_at: dict[bytes, float] = field(default_factory=dict)
     _served_at: dict[bytes, float] = field(default_factory=dict)
+    _sync_frames: dict[bytes, TokenBucket] = field(default_factory=dict)
+    _answers: dict[bytes, TokenBucket] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._last_have_sent = self.ctx.now
@@ -105,6 +118,18 @@ class Replication:
 
     # -- HAVE and WANT -----------------------------------------------------------------------
 
+    def takes_sync_frame(self, peer_id: bytes) -> bool:
+        """Whether this link may feed us one more HAVE or WANT now."""
+        now = self.ctx.now
+        bucket = self._sync_frames.get(peer_id)
+        if bucket is None:
+            bucket = self._sync_frames[peer_id] = TokenBucket.full(
+                SYNC_FRAME_RATE_PER_S, SYNC_FRAME_BURST, now)
+        if bucket.take(now):
+            return True
+        self.ctx.counters.rate_dropped += 1
+        return False
+
     def tick(self) -> None:
         """Every sync interval, tell every peer what we hold."""
         ctx = self.ctx
@@ -142,11 +167,19 @@ class Replication:
         """Send the peer the entries it lacks: all of them when it asked (WANT); in answer
         to a HAVE, not those still on their way to it (`IN_FLIGHT_S`)."""
         ctx = self.ctx
+        budget = self._answers.get(peer_id)
+        if budget is None:
+            budget = self._answers[peer_id] = TokenBucket.full(
+                ANSWER_RATE_PER_S, ANSWER_BURST, ctx.now)
+        limit = min(MAX_ENTRIES_PER_ANSWER, budget.available(ctx.now))
+        if limit <= 0:
+            return  # the rest at its next round
         members = self.members()
         # authors the peer did not name: it holds none of theirs yet
         wanted = {a: their_next.get(a, 0) for a in members}
         up_at = ctx.up_at.get(peer_id, ctx.now)
-        for entry in ctx.replica.missing(wanted, limit=MAX_ENTRIES_PER_ANSWER):
+        sent = 0
+        for entry in ctx.replica.missing(wanted, limit=limit):
             if entry.author not in members:
                 continue
             if not in_flight_too:
@@ -154,6 +187,8 @@ class Replication:
                 if at >= up_at and ctx.now - at < IN_FLIGHT_S:
                     continue  # (an author's later entries came later still)
             ctx.send(peer_id, fr.Entry(entry.encoded))
+            sent += 1
+        budget.spend(sent)
 
     def serve(self, peer_id: bytes, their_next: dict[bytes, int]) -> None:
         """A spectator or a stranger asks (HAVE or WANT): answered at most so often."""
@@ -178,6 +213,8 @@ class Replication:
 
     def link_down(self, peer_id: bytes, *, seated: bool) -> None:
         self._served_at.pop(peer_id, None)
+        self._sync_frames.pop(peer_id, None)
+        self._answers.pop(peer_id, None)
         if not seated:  # a stranger (or a joiner before seating) leaves nothing behind
             self._have_echo_at.pop(peer_id, None)
             self.ctx.sync.forget(peer_id)

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from game_files import TABLE_ID, TABLE_NAME, join_records, split_records, store_in_data_dir
 from session_harness import Table
 
@@ -23,6 +24,9 @@ from hanabi_p2p.commands.log import (
 )
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.session.verify import Verdict
+
+# whole signed games verified, shown or listed: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 TABLE_HEX = TABLE_ID.hex()
 
@@ -183,6 +187,7 @@ def test_list_of_an_empty_data_dir_says_so(tmp_path: Path, run_cli) -> None:
     assert result.code == 0 and result.out.startswith("no games in ")
 
 
+@pytest.mark.process
 def test_verify_in_a_subprocess_uses_the_environment_data_dir(data_dir: Path) -> None:
     env = {"HANABI_P2P_DATA_DIR": str(data_dir), "PATH": "/usr/bin:/bin"}
     proc = subprocess.run([sys.executable, "-m", "hanabi_p2p", "log", "verify", TABLE_HEX[:8]],
@@ -320,6 +325,7 @@ def test_verify_of_a_hanablive_file_points_to_replay(tmp_path: Path, run_cli) ->
 
 
 
+@pytest.mark.process
 def test_many_new_games_are_checked_in_parallel_with_the_same_rows(
     game_file: Path, data_dir: Path, run_cli
 ) -> None:

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from game_files import join_records, record_offset, rewrite_history, split_records
 from session_harness import Table
 
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.log.entry import make_entry
 from hanabi_p2p.log.storage import MAGIC
+
+# whole signed games verified, shown or listed: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 
 def verify(run_cli, path: Path, code: int = 1):  # type: ignore[no-untyped-def]

@@ -46,3 +46,46 @@ def test_a_forged_complete_cannot_make_an_honest_player_leave_another_behind() -
     assert no_blame(net)
     # the forgery was bytes that are nobody's word: a link problem, never a blame
     assert any("bad 'complete'" in problem.reason for problem in alice.link_problems())
+
+
+def test_a_have_and_want_flood_from_a_seated_player_costs_a_bounded_answer() -> None:
+    """Mallory, seated, sends Alice 400 empty HAVEs and 400 WANTs of everything a second
+    (each asked for the whole log in protocol 3, and got 256 entries). Alice drops what is
+    over her budget unread and answers the rest within it: the game still finishes audited,
+    one log, nobody blamed, and Mallory gets no more than the answer budget allows."""
+    from hanabi_p2p.peer import inputs as ins
+    from hanabi_p2p.peer.replication import ANSWER_BURST, ANSWER_RATE_PER_S
+
+    net = SimNet(GameConfig(3), seed=62)
+    alice, _bob, mallory = net.peers
+    sent_to_mallory = 0
+
+    def count(src: int, dst: int, frame: fr.Frame) -> bool:
+        nonlocal sent_to_mallory
+        sent_to_mallory += (src, dst) == (alice.index, mallory.index) and isinstance(
+            frame, fr.Entry)
+        return True
+
+    def flood() -> None:
+        if alice.finished is None and alice.session.seats:
+            everyone = {s.peer_id: 0 for s in alice.session.seats}
+            for _ in range(100):
+                alice.core.handle(ins.Received(mallory.peer_id, fr.Have({}), net.now))
+                alice.core.handle(ins.Received(mallory.peer_id, fr.Want(everyone), net.now))
+            net._effects(alice)
+        if not net.all_finished():
+            net._schedule(0.25, flood)
+
+    net.on_frame = count
+    net.open_table()
+    started = net.now
+    net._schedule(0.25, flood)
+    net.run(net.all_finished)
+    for p in net.peers:
+        assert p.finished is not None and p.finished.kind is fx.EndKind.AUDITED, p.finished
+    assert len(net.digests()) == 1
+    assert no_blame(net)
+    assert alice.core.counters.rate_dropped > 0
+    budget = ANSWER_BURST + ANSWER_RATE_PER_S * (net.now - started)
+    assert sent_to_mallory <= budget
+    # (protocol 3 answered each of the 800 frames a second with up to 256 entries)

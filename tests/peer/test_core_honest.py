@@ -14,6 +14,9 @@ from hanabi_p2p.peer.lobby import unique_name
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import AUDITED
 
+# whole games of peer cores on the simulated network: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_honest_table_finishes_audited_with_one_log(players: int) -> None:

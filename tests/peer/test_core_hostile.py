@@ -18,6 +18,9 @@ from hanabi_p2p.peer.lobby import HOST_LEFT, LEFT_TOPIC, REMOVED_BY_HOST, REMOVE
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import ABORTED, AUDITED, PLAY
 
+# whole games of peer cores on the simulated network: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 
 def finished_ok(net: SimNet) -> bool:
     return all(p.finished is not None and p.finished.kind is fx.EndKind.AUDITED

@@ -30,6 +30,9 @@ from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import AUDITED
 from tests.peer.core_harness import IDLE_TIMEOUT_S, TABLE_ID, SimNet, SimPeer, no_blame
 
+# whole games of peer cores on the simulated network: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 HANDS_VISIBLE = frozenset({TableOption.SPECTATORS})
 
 
