@@ -57,6 +57,15 @@ class Refusal(IllegalAction):
     def __str__(self) -> str:
         return self.template.format(**self.parts())
 
+    def __reduce__(self) -> tuple[type[Refusal], tuple[object, ...]]:
+        """Rebuilt from its fields (not from its text) when it crosses to another process."""
+        return type(self), tuple(self._field_values())
+
+    def _field_values(self) -> list[object]:
+        if not dataclasses.is_dataclass(self):
+            return []
+        return [getattr(self, f.name) for f in dataclasses.fields(self)]
+
 
 def _shown(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import pickle
 import string
 
 import pytest
@@ -36,6 +37,13 @@ def test_a_refusal_is_an_illegal_action_whose_text_is_its_template_filled_in(
     text = str(refusal)
     assert text and "{" not in text and refusal.args == (text,)
     assert all(value in text for value in refusal.parts().values())
+
+
+@pytest.mark.parametrize("cls", ALL_REFUSALS, ids=lambda cls: cls.__name__)
+def test_a_refusal_crosses_to_another_process_whole(cls: type[Refusal]) -> None:
+    refusal = sample(cls)
+    back = pickle.loads(pickle.dumps(refusal))
+    assert type(back) is cls and back.parts() == refusal.parts() and str(back) == str(refusal)
 
 
 def test_each_refusal_has_its_own_english_text() -> None:
