@@ -19,7 +19,7 @@ is still checked, so ``log show`` can show all that is valid.
 4. a replay of every entry through a ``Replica`` whose app is an unseated observer
    ``TableSession`` that knows every face: every action's legality, every clue's touched
    set, every state hash, turn order, every reveal an entry must carry. The replica stores
-   the whole set first and applies in place order (``table.place``: content alone). With a
+   the whole set first and applies in place order (``kinds.place``: content alone). With a
    seed missing (no faces) the observer checks what public reveals allow, as a spectator
    (``public_only``): cards played and discarded decode from the public key shares, a
    clue's touched cards are taken as named;
@@ -234,7 +234,7 @@ class _NoSigner:
 
 
 def canonical_order(entries: Iterable[Entry]) -> list[Entry]:
-    """Entries in place order (``table.place``: turn, step of the kind within the turn,
+    """Entries in place order (``kinds.place``: turn, step of the kind within the turn,
     author, seq; the hash breaks ties between equivocating versions): a function of the
     entries alone, so every copy of a game is checked and shown the same way."""
     return sorted(entries, key=lambda e: (place(e), e.hash))
