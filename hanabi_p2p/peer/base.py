@@ -34,7 +34,8 @@ from hanabi_p2p.peer.lobby import JoinerLobby
 from hanabi_p2p.peer.replication import Replication
 from hanabi_p2p.peer.spectators import ReportedWatchers
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.bodies import Address, validate_body
+from hanabi_p2p.session.bodies import Address
+from hanabi_p2p.session.kinds import parse_entry
 from hanabi_p2p.session.table import ABORTED, AUDITED, PLAY, TableSession
 
 
@@ -270,7 +271,7 @@ class CoreBase(Generic[StageT]):
             return  # fetched again by HAVE/WANT when it calms down
         try:
             entry = decode_entry(frame.data)
-            validate_body(entry.kind, entry.body)
+            parse_entry(entry)  # (kept on the entry: the session reads it, never again)
         except HanabiError as exc:
             # bytes without a valid signature are nobody's word: a link problem, not a cheat
             self.ctx.link_problem(peer_id, f"sent an entry that does not verify: {exc}")
