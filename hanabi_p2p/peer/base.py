@@ -160,7 +160,7 @@ class CoreBase(Generic[StageT]):
                 return
         elif isinstance(frame, fr.Have | fr.Want) and not self.replication.takes_sync_frame(
                 peer_id):
-            pass  # over its budget: dropped unread (it asks again at its next round)
+            return  # over its budget: dropped unread, nothing to settle (it asks again)
         elif isinstance(frame, fr.Have):
             self._on_have(peer_id, dict(frame.next_seq), frame.heads)
         elif isinstance(frame, fr.Want):
