@@ -24,11 +24,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "peer"))
 
-from core_harness import SimNet  # noqa: E402
+from core_harness import SimNet
 
-from hanabi_p2p.net import frames as fr  # noqa: E402
-from hanabi_p2p.peer import inputs as ins  # noqa: E402
-from hanabi_p2p.rules.cards import GameConfig  # noqa: E402
+from hanabi_p2p.net import frames as fr
+from hanabi_p2p.peer import inputs as ins
+from hanabi_p2p.rules.cards import GameConfig
 
 TICK_S = 0.25
 # Seeds that no test or tuning uses: the figures come from these only.

@@ -2,9 +2,10 @@
 records (what goes in is in ``hanabi_p2p.peer.inputs``).
 
 The core (``hanabi_p2p.peer.core``, or ``watcher`` for a spectator) is fed link events,
-frames, commands and the time, and answers with effects the IO shell carries out in order. Order matters: an own entry's
-``StoreEntry`` always comes before the ``Broadcast`` of its frame, so nothing we said is lost
-to a crash (a resumed peer must never sign a second, different entry with the same number).
+frames, commands and the time, and answers with effects the IO shell carries out in order.
+Order matters: an own entry's ``StoreEntry`` always comes before the ``Broadcast`` of its
+frame, so nothing we said is lost to a crash (a resumed peer must never sign a second,
+different entry with the same number).
 """
 
 from __future__ import annotations
