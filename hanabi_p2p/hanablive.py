@@ -32,6 +32,9 @@ from hanabi_p2p.rules.cards import Card, GameConfig, Suit, Variant
 MAX_PLAYER_NAME_LENGTH = 64
 # a game has at most deck + 8 + (tokens regained) turns; 10 000 is far beyond any real game
 MAX_ACTIONS = 10_000
+# The most digits an integer in a game file may have: every field is a small index, count or
+# rank; hanab.live's own ids and timestamps fit in 18 (a signed 64-bit integer).
+MAX_INT_DIGITS = 18
 
 VARIANT_NAMES: dict[str, Variant] = {
     "No Variant": Variant.STANDARD,
@@ -52,6 +55,17 @@ END_CONDITION_TERMINATED = 4
 
 class InvalidGameFile(UserError):
     """The game file cannot be used: the message says which field is wrong."""
+
+
+def bounded_int(digits: str) -> int:
+    """A JSON integer as ``json.loads(parse_int=...)`` hands it over, checked before it is
+    made a number: no field of a game needs more than MAX_INT_DIGITS digits, and a longer
+    one (100,000 digits) would cost time, raise past Python's own digit limit, and fill an
+    error message."""
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise InvalidGameFile(f"a number of {len(digits.lstrip('-')):,} digits (no field of "
+                              f"a game has more than {MAX_INT_DIGITS})")
+    return int(digits)
 
 
 @dataclass(frozen=True, slots=True)

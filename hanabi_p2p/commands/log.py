@@ -36,7 +36,7 @@ from hanabi_p2p.commands.log_story import story_lines
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.hanablive import export_game
-from hanabi_p2p.log.storage import MAGIC, CorruptLogError, parse
+from hanabi_p2p.log.storage import MAGIC, CorruptLogError, LogTooLarge, parse, read_game_bytes
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session.verify import (
     GameReport,
@@ -46,6 +46,7 @@ from hanabi_p2p.session.verify import (
     verify_file,
 )
 from hanabi_p2p.ui.text import get_cwidth, wrap_text
+from hanabi_p2p.userfile import read_regular_file
 
 HELP = "list, show, verify or export the games stored in the data directory"
 
@@ -191,14 +192,7 @@ def read_game(path: Path) -> tuple[bytes, GameReport]:
     """Read and verify one game file: its bytes and the report. A missing or unreadable
     file, or one that is no game log at all, raises UserError; a damaged log gives an
     invalid report (the damage is what `verify` must name)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise UserError(f"no game log at {path}") from None
-    except IsADirectoryError:
-        raise UserError(f"{path} is a directory, not a game log") from None
-    except OSError as exc:
-        raise UserError(f"cannot read game log {path}: {exc.strerror}") from exc
+    data = read_game_bytes(path)  # a regular file within the cap, else one line (exit 2)
     _refuse_other_files(path, data)
     try:
         loaded = parse(path, data)
@@ -455,14 +449,13 @@ def _file_key(data: bytes) -> str:
 def cached_row(path: Path, data: bytes) -> ListRow | None:
     """The verdict cached for these bytes of `path`, or None (absent, stale or damaged)."""
     try:
-        with verdict_path(path).open("rb") as f:
-            raw = f.read(MAX_VERDICT_BYTES + 1)
+        raw = read_regular_file(verdict_path(path), limit=MAX_VERDICT_BYTES, what="verdict")
         value = json.loads(raw)
-        if (len(raw) > MAX_VERDICT_BYTES or not isinstance(value, dict)
+        if (not isinstance(value, dict)
                 or value.get("format") != VERDICT_FORMAT or value.get("key") != _file_key(data)):
             return None
         return ListRow.from_json(value["row"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (UserError, ValueError, KeyError, TypeError):
         return None  # only a cache: anything wrong with it means "check the log again"
 
 
@@ -484,9 +477,9 @@ def _cached_or_data(path: Path) -> ListRow | bytes:
     """The cached row of `path`, or its bytes when they must be checked (or a row saying
     why the file cannot be read)."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return ListRow(None, path.stem, "", (), "", None, problem=exc.strerror or str(exc))
+        data = read_game_bytes(path)  # (no link, FIFO or device in games/ is ever read)
+    except UserError as exc:
+        return ListRow(None, path.stem, "", (), "", None, problem=str(exc))
     return cached_row(path, data) or data
 
 
@@ -496,6 +489,8 @@ def _checked_row(path: Path, data: bytes) -> ListRow:
         report = verify_file(parse(path, data))
     except CorruptLogError as exc:
         row = ListRow(None, path.stem, "", (), "", None, problem=exc.reason)
+    except LogTooLarge as exc:
+        row = ListRow(None, path.stem, "", (), "", None, problem=str(exc))
     else:
         row = ListRow.of_report(path.stem, report)
     remember_row(path, data, row)

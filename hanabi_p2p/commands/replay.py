@@ -16,10 +16,11 @@ from typing import Any
 from hanabi_p2p import i18n
 from hanabi_p2p.commands import replay_interactive
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError
-from hanabi_p2p.hanablive import ImportedGame, InvalidGameFile, load_game
+from hanabi_p2p.hanablive import ImportedGame, InvalidGameFile, bounded_int, load_game
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.rules.narrate import final_summary
 from hanabi_p2p.ui.narrate import describe
+from hanabi_p2p.userfile import read_regular_file
 
 HELP = "replay a game file (hanab.live JSON) turn by turn, or the bundled example"
 
@@ -43,24 +44,20 @@ def _read(args: argparse.Namespace) -> tuple[str, bytes]:
         data = resources.files("hanabi_p2p").joinpath("data", EXAMPLE_NAME).read_bytes()
         return "example game", data
     path = Path(args.file)
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InvalidGameFile(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InvalidGameFile(f"{path}: larger than {MAX_FILE_BYTES} bytes")
-    return str(path), data
+    # a regular file within the cap (no link, FIFO or device), else one line and exit 2
+    return str(path), read_regular_file(path, limit=MAX_FILE_BYTES, what="game file")
 
 
 def _parse(label: str, data: bytes) -> ImportedGame:
     try:
-        obj = json.loads(data)
+        obj = json.loads(data, parse_int=bounded_int)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
         raise InvalidGameFile(f"{label}: not valid JSON{where}") from None
     except RecursionError:
         raise InvalidGameFile(f"{label}: JSON nested too deeply") from None
+    except InvalidGameFile as exc:  # (a number out of range, from bounded_int)
+        raise InvalidGameFile(f"{label}: {exc}") from None
     try:
         return load_game(obj)
     except InvalidGameFile as exc:

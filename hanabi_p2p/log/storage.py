@@ -38,6 +38,7 @@ from hanabi_p2p.portable import (
     permission_bits_apply,
     unlock,
 )
+from hanabi_p2p.userfile import read_regular_file
 
 MAGIC = b"HANABI-P2P-LOG\x00\x01"
 FILE_FORMAT = 1
@@ -49,6 +50,11 @@ MAX_HEADER_PAYLOAD = 1024
 MAX_TORN_TAIL = RECORD_OVERHEAD + MAX_ENTRY_BYTES
 FILE_MODE = 0o600
 MAX_PRIVATE_BYTES = 1024 * 1024
+# The largest game log read, and the most records in one. A long 5-player game is about
+# 200 KB in 400 records; a file 10 times past that is not a game, and refusing it keeps the
+# cost of reading any file bounded (a 10 MB file of junk once cost 35 s and 782 MiB).
+MAX_GAME_FILE_BYTES = 2 * 1024 * 1024
+MAX_GAME_RECORDS = 4_000
 
 
 # A game log is opened without following a symbolic link (`open_no_follow`): a link planted as
@@ -108,12 +114,20 @@ def refuse_if_in_play(path: Path) -> None:
 
 
 def _read_fd(fd: int) -> bytes:
-    """The whole file behind `fd`, read from its start (the position is left at the end)."""
+    """The file behind `fd`, read from its start, up to one byte past the largest game log
+    (so that `parse` refuses a larger one without reading it all)."""
     os.lseek(fd, 0, os.SEEK_SET)
     chunks = []
-    while chunk := os.read(fd, _READ_CHUNK):
+    size = 0
+    while size <= MAX_GAME_FILE_BYTES and (
+            chunk := os.read(fd, min(_READ_CHUNK, MAX_GAME_FILE_BYTES + 1 - size))):
         chunks.append(chunk)
+        size += len(chunk)
     return b"".join(chunks)
+
+
+class LogTooLarge(UserError):
+    """A file too large, or of too many records, to be a game log: refused unread."""
 
 
 class CorruptLogError(UserError):
@@ -226,11 +240,18 @@ def _is_torn_tail(data: bytes, start: int, record_end: int | None) -> bool:
 
 
 def parse(path: Path, data: bytes) -> LoadResult:
-    """Parse a whole game file's bytes (see the module docstring for the rules)."""
+    """Parse a whole game file's bytes (see the module docstring for the rules). Raises
+    LogTooLarge past MAX_GAME_FILE_BYTES or MAX_GAME_RECORDS records."""
+    if len(data) > MAX_GAME_FILE_BYTES:
+        raise LogTooLarge(f"{path} is larger than any game log ({len(data):,} bytes; at most "
+                          f"{MAX_GAME_FILE_BYTES:,}): refusing to read it")
     header, pos = _parse_header(path, data)
     result = LoadResult(header, valid_length=pos)
     index = 0
     while pos < len(data):
+        if index >= MAX_GAME_RECORDS:
+            raise LogTooLarge(f"{path} holds more records than any game log (at most "
+                              f"{MAX_GAME_RECORDS:,}): refusing to read it")
         record_end: int | None = None
         problem = ""
         if len(data) - pos < LENGTH.size:
@@ -272,14 +293,19 @@ def parse(path: Path, data: bytes) -> LoadResult:
 
 
 def load(path: Path) -> LoadResult:
-    """Read a game file. Raises CorruptLogError only if the header itself is unusable."""
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise UserError(f"no game log at {path}") from None
-    except OSError as exc:
-        raise UserError(f"cannot read game log {path}: {exc.strerror}") from exc
+    """Read a game file. Raises CorruptLogError only if the header itself is unusable;
+    FileRefused for a file that is no regular file (a link, a FIFO, a device) or is larger
+    than any game log, LogTooLarge for one of too many records."""
+    data = read_game_bytes(Path(path))
     return parse(Path(path), data)
+
+
+def read_game_bytes(path: Path) -> bytes:
+    """The bytes of the game log at `path`, read as `userfile.read_regular_file` reads a
+    file handed to us: never through a link, never a FIFO or device, never past the cap."""
+    if not os.path.lexists(path):
+        raise UserError(f"no game log at {path}")
+    return read_regular_file(path, limit=MAX_GAME_FILE_BYTES, what="game log")
 
 
 class GameFile:
