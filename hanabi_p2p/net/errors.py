@@ -85,3 +85,8 @@ class LinkClosedError(HanabiError):
         super().__init__(f"link to {peer} closed: {reason}")
         self.peer = peer
         self.reason = reason
+
+
+class LinkFloodError(RemoteProtocolError):
+    """A link kept sending more frames than its budget for too long and was closed: a link
+    problem, shown by address and fingerprint, never a fault in the game."""

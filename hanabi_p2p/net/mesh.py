@@ -13,11 +13,17 @@ Who may connect: while `accepting_new` is true (the lobby) any peer at our table
 the handshake; afterwards peers in `seated`, ones we dial ourselves, and at most `max_guests`
 others at a time (spectators: the layer above decides whether each one stays).
 
-Strangers cost little: at most `MAX_PENDING_PER_SOURCE` unfinished handshakes per source
-address and `MAX_PENDING_HANDSHAKES` in all, the oldest dropped to make room for a new one
-(so a joiner still gets in while someone holds hundreds of idle connections); a source that
-sent a wrong table code is refused for a time that doubles with each wrong code
-(`failed_code_attempts`, `failed_code_by_source` count them for the UI). A frame that fails
+Strangers cost little (the choices are `gate.py`'s): at most `MAX_PENDING_PER_SOURCE`
+unfinished handshakes per source address and `MAX_PENDING_HANDSHAKES` in all, an idle one
+dropped before one under way to make room (so a joiner still gets in while others hold
+hundreds of idle connections); in the lobby at most `MAX_LOBBY_LINKS_PER_SOURCE` links of
+unseated peers per address and `MAX_LOBBY_LINKS` in all, idle the longest closed first; all
+of them kept well under the open-file limit read at start. A source that sent a wrong table
+code is refused for a time that doubles with each wrong code, and many wrong codes from all
+addresses together make every stranger wait (`failed_code_attempts`, `failed_code_by_source`
+count them for the UI). Every link's reading has a budget of frames, the excess dropped
+(`dropped_frames`) and a link over it for long closed (`LinkFloodError`); guests' events
+queue apart from the players' and never delay them. A frame that fails
 authentication on a link closes that link (`auth_failures`; the `PeerDown` carries the
 `LinkAuthError`): a problem of the path, never a fault of the peer.
 
@@ -28,22 +34,67 @@ same one by the same rule (see `_keep_existing`), so they always converge on one
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import math
 import os
 import random
+import sys
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, UserError
 from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
-from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, WrongCodeGuessError
+from hanabi_p2p.net.errors import (
+    LinkAuthError,
+    LinkClosedError,
+    LinkFloodError,
+    WrongCodeGuessError,
+)
 from hanabi_p2p.net.frames import Error, Frame, clip_reason, encode_frame, encode_payload
-from hanabi_p2p.net.handshake import Handshake, RandomBytes, Signer, backoff_reason, fingerprint_hex
+from hanabi_p2p.net.gate import (
+    BudgetRule,
+    FdShares,
+    ReadBudget,
+    Slot,
+    TableCodeGuard,
+    handshake_to_drop,
+    link_to_close,
+)
+from hanabi_p2p.net.handshake import (
+    Handshake,
+    RandomBytes,
+    Signer,
+    State,
+    backoff_reason,
+    fingerprint_hex,
+)
 from hanabi_p2p.net.link import Link, LinkTiming, open_link, peer_address, peer_host
 
 # Events waiting for the layer above; when full, links stop reading (TCP back-pressure).
 EVENT_QUEUE_LIMIT = 1024
+# Events of links of peers that are not seated (spectators, lobby guests) wait in a queue of
+# their own, taken only when the seated players' queue is empty: a guest's flood can never
+# delay a player's frames (it once filled the shared queue and ended a game).
+GUEST_QUEUE_LIMIT = 256
+# Links of peers that are not seated while the lobby is open, per source address and in all;
+# past either the link idle the longest is closed (oldest idle first). Play keeps fewer
+# (`max_guests`). Both are lowered to fit the open-file limit read at start (`gate.FdShares`).
+MAX_LOBBY_LINKS = 32
+MAX_LOBBY_LINKS_PER_SOURCE = 8
+# Wrong table codes from all addresses together: the first few in a row are free (friends'
+# typos), then every stranger waits 1 s, 2 s, 4 s, ... at most 32 s per further wrong code.
+TABLE_CODE_FREE_GUESSES = 8
+TABLE_CODE_BACKOFF_INITIAL_S = 1.0
+TABLE_CODE_BACKOFF_MAX_S = 32.0
+# Frames (all kinds) one link may feed the mesh: a seated player far more than any game
+# needs (the peer core has finer budgets per kind), a guest a small share. The excess is
+# dropped and counted; a link over its budget for this long is closed as a link problem.
+SEATED_FRAME_BURST, SEATED_FRAME_RATE_PER_S = 4000, 2000.0
+GUEST_FRAME_BURST, GUEST_FRAME_RATE_PER_S = 200, 50.0
+OVER_BUDGET_CLOSE_S = 5.0
+SEATED_BUDGET = BudgetRule(SEATED_FRAME_RATE_PER_S, SEATED_FRAME_BURST, OVER_BUDGET_CLOSE_S)
+GUEST_BUDGET = BudgetRule(GUEST_FRAME_RATE_PER_S, GUEST_FRAME_BURST, OVER_BUDGET_CLOSE_S)
 # Connections still in their handshake, in all and per source address. At either limit the
 # oldest unfinished one is dropped to make room: a flood from one address cannot lock out a
 # joiner from another, and even one from the same address gets its turn.
@@ -111,6 +162,13 @@ class MeshConfig:
     code_backoff_initial: float = CODE_BACKOFF_INITIAL_S
     code_backoff_max: float = CODE_BACKOFF_MAX_S
     rng: random.Random = field(default_factory=random.Random)
+    table_code_free_guesses: int = TABLE_CODE_FREE_GUESSES
+    table_code_backoff_initial: float = TABLE_CODE_BACKOFF_INITIAL_S
+    table_code_backoff_max: float = TABLE_CODE_BACKOFF_MAX_S
+    seated_budget: BudgetRule = SEATED_BUDGET
+    guest_budget: BudgetRule = GUEST_BUDGET
+    # None: read the open-file limit at start (tests give one)
+    open_file_limit: int | None = None
 
 
 @dataclass(slots=True)
@@ -119,7 +177,30 @@ class _Pending:
 
     source: str
     task: asyncio.Task[object]
+    since: float
+    handshake: Handshake | None = None
     evicted: bool = False
+
+    def slot(self) -> Slot:
+        working = self.handshake is not None and self.handshake.state not in IDLE_STATES
+        return Slot(self.source, working, self.since)
+
+
+# A connection in these has not yet sent its HELLO: idle, dropped before working ones.
+IDLE_STATES = frozenset({State.START, State.AWAIT_HELLO})
+
+
+@dataclass(slots=True)
+class _LinkInfo:
+    """What the mesh keeps of one link: where it comes from, its reading budgets (as a
+    guest, as a seated player: which one applies can change when seats are taken)."""
+
+    address: str
+    source: str
+    inbound: bool
+    as_guest: ReadBudget
+    as_seated: ReadBudget
+    last_frame: float
 
 
 class Mesh:
@@ -156,6 +237,19 @@ class Mesh:
         # inbound handshakes in progress, oldest first (dicts keep insertion order)
         self._pending: dict[asyncio.Task[object], _Pending] = {}
         self._events: asyncio.Queue[MeshEvent | None] = asyncio.Queue(EVENT_QUEUE_LIMIT)
+        # guests' events (see GUEST_QUEUE_LIMIT); how many each guest has waiting there, and
+        # the players' events held back until a guest's earlier ones are out (one peer's
+        # events always come out in the order they happened)
+        self._guest_events: asyncio.Queue[MeshEvent] = asyncio.Queue(GUEST_QUEUE_LIMIT)
+        self._guest_waiting: dict[bytes, int] = {}
+        self._held: collections.deque[MeshEvent] = collections.deque()
+        self._wakeup = asyncio.Event()
+        self._info: dict[bytes, _LinkInfo] = {}
+        self._shares = FdShares(MAX_PENDING_HANDSHAKES, MAX_LOBBY_LINKS,
+                                MAX_LOBBY_LINKS_PER_SOURCE)
+        self._code_guard = TableCodeGuard(self._config.table_code_free_guesses,
+                                          self._config.table_code_backoff_initial,
+                                          self._config.table_code_backoff_max)
         self._closing = False
         # what this mesh queued for its peers, over every link it ever had (benchmarks)
         self.frames_sent = 0
@@ -168,6 +262,11 @@ class Mesh:
         self.refused_during_backoff = 0  # connections refused while their source waited
         self.evicted_handshakes = 0  # unfinished handshakes dropped to make room
         self.auth_failures = 0  # links closed because a frame failed authentication
+        self.closed_lobby_links = 0  # guests' links closed to keep the lobby's caps
+        self.dropped_frames = 0  # frames over a link's reading budget, dropped unread
+        self.flood_closed = 0  # links closed for staying over their budget
+        self.refused_table_wide = 0  # strangers refused while the table-wide code wait ran
+        self.out_of_files = 0  # connections the system could not accept (no descriptor)
         self._refusal_hello_bytes: bytes | None = None
         self._crashed: BaseException | None = None  # what a task of ours died of (a bug)
 
@@ -178,12 +277,45 @@ class Mesh:
         if self._server is not None:
             return
         host, port = self._listen
+        limit = self._config.open_file_limit
+        self._shares = FdShares.of(limit if limit is not None else open_file_limit(),
+                                   MAX_PENDING_HANDSHAKES, MAX_LOBBY_LINKS,
+                                   MAX_LOBBY_LINKS_PER_SOURCE)
+        self._quiet_accept_errors()
         try:
             self._server = await asyncio.start_server(self._on_inbound, host, port)
         except OSError as exc:  # port taken, address not ours: the user's choice, say so
             reason = exc.strerror or str(exc)
             raise UserError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
         self._port = self._server.sockets[0].getsockname()[1]
+
+    def _quiet_accept_errors(self) -> None:
+        """Out of file descriptors, asyncio's listener reports every failed accept with a
+        traceback (tens of thousands of them once filled 39 MB of stderr). Said in one line,
+        once; any other report goes on to the handler there was."""
+        loop = asyncio.get_running_loop()
+        previous = loop.get_exception_handler()
+
+        def handler(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+            error = context.get("exception")
+            if isinstance(error, OSError) and "accept" in str(context.get("message", "")):
+                self.out_of_files += 1
+                if self.out_of_files == 1:
+                    print(f"hanabi-p2p: note: cannot accept connections for now "
+                          f"({error.strerror or error}); strangers are being dropped",
+                          file=sys.stderr, flush=True)
+                return
+            if previous is not None:
+                previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+
+        loop.set_exception_handler(handler)
+
+    @property
+    def shares(self) -> FdShares:
+        """The caps in force (lowered to fit the open-file limit read at start)."""
+        return self._shares
 
     def stop_listening(self) -> None:
         """Take no more connections; the links we have stay until `close`. A peer whose game
@@ -215,6 +347,7 @@ class Mesh:
             await self._server.wait_closed()
         with contextlib.suppress(asyncio.QueueFull):
             self._events.put_nowait(None)
+        self._wakeup.set()
 
     # -- who may connect ------------------------------------------------------------------
 
@@ -230,7 +363,13 @@ class Mesh:
         return frozenset(self._seated)
 
     def _may_connect(self, peer_id: bytes) -> bool:
-        if self.accepting_new or peer_id in self._seated or peer_id in self._dialers:
+        if peer_id in self._seated or peer_id in self._dialers or peer_id in self._links:
+            return True
+        if self._code_guard.wait_left(asyncio.get_running_loop().time()) > 0:
+            # too many wrong codes, from anywhere: no stranger gets to try one for now
+            self.refused_table_wide += 1
+            return False
+        if self.accepting_new:
             return True
         guests = [p for p in self._links if p not in self._seated and p != peer_id]
         return len(guests) < self.max_guests
@@ -326,6 +465,11 @@ class Mesh:
         """Wrong table codes per source address (a copy; the most recent sources)."""
         return dict(self._failed_code_by_source)
 
+    @property
+    def table_code_wait(self) -> float:
+        """Seconds every stranger must still wait after the last of many wrong codes."""
+        return self._code_guard.wait_left(asyncio.get_running_loop().time())
+
     def code_backoff_left(self, source: str) -> float:
         """Seconds `source` must still wait after its last wrong table code (0 if none)."""
         until = self._code_refused_until.get(source)
@@ -353,11 +497,12 @@ class Mesh:
         task = asyncio.current_task()
         assert task is not None  # asyncio runs each connection callback in a task
         self._make_room(source)
-        pending = _Pending(source, task)
+        pending = _Pending(source, task, asyncio.get_running_loop().time())
         self._pending[task] = pending
         self._track(task)
         try:
             handshake = self._handshake(initiator=False, label=address, expected=None)
+            pending.handshake = handshake
             link = await open_link(reader, writer, handshake, self._config.timing)
         except WrongCodeGuessError as exc:
             self._count_wrong_code(source)
@@ -380,8 +525,9 @@ class Mesh:
         if self._secret is not None:
             self._code_streak.pop(source, None)  # it knows the code: no more waiting
             self._code_refused_until.pop(source, None)
+            self._code_guard.right_code()
         try:
-            await self._adopt(link, address)
+            await self._adopt(link, address, source=source)
         except asyncio.CancelledError:
             # The mesh is closing (it cancels what it tracks): this task is a server
             # callback nobody awaits, so a cancellation escaping it would only be printed
@@ -404,12 +550,13 @@ class Mesh:
         return self._refusal_hello_bytes
 
     def _make_room(self, source: str) -> None:
-        """Drop the oldest unfinished handshake(s) so that one more fits both limits."""
-        same_source = [p for p in self._pending.values() if p.source == source]
-        if len(same_source) >= MAX_PENDING_PER_SOURCE:
-            self._evict(same_source[0])
-        if len(self._pending) >= MAX_PENDING_HANDSHAKES:
-            self._evict(next(iter(self._pending.values())))
+        """Drop unfinished handshake(s) so that one more fits both limits: idle ones before
+        working ones, fairly across sources (`gate.handshake_to_drop`)."""
+        pending = list(self._pending.values())
+        per_source = min(MAX_PENDING_PER_SOURCE, self._shares.pending)
+        for index in handshake_to_drop([p.slot() for p in pending], source, per_source,
+                                       self._shares.pending):
+            self._evict(pending[index])
 
     def _evict(self, pending: _Pending) -> None:
         pending.evicted = True
@@ -424,10 +571,21 @@ class Mesh:
         # Re-inserted, so the most recent sources are last and the oldest are forgotten first.
         self._code_streak[source] = streak
         self._failed_code_by_source[source] = count
+        now = asyncio.get_running_loop().time()
         delay = code_backoff_delay(streak, self._config)
         self._code_refused_until.pop(source, None)
-        self._code_refused_until[source] = asyncio.get_running_loop().time() + delay
-        for table in (self._code_streak, self._failed_code_by_source, self._code_refused_until):
+        self._code_refused_until[source] = now + delay
+        self._code_guard.wrong_code(now)
+        # The oldest sources are forgotten first, but never one still waiting: more
+        # addresses cannot flush the back-off of those that guessed (the table-wide wait
+        # bounds the guesses of sources past the cap).
+        while len(self._code_refused_until) > MAX_TRACKED_SOURCES:
+            oldest, until = next(iter(self._code_refused_until.items()))
+            if until > now:
+                del self._code_refused_until[source]  # the newest is the one not kept
+                break
+            del self._code_refused_until[oldest]
+        for table in (self._code_streak, self._failed_code_by_source):
             while len(table) > MAX_TRACKED_SOURCES:
                 del table[next(iter(table))]
 
@@ -456,7 +614,8 @@ class Mesh:
 
         return dialled_by_lower(old) and not dialled_by_lower(new)
 
-    async def _adopt(self, link: Link, address: str) -> None:
+    async def _adopt(self, link: Link, address: str, *, source: str | None = None) -> None:
+        """Keep `link` (`source`: the address of an inbound one) and start reading it."""
         if self._closing:
             await link.close("leaving")
             return
@@ -465,21 +624,67 @@ class Mesh:
         if old is not None and self._keep_existing(old, link):
             await link.close("duplicate link")
             return
+        now = asyncio.get_running_loop().time()
         self._links[peer_id] = link
+        config = self._config
+        self._info[peer_id] = _LinkInfo(address, source or address.rpartition(":")[0],
+                                        source is not None, ReadBudget(config.guest_budget, now),
+                                        ReadBudget(config.seated_budget, now), now)
         self._gone_event(peer_id).clear()
         link.start()
         # PeerUp goes first so that no Received from this link can overtake it.
-        await self._events.put(PeerUp(peer_id, address))
+        await self._put(PeerUp(peer_id, address))
         self._track(asyncio.create_task(self._pump(link), name=f"pump {link.label}"))
         if old is not None:
             await old.close("replaced by a newer link")
+        if self.accepting_new and source is not None:
+            await self._cap_lobby_links()
+
+    def _is_guest(self, peer_id: bytes) -> bool:
+        """A peer not seated that we do not dial ourselves: a spectator or a lobby guest."""
+        return peer_id not in self._seated and peer_id not in self._dialers
+
+    async def _cap_lobby_links(self) -> None:
+        """Close guests' inbound links, idle the longest first, until the lobby's caps hold
+        (per source address and in all)."""
+        while True:
+            guests = [(peer_id, info) for peer_id, info in self._info.items()
+                      if info.inbound and self._is_guest(peer_id) and peer_id in self._links]
+            slots = [Slot(info.source, True, info.last_frame) for _, info in guests]
+            index = link_to_close(slots, self._shares.lobby_links_per_source,
+                                  self._shares.lobby_links)
+            if index is None:
+                return
+            peer_id, _ = guests[index]
+            link = self._links.pop(peer_id)  # (its pump reports it down)
+            self._gone_event(peer_id).set()
+            self.closed_lobby_links += 1
+            await self._put(PeerDown(peer_id, "closed to make room in the lobby (idle the "
+                                     "longest)"))
+            await link.close("the lobby is full: closed the link idle the longest")
 
     async def _pump(self, link: Link) -> None:
         error: HanabiError | None = None
+        loop = asyncio.get_running_loop()
+        info = self._info[link.peer_id]
         try:
             while True:
                 frame = await link.recv()
-                await self._events.put(Received(link.peer_id, frame))
+                now = loop.time()
+                budget = info.as_guest if self._is_guest(link.peer_id) else info.as_seated
+                if not budget.take(now):
+                    self.dropped_frames += 1
+                    if budget.over_for_long(now):
+                        raise LinkFloodError(link.label, (
+                            f"sent more than {budget.rule.rate:g} frames a second for"
+                            f" {budget.rule.close_after:g} s ({budget.dropped} "
+                            "dropped): link closed"))
+                    continue
+                info.last_frame = now
+                await self._put(Received(link.peer_id, frame))
+        except LinkFloodError as exc:
+            reason, error = str(exc), exc
+            self.flood_closed += 1
         except LinkClosedError as exc:
             reason = exc.reason
         except HanabiError as exc:
@@ -492,10 +697,12 @@ class Mesh:
                 self._gone_event(link.peer_id).set()
                 stays_down = True
             else:
-                stays_down = False  # replaced: the peer is still up on the new link
+                stays_down = False  # replaced (or closed to make room, and reported then)
+            if self._info.get(link.peer_id) is info and link.peer_id not in self._links:
+                del self._info[link.peer_id]
         await link.close(reason)
         if stays_down and not self._closing:
-            await self._events.put(PeerDown(link.peer_id, reason, error))
+            await self._put(PeerDown(link.peer_id, reason, error))
 
     def _track(self, task: asyncio.Task[None] | asyncio.Task[object] | None) -> None:
         if task is not None:
@@ -521,6 +728,7 @@ class Mesh:
             self._crashed = error
         with contextlib.suppress(asyncio.QueueFull):
             self._events.put_nowait(None)  # wakes a reader waiting in next_event
+        self._wakeup.set()
 
     def _gone_event(self, peer_id: bytes) -> asyncio.Event:
         return self._link_gone.setdefault(peer_id, asyncio.Event())
@@ -529,6 +737,49 @@ class Mesh:
         # Diagnostics only: dropped when the queue is full, so strangers cannot fill it.
         with contextlib.suppress(asyncio.QueueFull):
             self._events.put_nowait(event)
+            self._wakeup.set()
+
+    async def _put(self, event: PeerUp | PeerDown | Received) -> None:
+        """Queue a link's event: a guest's in the guests' queue (waiting there when it is
+        full: that guest's link stops being read), anyone else's in the players' queue."""
+        if self._is_guest(event.peer_id):
+            await self._guest_events.put(event)
+            self._guest_waiting[event.peer_id] = self._guest_waiting.get(event.peer_id, 0) + 1
+        else:
+            await self._events.put(event)
+        self._wakeup.set()
+
+    def _take_guest_event(self) -> MeshEvent:
+        event = self._guest_events.get_nowait()
+        peer_id = _peer_of(event)
+        if peer_id is not None:
+            left = self._guest_waiting.get(peer_id, 1) - 1
+            if left > 0:
+                self._guest_waiting[peer_id] = left
+            else:
+                self._guest_waiting.pop(peer_id, None)
+        return event
+
+    def _ready_event(self) -> tuple[bool, MeshEvent | None]:
+        """(True, the next event) if one is ready, players' first; (False, None) if none.
+        A player's event waits while the same peer has older events in the guests' queue
+        (it was a guest a moment ago): those come out first, so a peer's order holds."""
+        while True:
+            if self._held:
+                peer_id = _peer_of(self._held[0])
+                if peer_id is not None and self._guest_waiting.get(peer_id):
+                    return True, self._take_guest_event()
+                return True, self._held.popleft()
+            if not self._events.empty():
+                event = self._events.get_nowait()
+                peer_id = _peer_of(event) if event is not None else None
+                if peer_id is not None and self._guest_waiting.get(peer_id):
+                    self._held.append(event)  # type: ignore[arg-type]  # (not None here)
+                    continue
+                return True, event
+            if not self._guest_events.empty():
+                return True, self._take_guest_event()
+            return False, None
 
     # -- sending and receiving ------------------------------------------------------------
 
@@ -563,9 +814,14 @@ class Mesh:
         died of, if one did (see `_task_done`)."""
         if self._crashed is not None:
             raise self._crashed
-        if self._closing and self._events.empty():
-            return None
-        event = await self._events.get()
+        while True:
+            ready, event = self._ready_event()
+            if ready:
+                break
+            if self._closing:
+                return None
+            self._wakeup.clear()
+            await self._wakeup.wait()
         if event is None and self._crashed is not None:
             raise self._crashed
         return event
@@ -574,6 +830,21 @@ class Mesh:
         """All events until the mesh is closed."""
         while (event := await self.next_event()) is not None:
             yield event
+
+
+def _peer_of(event: MeshEvent) -> bytes | None:
+    return None if isinstance(event, LinkFailed) else event.peer_id
+
+
+def open_file_limit() -> int | None:
+    """This program's soft limit of open files, or None where the system has no such
+    limit to read (Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else int(soft)
 
 
 def code_backoff_delay(streak: int, config: MeshConfig) -> float:

@@ -1,0 +1,178 @@
+"""What strangers may cost a mesh, decided without any I/O (the mesh applies the choices).
+
+* Unfinished handshakes: when a slot is needed, the one dropped is an *idle* connection (one
+  that has not sent its HELLO) before a working one, and of those the oldest of the source
+  address holding the most: 400 idle connections from 100 addresses never push out a joiner
+  whose handshake is under way (`handshake_to_drop`).
+* Links of peers that are not seated, in the lobby: at most so many per address and in all;
+  past either, the link idle the longest is closed (`link_to_close`).
+* Caps are kept well under the open-file limit read at start (`FdShares`).
+* A wrong table code from any address counts towards one table-wide streak too: past a few,
+  strangers are refused for a time that doubles with each (`TableCodeGuard`), so guessing
+  from many addresses is as slow as from one.
+* Every link's reading has a budget of frames (`ReadBudget`): a burst, then a steady rate;
+  the excess is dropped and counted, and a link over budget for long is closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hanabi_p2p.ratelimit import TokenBucket
+
+# Of the open-file limit, the share the mesh's own caps may use in all: the rest is for the
+# program's files, the mDNS sockets and asyncio's own descriptors.
+FD_SHARE = 4
+# Never fewer than these, even under a tiny open-file limit (a table must still work).
+MIN_PENDING = 4
+MIN_LOBBY_LINKS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    """One connection or link as the choices see it."""
+
+    source: str  # the other end's IP address
+    working: bool  # a handshake that got the peer's HELLO; a link that sent a frame lately
+    since: float  # when it arrived (handshakes) or last sent a frame (links)
+
+
+def handshake_to_drop(pending: Sequence[Slot], source: str, per_source: int,
+                      total: int) -> list[int]:
+    """Indexes into `pending` (oldest first) to drop so that one more handshake from
+    `source` fits both caps."""
+    drop: list[int] = []
+    mine = [i for i, slot in enumerate(pending) if slot.source == source]
+    if len(mine) >= per_source:
+        drop.append(_first_idle(pending, mine))
+    if len(pending) - len(drop) >= total:
+        left = [i for i in range(len(pending)) if i not in drop]
+        drop.append(_fairest_victim(pending, left))
+    return drop
+
+
+def _first_idle(slots: Sequence[Slot], among: list[int]) -> int:
+    idle = [i for i in among if not slots[i].working]
+    return min(idle or among, key=lambda i: slots[i].since)
+
+
+def _fairest_victim(slots: Sequence[Slot], among: list[int]) -> int:
+    """Idle before working; then from the source holding the most; then the oldest."""
+    idle = [i for i in among if not slots[i].working]
+    pool = idle or among
+    held: dict[str, int] = {}
+    for i in pool:
+        held[slots[i].source] = held.get(slots[i].source, 0) + 1
+    return min(pool, key=lambda i: (-held[slots[i].source], slots[i].since))
+
+
+def link_to_close(links: Sequence[Slot], per_source: int, total: int) -> int | None:
+    """Of the lobby's guest links (the newest last), the one to close so that both caps
+    hold, or None: at a source over its cap, the one of that source idle the longest; else
+    the one idle the longest of the source holding the most."""
+    counts: dict[str, int] = {}
+    for slot in links:
+        counts[slot.source] = counts.get(slot.source, 0) + 1
+    crowded = [i for i, slot in enumerate(links) if counts[slot.source] > per_source]
+    if crowded:
+        return min(crowded, key=lambda i: links[i].since)
+    if len(links) > total:
+        return min(range(len(links)), key=lambda i: (-counts[links[i].source], links[i].since))
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class FdShares:
+    """Caps that fit the open-file limit (`resource.getrlimit(RLIMIT_NOFILE)`'s soft limit,
+    None where the system has none to say)."""
+
+    pending: int
+    lobby_links: int
+    lobby_links_per_source: int
+
+    @classmethod
+    def of(cls, open_files: int | None, pending: int, lobby_links: int,
+           per_source: int) -> FdShares:
+        if open_files is None or open_files <= 0:
+            return cls(pending, lobby_links, per_source)
+        budget = open_files // FD_SHARE
+        links = max(MIN_LOBBY_LINKS, min(lobby_links, budget * 2 // 3))
+        waiting = max(MIN_PENDING, min(pending, budget - links))
+        return cls(waiting, links, min(per_source, links))
+
+
+# ---------------------------------------------------------------------------- table code
+
+
+@dataclass(slots=True)
+class TableCodeGuard:
+    """Wrong table codes from every address together. The first `free` in a row cost
+    nothing more (typos of several friends); each further one makes every stranger wait,
+    for a time that doubles (`initial`, 2·`initial`, ... at most `cap` seconds). A right
+    code ends the streak."""
+
+    free: int
+    initial: float
+    cap: float
+    streak: int = 0
+    refused_until: float = 0.0
+
+    def wrong_code(self, now: float) -> float:
+        """Count one wrong code at `now`; the table-wide wait it starts (0: none)."""
+        self.streak += 1
+        over = self.streak - self.free
+        if over <= 0:
+            return 0.0
+        wait = float(min(self.initial * 2.0 ** min(over - 1, 32), self.cap))
+        self.refused_until = max(self.refused_until, now + wait)
+        return wait
+
+    def right_code(self) -> None:
+        self.streak = 0
+        self.refused_until = 0.0
+
+    def wait_left(self, now: float) -> float:
+        return max(0.0, self.refused_until - now)
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True, slots=True)
+class BudgetRule:
+    """Frames a link may feed: `burst`, then `rate` a second; a link that keeps going past
+    it for `close_after` seconds is closed."""
+
+    rate: float
+    burst: float
+    close_after: float
+
+
+class ReadBudget:
+    """One link's budget of frames (all kinds)."""
+
+    def __init__(self, rule: BudgetRule, now: float) -> None:
+        self.rule = rule
+        self._bucket = TokenBucket.full(rule.rate, rule.burst, now)
+        self.dropped = 0
+        self._over_since: float | None = None  # when the current run of drops began
+        self._last_drop = 0.0
+
+    def take(self, now: float) -> bool:
+        """Whether a frame arriving at `now` may be read on (else: dropped, counted)."""
+        if self._bucket.take(now):
+            # A second inside the budget ends a run of drops.
+            if self._over_since is not None and now - self._last_drop >= 1.0:
+                self._over_since = None
+            return True
+        self.dropped += 1
+        self._last_drop = now
+        if self._over_since is None:
+            self._over_since = now
+        return False
+
+    def over_for_long(self, now: float) -> bool:
+        """Over budget, with hardly a pause, for `close_after` seconds."""
+        return (self._over_since is not None and now - self._last_drop < 1.0
+                and now - self._over_since >= self.rule.close_after)
