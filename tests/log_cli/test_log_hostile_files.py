@@ -3,7 +3,8 @@ file within a cap, or refused in one line with exit status 2, in bounded time an
 
 Each case is a real CLI run in its own process: a FIFO that blocked would block the test
 runner itself, and the time and memory of one command are measured as the process's own
-(`process_time`, the peak resident size `VmHWM`), so that a busy machine does not make the bounds flaky.
+(`process_time`, the peak resident size `VmHWM`), so that a busy machine does not make the
+bounds flaky.
 """
 
 from __future__ import annotations
