@@ -16,6 +16,7 @@ from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.limits import (
     MAX_PLAYERS,
+    MAX_PORT,
     MAX_TABLE_NAME_CHARS,
     MIN_PLAYERS,
     PEER_ID_BYTES,
@@ -29,7 +30,6 @@ from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session.bodies import TableOpen, TableOption
 
 HELP = "open a table on the network and wait for players"
-MAX_PORT = 65535
 TABLE_NAME_SUFFIX = "'s table"
 
 

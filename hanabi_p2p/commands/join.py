@@ -17,7 +17,7 @@ from hanabi_p2p.commands.peerargs import (
 )
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
-from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
+from hanabi_p2p.limits import MAX_PORT, MAX_TABLE_NAME_CHARS
 from hanabi_p2p.net.discovery import (
     MAX_BROWSE_S,
     AmbiguousTable,
@@ -32,7 +32,7 @@ from hanabi_p2p.net.discovery import (
 )
 from hanabi_p2p.peer.preload import start_loading
 from hanabi_p2p.peer.result import RESUME_COMMAND
-from hanabi_p2p.safe_text import safe
+from hanabi_p2p.safe_text import safe_name
 
 if TYPE_CHECKING:
     from hanabi_p2p.peer.frontends import Frontend
@@ -42,7 +42,6 @@ if TYPE_CHECKING:
 HELP = "join a table found on the network, or at --address HOST:PORT"
 # The longest a join looks for tables; it stops as soon as the answer is clear (see settled).
 BROWSE_SECONDS = 3.0
-MAX_PORT = 65535
 # replaced by the interface saved with the game being resumed
 RESUME_PLACEHOLDER_INTERFACE = "127.0.0.1"
 # A browse that goes on after a refused advert looks at least this long (a fresh browser
@@ -156,7 +155,7 @@ async def choose_table(tables: list[FoundTable], wanted: str | None) -> CheckedT
         return genuine[0]
     checked_one = await check_advert(table, PROBE_TIMEOUT_S, PROBE_ATTEMPTS)
     if not checked_one.genuine:
-        name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
+        name = safe_name(table.ad.name, MAX_TABLE_NAME_CHARS)
         raise AdvertRefused(f"not joining {name!r}: {checked_one.problem}", [checked_one])
     return checked_one
 
@@ -203,7 +202,7 @@ async def _find_on(interface: str, args: argparse.Namespace,
     frontend.status(_("looking for tables on {interface} ...").format(interface=interface))
     checked = await find_table(interface, args.table, args.browse_seconds)
     assert checked.probe is not None  # a genuine table answered
-    return checked.table, checked.probe, safe(checked.table.ad.name, MAX_TABLE_NAME_CHARS)
+    return checked.table, checked.probe, safe_name(checked.table.ad.name, MAX_TABLE_NAME_CHARS)
 
 
 async def _find_and_join(args: argparse.Namespace, frontend: Frontend) -> GameResult:

@@ -36,7 +36,7 @@ from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.storage import MAGIC, CorruptLogError, parse
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 from hanabi_p2p.rules.engine import GameState
-from hanabi_p2p.safe_text import safe
+from hanabi_p2p.safe_text import ELLIPSIS, safe
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.verify import (
@@ -66,7 +66,6 @@ LIST_GAP = "  "
 # fit get a line of their own.
 SHRINKABLE_COLUMNS = {"VARIANT": 8, "NAME": 10}
 PLAYERS_INDENT = "    "  # the players' own line, when they do not fit on the game's
-ELLIPSIS = "…"
 # The verdict `list` shows is cached beside the log (<table>.hlog.verdict) and used only while
 # the log's bytes hash the same and the program is the same version; `verify` never uses it.
 # The format changes whenever a verdict may: 2 since a game whose seeds are missing has its

@@ -19,21 +19,25 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from hanabi_p2p.errors import RemoteProtocolError, UserError
-from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, MAX_TABLE_NAME_CHARS, PEER_ID_BYTES
+from hanabi_p2p.limits import (
+    MAX_CHAT_CHARS,
+    MAX_PLAYER_NAME_CHARS,
+    MAX_PORT,
+    MAX_REASON_CHARS,
+    MAX_TABLE_NAME_CHARS,
+    PEER_ID_BYTES,
+)
 from hanabi_p2p.limits import MAX_PLAYERS as MAX_SEATS
 from hanabi_p2p.limits import MIN_PLAYERS as MIN_SEATS
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
 
-MAX_CHAT = 280
-MAX_REASON = 200
 MAX_HOST_LEN = 64
 MAX_DECK_MSGS = 128  # one deal entry carries at most 5 hands x 5 cards of shares, plus slack
 MAX_CARD_ID = 59  # largest deck is 60 cards
 HASH_LEN = 32
 MAX_TOUCHED = 6  # a hand holds at most 5 cards; one slack as the wire format always had
 MAX_OPTIONS = len(OPTION_NAMES)
-MAX_PORT = 65535
 MAX_SLOT = 4  # hands hold at most 5 cards
 
 _T = TypeVar("_T")
@@ -125,7 +129,7 @@ def spectator_name(value: Any) -> str:
 
 def _enum_text(value: Any, what: str, allowed: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in allowed:
-        raise BadBody(f"unknown {what} {value!r}"[:MAX_REASON])
+        raise BadBody(f"unknown {what} {value!r}"[:MAX_REASON_CHARS])
     return value
 
 
@@ -357,7 +361,7 @@ def action_from_wire(value: Any, seat: int) -> TurnAction:
             return Clue(seat, target, colour=colour, touched=touched)
         if v[2] == "rank":
             return Clue(seat, target, rank=_int(v[3], "rank", RANKS[0], RANKS[-1]), touched=touched)
-    raise BadBody(f"malformed {name[:MAX_REASON]!r} action")
+    raise BadBody(f"malformed {name[:MAX_REASON_CHARS]!r} action")
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,7 +432,7 @@ class SeedBody:
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"deck": list(self.deck)}
         if self.reason is not None:
-            out["reason"] = self.reason[:MAX_REASON]
+            out["reason"] = self.reason[:MAX_REASON_CHARS]
         if self.blame is not None:
             out["blame"] = self.blame
         return out
@@ -441,7 +445,7 @@ class SeedBody:
         return cls(
             tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
             # only a resign may give an empty reason: a seed's reason is there to be read
-            None if reason is None else _str(reason, "reason", MAX_REASON),
+            None if reason is None else _str(reason, "reason", MAX_REASON_CHARS),
             None if blame is None else _bytes(blame, "blamed peer", PEER_ID_BYTES),
         )
 
@@ -464,23 +468,23 @@ def clean_reason(text: str) -> str:
     """A reason of ours (often an error message) fit for a seed body: controls become
     spaces, cut to the limit, never empty."""
     cleaned = "".join(" " if _in_ranges(c, _CONTROL_RANGES) else c for c in text)
-    cleaned = cleaned[:MAX_REASON]
+    cleaned = cleaned[:MAX_REASON_CHARS]
     return "stopped the game" if is_blank(cleaned) else cleaned
 
 
 def chat_text(text: str) -> str:
     """Check table talk typed locally with the same rules peers apply (UserError)."""
-    return local_value(lambda: _str(text, "message", MAX_CHAT))
+    return local_value(lambda: _str(text, "message", MAX_CHAT_CHARS))
 
 
 def chat_from_wire(body: Any) -> str:
     m = _map(body, "chat", {"text"})
-    return _str(m["text"], "chat text", MAX_CHAT)
+    return _str(m["text"], "chat text", MAX_CHAT_CHARS)
 
 
 def resign_from_wire(body: Any) -> str:
     m = _map(body, "resign", {"reason"})
-    return _str(m["reason"], "reason", MAX_REASON, allow_empty=True)
+    return _str(m["reason"], "reason", MAX_REASON_CHARS, allow_empty=True)
 
 
 # Structural validators by entry kind, for the log layer's per-kind registry: they check a
@@ -508,5 +512,5 @@ def validate_body(kind: str, body: Any) -> None:
     a peer sends, before the entry is held, applied, stored or relayed."""
     validator = BODY_VALIDATORS.get(kind)
     if validator is None:
-        raise BadBody(f"unknown entry kind {kind[:MAX_REASON]!r}")
+        raise BadBody(f"unknown entry kind {kind[:MAX_REASON_CHARS]!r}")
     validator(body)

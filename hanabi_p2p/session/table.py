@@ -44,7 +44,7 @@ from hanabi_p2p.deck import DeckCheatError, DeckMessage
 from hanabi_p2p.deck.messages import MAX_DECK_SIZE, OwnerKey, PublicKey, SeedReveal, SharedKeys
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import display_name
-from hanabi_p2p.limits import MAX_PLAYERS
+from hanabi_p2p.limits import MAX_PLAYERS, MAX_REASON_CHARS
 from hanabi_p2p.log.entry import Entry, Signer
 from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.rules.cards import Card, GameConfig
@@ -480,7 +480,7 @@ class TableSession:
             me = self.name_of(self.my_seat)
             self.abort(None, f"{me} left before the deal" + (f": {reason}" if reason else ""))
             return
-        self._resign_reason = reason[: b.MAX_REASON]
+        self._resign_reason = reason[:MAX_REASON_CHARS]
         self._post_resign_if_due()
 
     def _post_resign_if_due(self) -> None:

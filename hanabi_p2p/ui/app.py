@@ -41,6 +41,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import Output
 
 from hanabi_p2p.i18n import _, pgettext
+from hanabi_p2p.limits import MAX_INPUT_CHARS
 from hanabi_p2p.rules.actions import Action
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.ui.board import Board, board_from_state
@@ -77,7 +78,6 @@ from hanabi_p2p.ui.watch import render_watch, watch_board, watch_labels, watch_s
 # The input line below the screen body; under it the message, which wraps onto a few rows.
 INPUT_ROWS = 1
 MAX_MESSAGE_ROWS = 3
-MAX_INPUT_CHARS = 400
 # How long a line under the input stays: a notice (someone sat down) is news for a moment,
 # a refusal until it has been read; the log keeps everything that matters for longer.
 NOTICE_SECONDS = 8.0

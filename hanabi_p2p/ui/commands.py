@@ -26,6 +26,7 @@ from typing import TypeVar
 
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _, ngettext
+from hanabi_p2p.limits import MAX_CHAT_CHARS, MAX_INPUT_CHARS
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, RANKS, Suit
 from hanabi_p2p.rules.engine import GameState
@@ -34,10 +35,6 @@ from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.notes import MAX_NOTE_CHARS
 from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.terms import colour_name
-
-# Table talk is relayed to every peer; keep it to a sentence or two.
-MAX_SAY_CHARS = 280
-MAX_COMMAND_CHARS = 400
 
 
 class CommandError(UserError):
@@ -229,9 +226,9 @@ def _say_text(line: str) -> str:
     text = line.strip().split(None, 1)[1].strip() if len(line.split()) > 1 else ""
     if not text:
         raise CommandError(_("usage: say TEXT"))
-    if len(text) > MAX_SAY_CHARS:
+    if len(text) > MAX_CHAT_CHARS:
         raise CommandError(
-            _("that is too long to say: at most {count} characters").format(count=MAX_SAY_CHARS)
+            _("that is too long to say: at most {count} characters").format(count=MAX_CHAT_CHARS)
         )
     return "".join(ch for ch in text if ch.isprintable())
 
@@ -245,7 +242,7 @@ def parse_on_board(
 ) -> Intent | None:
     """Parse a command of a screen showing a board (the table, or the end with its final
     board); None for a blank line. Raises `CommandError` saying why."""
-    if len(line) > MAX_COMMAND_CHARS:
+    if len(line) > MAX_INPUT_CHARS:
         raise CommandError(_("that command is too long"))
     words = line.split()
     if not words:
@@ -301,7 +298,7 @@ def parse_watching(line: str, board: Board | None, names: Sequence[str]) -> Inte
     """Parse a command of the spectator's table: only what reads the table (`info NAME
     SLOT`, `log`, `rules`, `help`) and `quit`; a player's command gets a one-line reason.
     `board` is None in the lobby, before the deal."""
-    if len(line) > MAX_COMMAND_CHARS:
+    if len(line) > MAX_INPUT_CHARS:
         raise CommandError(_("that command is too long"))
     words = line.split()
     if not words:

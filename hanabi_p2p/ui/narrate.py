@@ -15,7 +15,7 @@ from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.rules.actions import Action, Clue, Move, Play
 from hanabi_p2p.rules.cards import MAX_STRIKES
 from hanabi_p2p.rules.engine import End, GameState, Outcome
-from hanabi_p2p.safe_text import MAX_SHOWN_TEXT, safe, safe_name
+from hanabi_p2p.safe_text import safe, safe_name
 from hanabi_p2p.ui.board import is_last_copy
 from hanabi_p2p.ui.terms import colour_name, end_reason
 
@@ -182,7 +182,7 @@ def chat_hidden_line(name: str, count: int) -> str:
 
 def left_line(name: str, reason: str) -> str:
     return _("{name} left the game: {reason}").format(
-        name=safe_name(name), reason=safe(reason, MAX_SHOWN_TEXT)
+        name=safe_name(name), reason=safe(reason)
     )
 
 
