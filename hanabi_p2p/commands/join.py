@@ -50,7 +50,7 @@ MIN_BROWSE_S = 0.5
 # What a join needs once it has found its table: imported on a thread while it looks, since
 # the browse mostly waits (for the answers, then for late ones), and nothing here is needed
 # before the table is found. Importing them first made a person wait for both in turn.
-GAME_MODULES = ("hanabi_p2p.peer.probe", "hanabi_p2p.peer.launch", "hanabi_p2p.ui.narrate",
+GAME_MODULES = ("hanabi_p2p.peer.probe", "hanabi_p2p.peer.launch", "hanabi_p2p.narration.narrator",
                 "hanabi_p2p.ui.live")
 # ... and a computer player's (`--bot`), which a person's join never needs
 BOT_MODULES = ("hanabi_p2p.bots.hgroup",)

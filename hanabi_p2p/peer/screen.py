@@ -26,6 +26,18 @@ from hanabi_p2p import i18n
 from hanabi_p2p.errors import HanabiError, UserLeft
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import display_name, fingerprint
+from hanabi_p2p.narration.narrator import (
+    back_line,
+    chat_hidden_line,
+    dropped_line,
+    left_lobby_line,
+    renamed_line,
+    sits_down_line,
+    stopped_line,
+    stopped_watching_line,
+    warning_line,
+    watches_line,
+)
 from hanabi_p2p.peer.effects import (
     Act,
     Command,
@@ -48,18 +60,6 @@ from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, OVER, PLAY
 from hanabi_p2p.ui.app import ERROR_SECONDS, App
 from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view, watching_for
-from hanabi_p2p.ui.narrate import (
-    back_line,
-    chat_hidden_line,
-    dropped_line,
-    left_lobby_line,
-    renamed_line,
-    sits_down_line,
-    stopped_line,
-    stopped_watching_line,
-    warning_line,
-    watches_line,
-)
 from hanabi_p2p.ui.notes import NoteBook
 from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.symbols import Theme

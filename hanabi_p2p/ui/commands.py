@@ -27,6 +27,7 @@ from typing import TypeVar
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.limits import MAX_CHAT_CHARS, MAX_INPUT_CHARS
+from hanabi_p2p.narration.terms import colour_name
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, RANKS, Suit
 from hanabi_p2p.rules.engine import GameState
@@ -34,7 +35,6 @@ from hanabi_p2p.safe_text import fold_marks
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.notes import MAX_NOTE_CHARS
 from hanabi_p2p.ui.refusals import translate_refusal
-from hanabi_p2p.ui.terms import colour_name
 
 
 class CommandError(UserError):
