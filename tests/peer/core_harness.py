@@ -19,6 +19,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from traces import TraceRecorder
+
 from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.deck.peer import first_failure
 from hanabi_p2p.errors import HanabiError
@@ -93,6 +95,7 @@ class SimNet:
         self.posted_before_answer: list[tuple[int, Entry]] = []
         # (answer_due after taking an entry in, whether answering it signed anything): count
         self.answers: Counter[tuple[bool, bool]] = Counter()
+        self.trace = TraceRecorder()
         self.peers: list[SimPeer] = []
         for i in range(config.players + extra):
             identity = Identity.from_seed(bytes([i + 1]) * 32)
@@ -155,7 +158,11 @@ class SimNet:
             self.command(p, fx.Act(choose_action(state, seat)))
 
     def command(self, p: SimPeer, command: fx.Command) -> None:
-        p.core.command(command, self.now)
+        try:
+            p.core.command(command, self.now)
+        except HanabiError as exc:
+            self.trace.refused(self.now, p.index, exc)
+            raise
         self._effects(p)
 
     def _effects(self, p: SimPeer) -> None:
@@ -167,6 +174,7 @@ class SimNet:
 
     def _carry_out(self, p: SimPeer, effects: list[fx.Effect]) -> None:
         for effect in effects:
+            self.trace.effect(self.now, p.index, effect)
             if isinstance(effect, fx.StoreEntry):
                 p.stored.append(effect.entry)
             elif isinstance(effect, fx.Send):
