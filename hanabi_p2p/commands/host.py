@@ -13,6 +13,7 @@ from hanabi_p2p.commands.peerargs import (
     run_game,
 )
 from hanabi_p2p.errors import HanabiError, UserError
+from hanabi_p2p.frontends.launch import host_table
 from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.limits import (
     MAX_PLAYERS,
@@ -23,7 +24,6 @@ from hanabi_p2p.limits import (
     TABLE_ID_BYTES,
 )
 from hanabi_p2p.net.discovery import TableAd
-from hanabi_p2p.peer.launch import host_table
 from hanabi_p2p.peer.preload import start_loading
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
 from hanabi_p2p.safe_text import safe

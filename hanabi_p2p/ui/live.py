@@ -3,7 +3,7 @@
 Pure: reads the session (never changes it) plus the few facts only the peer's shell knows
 (which peers are connected, our address, the log lines so far) and returns the view to show;
 `event_lines` turns the session's events into lines of the game log. The shell
-(`hanabi_p2p.peer.screen`) calls both after every change.
+(`hanabi_p2p.frontends.screen`) calls both after every change.
 """
 
 from __future__ import annotations

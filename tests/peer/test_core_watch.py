@@ -11,6 +11,7 @@ from typing import cast
 import pytest
 
 from hanabi_p2p.errors import IllegalAction
+from hanabi_p2p.frontends.headless import Headless
 from hanabi_p2p.limits import MAX_WATCHERS
 from hanabi_p2p.log.entry import decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
@@ -25,7 +26,6 @@ from hanabi_p2p.peer.core import (
     WATCH_HELLO_S,
     Timing,
 )
-from hanabi_p2p.peer.frontends import Headless
 from hanabi_p2p.peer.handle import PeerHandle
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState

@@ -6,9 +6,9 @@ import asyncio
 from pathlib import Path
 
 from hanabi_p2p.datadir import DataDir
+from hanabi_p2p.frontends.headless import Frontend
+from hanabi_p2p.frontends.launch import PeerOptions, host_table
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.frontends import Frontend
-from hanabi_p2p.peer.launch import PeerOptions, host_table
 from hanabi_p2p.rules.cards import GameConfig
 
 
@@ -37,8 +37,8 @@ def test_over_tcp_a_removed_joiner_and_then_the_others_are_told_at_once(tmp_path
     lobby timeout (there is none by default)."""
     import socket
 
+    from hanabi_p2p.frontends.launch import GameResult, Peer, join_address
     from hanabi_p2p.peer.core import HOST_LEFT, REMOVED_BY_HOST, PeerCore
-    from hanabi_p2p.peer.launch import GameResult, Peer, join_address
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -294,7 +294,7 @@ def test_a_player_seated_under_another_name_is_told_so() -> None:
     from prompt_toolkit.output import DummyOutput
     from test_ui_live import Pair
 
-    from hanabi_p2p.peer.screen import ScreenFrontend
+    from hanabi_p2p.frontends.screen import ScreenFrontend
     from hanabi_p2p.session import events as ev
     from hanabi_p2p.session.bodies import Address
     from hanabi_p2p.ui.app import App

@@ -5,7 +5,7 @@ A front end sees its peer through ``PeerHandle`` only: the session to read, and 
 * ``Frontend``: the base: shows nothing (what a peer run by a test or a tool gets).
 * ``Headless``: prints one line per turn and the table's events on a stream.
 * ``BotPlayer``: a headless computer player (``--bot``, ``--bots K``).
-The full-screen UI front end lives in ``hanabi_p2p.peer.screen``.
+The full-screen UI front end lives in ``hanabi_p2p.frontends.screen``.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from pathlib import Path
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.deck.derive import SEED_BYTES
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
+from hanabi_p2p.frontends.headless import Frontend
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
@@ -37,7 +38,6 @@ from hanabi_p2p.net.handshake import normalize_secret, table_code
 from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.core import TABLE_FILLED, Counters, PeerCore
-from hanabi_p2p.peer.frontends import Frontend
 from hanabi_p2p.peer.node import Node, Timing
 from hanabi_p2p.peer.probe import probe_table
 from hanabi_p2p.peer.result import RESUME_COMMAND, GameResult

@@ -24,6 +24,7 @@ from prompt_toolkit.output import Output
 
 from hanabi_p2p import i18n
 from hanabi_p2p.errors import HanabiError, UserLeft
+from hanabi_p2p.frontends.headless import BotPlayer, Frontend
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import display_name, fingerprint
 from hanabi_p2p.narration.narrator import (
@@ -51,7 +52,6 @@ from hanabi_p2p.peer.effects import (
     Watcher,
     WatchersChanged,
 )
-from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.peer.result import RESUME_COMMAND
 from hanabi_p2p.rules.actions import Action, Move
 from hanabi_p2p.safe_text import safe
