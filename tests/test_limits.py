@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 import hanabi_p2p
@@ -16,7 +17,7 @@ SHARED = {name for name in vars(limits) if name.isupper()}
 
 
 def module_level_definitions(path: Path) -> set[str]:
-    names = set()
+    names: set[str] = set()
     for node in ast.parse(path.read_text(), str(path)).body:
         targets = node.targets if isinstance(node, ast.Assign) else (
             [node.target] if isinstance(node, ast.AnnAssign) else [])
@@ -62,8 +63,9 @@ def _int_value(node: ast.expr) -> int | None:
     if isinstance(node, ast.BinOp):
         left, right = _int_value(node.left), _int_value(node.right)
         if left is not None and right is not None:
-            operators = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__,
-                         ast.Pow: int.__pow__, ast.LShift: int.__lshift__}
+            operators: dict[type[ast.operator], Callable[[int, int], int]] = {
+                ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__,
+                ast.Pow: int.__pow__, ast.LShift: int.__lshift__}
             operator = operators.get(type(node.op))
             return operator(left, right) if operator is not None else None
     return None
