@@ -262,7 +262,7 @@ class Peer:
         if s.seats:
             out.table_code = table_code(self._table_id, [seat.peer_id for seat in s.seats])
         if s.state is not None:
-            out.end, out.score, out.rating = s.state.end.value, s.state.score, s.state.rating
+            out.end, out.score, out.rating = s.state.end, s.state.score, s.state.rating
         if s.audit is not None:
             out.audit_ok, out.audit_reason = s.audit.ok, s.audit.reason
             if not s.audit.ok:

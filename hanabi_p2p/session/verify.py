@@ -66,6 +66,7 @@ from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.deckio import deck_group
 from hanabi_p2p.session.table import STEP_OF_KIND, UNKNOWN_STEP, TableSession, place
+from hanabi_p2p.session.waiting import WaitKind
 
 # Entry kinds whose body carries deck messages in a "deck" list.
 DECK_CARRYING_KINDS = frozenset({"deck", "action", "ack", "seed"})
@@ -130,7 +131,7 @@ class GameReport:
     timeline: list[ev.Event | Problem] = field(default_factory=list)
     applied: list[Entry] = field(default_factory=list)  # in application order
     unapplied: list[Entry] = field(default_factory=list)  # held to the end (canonical order)
-    waiting_for: list[tuple[int, str]] = field(default_factory=list)  # (seat, what) at the end
+    waiting_for: list[tuple[int, WaitKind]] = field(default_factory=list)  # at the end
     stopped: str | None = None  # why the players' sessions stopped the game early, if they did
     # entries of authors outside the game (never seated): set aside, never judged
     ignored: list[Problem] = field(default_factory=list)

@@ -20,6 +20,7 @@ from hanabi_p2p.safe_text import safe, safe_name
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import ABORTED, OVER, PLAY, TableSession
+from hanabi_p2p.session.waiting import WaitKind
 from hanabi_p2p.ui.view import (
     NO_SEAT,
     OWN_MACHINE,
@@ -32,10 +33,6 @@ from hanabi_p2p.ui.view import (
     Watching,
     WatchView,
 )
-
-# What a turn's wait is called in `TableSession.waiting_for`: the status line already names
-# the player to move, so only other waits (key shares, shuffle steps) are listed.
-TURN_WAIT = "turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +175,8 @@ def table_view(session: TableSession, facts: ShellFacts) -> TableView:
         fingerprints=tuple(fingerprint(seat.peer_id) for seat in session.seats),
         table_code=code_of(session, facts.table_id),
         log=facts.log,
-        waiting_for=tuple(seat for seat, what in session.waiting_for() if what != TURN_WAIT),
+        waiting_for=tuple(seat for seat, what in session.waiting_for()
+                          if what is not WaitKind.TURN),
         disconnected=_disconnected(session, facts.connected),
         status=facts.status,
         runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
@@ -196,7 +194,8 @@ def watch_view(session: TableSession, facts: ShellFacts, watching: Watching) -> 
         watching=watching,
         table_name=session.table.name,
         log=facts.log,
-        waiting_for=tuple(seat for seat, what in session.waiting_for() if what != TURN_WAIT),
+        waiting_for=tuple(seat for seat, what in session.waiting_for()
+                          if what is not WaitKind.TURN),
         disconnected=_disconnected(session, facts.connected),
         status=facts.status,
         runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
