@@ -34,7 +34,7 @@ from nacl.exceptions import BadSignatureError
 from hanabi_p2p.datadir import DataDir, atomic_write
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.limits import PEER_ID_BYTES, SIGNATURE_BYTES
-from hanabi_p2p.safe_text import safe_name
+from hanabi_p2p.safe_text import REPLACEMENT, safe_name
 
 SEED_BYTES = 32
 KEY_FILE_MODE = 0o600
@@ -168,7 +168,7 @@ def fingerprint(peer_id: bytes) -> str:
 
 def display_name(name: str, peer_id: bytes) -> str:
     """How a player is shown everywhere: "Alice (K7QF-2M9D)"."""
-    return f"{safe_name(name)} ({fingerprint(peer_id)})"
+    return f"{safe_name(name) or REPLACEMENT} ({fingerprint(peer_id)})"
 
 
 # Signature checks whose answer the process keeps (see `verify_signature`): a 5-player game

@@ -94,7 +94,7 @@ def test_display_name_cleans_hostile_names() -> None:
     assert display_name("Alice", pid) == "Alice (656T-5SZ6)"
     assert display_name("Eve\x1b[2J\nroot", pid) == "Eve?[2J?root (656T-5SZ6)"
     # (the rules themselves are safe_text's: tests/test_safe_text.py)
-    assert display_name("  ", pid) == "? (656T-5SZ6)"
+    assert display_name("  ", pid) == display_name("", pid) == "? (656T-5SZ6)"
 
 
 def test_load_or_create_creates_a_private_key_once(tmp_path: Path) -> None:
