@@ -19,7 +19,7 @@ from hanabi_p2p.narration.terms import colour_name, end_reason, rating_word, var
 from hanabi_p2p.rules.actions import Action, Clue, Move, Play
 from hanabi_p2p.rules.cards import MAX_STRIKES, Card, GameConfig
 from hanabi_p2p.rules.copies import is_last_copy
-from hanabi_p2p.rules.engine import End, GameState, Outcome
+from hanabi_p2p.rules.engine import End, GameState, Outcome, OutcomeKind
 from hanabi_p2p.safe_text import safe, safe_name
 from hanabi_p2p.session import events as ev
 
@@ -52,7 +52,7 @@ def describe(
 
     player = seat_name(names, outcome.seat)
     lines: list[str] = []
-    if outcome.kind == "play":
+    if outcome.kind is OutcomeKind.PLAY:
         card = str(outcome.face) if outcome.face is not None else "??"
         slot = slot_of(outcome.seat, outcome.card)
         if isinstance(action, Play) and action.announce is not None:
@@ -72,14 +72,14 @@ def describe(
         elif outcome.strike:
             text += ": " + _strike(action, outcome, before)
         lines.append(text)
-    elif outcome.kind == "discard":
+    elif outcome.kind is OutcomeKind.DISCARD:
         card = str(outcome.face) if outcome.face is not None else "??"
         lines.append(
             _("{player} discards {card} from slot {slot}").format(
                 player=player, card=card, slot=slot_of(outcome.seat, outcome.card)
             )
         )
-    elif outcome.kind == "clue" and isinstance(action, Clue):
+    elif outcome.kind is OutcomeKind.CLUE and isinstance(action, Clue):
         target = action.target
         value = colour_name(action.colour) if action.colour is not None else str(action.rank)
         hand = hands_before[target] if target < len(hands_before) else []
@@ -95,13 +95,13 @@ def describe(
                 player=player, target=seat_name(names, target), value=value, where=where
             )
         )
-    elif outcome.kind == "move" and isinstance(action, Move):
+    elif outcome.kind is OutcomeKind.MOVE and isinstance(action, Move):
         lines.append(
             _("{player} moves a card from slot {source} to slot {target}").format(
                 player=player, source=slot_of(action.seat, action.card), target=action.to + 1
             )
         )
-    elif outcome.kind == "terminate":
+    elif outcome.kind is OutcomeKind.TERMINATE:
         lines.append(_("{player} stopped the game").format(player=player))
     lost = _lost_last_copy(outcome, before)
     if lost is not None:
@@ -132,7 +132,7 @@ def _lost_last_copy(outcome: Outcome, before: GameState | None) -> str | None:
     """The face whose last needed copy this discard or misplay threw away, if any."""
     if before is None or outcome.face is None or outcome.placed:
         return None
-    if outcome.kind not in ("discard", "play"):
+    if outcome.kind not in (OutcomeKind.DISCARD, OutcomeKind.PLAY):
         return None
     return str(outcome.face) if is_last_copy(before, outcome.face) else None
 
