@@ -76,11 +76,20 @@ class Say:
     text: str
 
 
+class Panel(StrEnum):
+    """What the screen can show over the board instead of it (a command's word each)."""
+
+    HELP = "help"
+    RULES = "rules"
+    LOG = "log"
+    INFO = "info"  # a card's story
+
+
 @dataclass(frozen=True, slots=True)
 class Show:
-    """Show a panel locally: "log", "rules" or "help". Nothing is sent."""
+    """Show a panel locally. Nothing is sent."""
 
-    what: str
+    what: Panel
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,7 +228,7 @@ def _common(word: str, line: str, mode: Mode) -> Intent:
         if not who:
             raise CommandError(_("usage: kick NAME (or the seat number)"))
         return Kick(who)
-    return Show(word)
+    return Show(Panel(word))  # (every other word of every mode is a panel's)
 
 
 def _say_text(line: str) -> str:
