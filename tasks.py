@@ -3,6 +3,7 @@
 
     python3 tasks.py play     # create .venv if needed, then play against computer players
     python3 tasks.py test     # create .venv if needed, then pytest + ruff + mypy
+    python3 tasks.py test --fast  # the same with only the fast tier of pytest (in memory)
     python3 tasks.py setup    # only create/refresh .venv (with the developer tools)
 
 `play` installs only what playing needs; `test` (and `setup`) add the developer tools
@@ -17,6 +18,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -46,22 +48,43 @@ def _installed() -> tuple[str, str]:
 
 
 def setup(dev: bool = True) -> None:
-    """Make .venv hold the game, and the developer tools when `dev`."""
+    """Make .venv hold the game, and the developer tools when `dev`. Each step is said as it
+    starts; pip's and setuptools' own output (warnings a player need not read) is shown only
+    when a step fails."""
     if sys.version_info < (3, 11):  # noqa: UP036 (tasks.py runs before the venv exists)
         sys.exit(f"hanabi-p2p needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     wanted = _pyproject_hash()
     digest, kind = _installed()
     if digest == wanted and (kind == WITH_DEV or not dev):
         return
-    print("setting up .venv (one time) ...", file=sys.stderr)
-    if not PY.exists():
-        venv.EnvBuilder(with_pip=True).create(VENV)
-    pip = [str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*pip, "--upgrade", "pip"], check=True)
     # a full environment stays full when refreshed for play
     full = dev or kind == WITH_DEV
-    subprocess.run([*pip, "-e", f"{ROOT}[dev]" if full else str(ROOT)], check=True)
+    started = time.monotonic()
+    first = not PY.exists()
+    print(f"{'setting up' if first else 'refreshing'} .venv for hanabi-p2p "
+          f"({'about 30 s, once' if first else 'pyproject.toml changed'}):", file=sys.stderr,
+          flush=True)
+
+    def step(what: str, argv: list[str] | None = None) -> None:
+        print(f"  {what} ...", file=sys.stderr, flush=True)
+        if argv is None:
+            return
+        done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            sys.stderr.write((done.stdout or "") + (done.stderr or ""))
+            sys.exit(f"set-up failed while {what} (pip's output is above)")
+
+    if first:
+        step("creating the virtual environment .venv")
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    pip = [str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    step("updating pip", [*pip, "--upgrade", "pip"])
+    tools = " and the developer tools (pytest, ruff, mypy)" if full else ""
+    step(f"installing hanabi-p2p, its libraries (zeroconf, cryptography, PyNaCl, "
+         f"prompt_toolkit, ...){tools}",
+         [*pip, "-e", f"{ROOT}[dev]" if full else str(ROOT)])
     STAMP.write_text(f"{wanted} {WITH_DEV if full else PLAY_ONLY}")
+    print(f"  ready in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
 
 
 def run(*argv: str) -> int:
@@ -69,6 +92,8 @@ def run(*argv: str) -> int:
 
 
 def test(extra: list[str]) -> int:
+    """pytest, ruff and mypy; every argument goes to pytest, `--fast` too (tests/conftest.py:
+    only the tests that stay in memory, see tests/tiers.py)."""
     setup()
     steps = [
         [str(PY), "-m", "pytest", *extra],
@@ -83,7 +108,8 @@ def test(extra: list[str]) -> int:
     if failed:
         print(f"FAILED: {', '.join(failed)}", flush=True)
         return 1
-    print("all checks passed: pytest, ruff, mypy", flush=True)
+    tier = " (fast tier only: `python3 tasks.py test` before a commit)" if "--fast" in extra else ""
+    print(f"all checks passed: pytest{tier}, ruff, mypy", flush=True)
     return 0
 
 

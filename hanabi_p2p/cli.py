@@ -21,6 +21,7 @@ from typing import Any, NoReturn
 
 from hanabi_p2p import __version__
 from hanabi_p2p.errors import GameInUse, HanabiError, UserLeft
+from hanabi_p2p.helpformat import with_examples
 from hanabi_p2p.safe_text import safe
 
 EXIT_USAGE = 2
@@ -38,21 +39,57 @@ class Subcommand:
     name: str
     module: str  # in hanabi_p2p.commands
     summary: str  # the one line `hanabi-p2p --help` and `hanabi-p2p NAME --help` show
+    examples: tuple[str, ...] = ()  # what `hanabi-p2p NAME --help` ends with (a test parses them)
 
 
 SUBCOMMANDS: tuple[Subcommand, ...] = (
-    Subcommand("play", "play", "play against computer players on this machine"),
-    Subcommand("host", "host", "open a table on the network and wait for players"),
+    Subcommand("play", "play", "play against computer players on this machine", (
+        "hanabi-p2p play",
+        "hanabi-p2p play --players 4 --variant rainbow",
+        "hanabi-p2p play --bot --players 2 --bot-delay 0")),
+    Subcommand("host", "host", "open a table on the network and wait for players", (
+        "hanabi-p2p host --table 'Friday night' --players 4",
+        "hanabi-p2p host --players 3 --bots 1 --code 'blue moon'",
+        "hanabi-p2p host --no-mdns --interface 192.168.1.23 --port 41019")),
     Subcommand("join", "join",
-               "join a table found on the network, or at --address HOST:PORT"),
+               "join a table found on the network, or at --address HOST:PORT", (
+                   "hanabi-p2p join",
+                   "hanabi-p2p join 'Friday night' --name Ann",
+                   "hanabi-p2p join --address 192.168.1.23:41019 --code 'blue moon'")),
     Subcommand("watch", "watch",
-               "watch a game at a table on the network (or at --address HOST:PORT)"),
-    Subcommand("tables", "tables", "list the tables hosted on the local network"),
+               "watch a game at a table on the network (or at --address HOST:PORT)", (
+                   "hanabi-p2p watch 'Friday night'",
+                   "hanabi-p2p watch --address 192.168.1.23:41019 --headless")),
+    Subcommand("tables", "tables", "list the tables hosted on the local network", (
+        "hanabi-p2p tables",
+        "hanabi-p2p tables --timeout 10",
+        "hanabi-p2p tables --json")),
     Subcommand("replay", "replay",
-               "replay a game file (hanab.live JSON) turn by turn, or the bundled example"),
-    Subcommand("log", "log", "list, show, verify or export the games stored in the data directory"),
-    Subcommand("rules", "rules", "print a short summary of the rules (--lang en|it|ro|nb)"),
+               "replay a game file (hanab.live JSON) turn by turn, or the bundled example", (
+                   "hanabi-p2p replay",
+                   "hanabi-p2p replay friday.json --interactive",
+                   "hanabi-p2p replay friday.json --json")),
+    Subcommand("log", "log", "list, show, verify or export the games stored in the data directory",
+               ("hanabi-p2p log list",
+                "hanabi-p2p log verify 3f2a",
+                "hanabi-p2p log show 3f2a --json")),
+    Subcommand("rules", "rules", "print a short summary of the rules (--lang en|it|ro|nb)", (
+        "hanabi-p2p rules",
+        "hanabi-p2p rules --variant rainbow",
+        "hanabi-p2p rules --lang it")),
+    Subcommand("completion", "completion",
+               "print the tab-completion script for bash, zsh or fish", (
+                   "hanabi-p2p completion bash > ~/.local/share/bash-completion/completions/"
+                   "hanabi-p2p",
+                   "hanabi-p2p completion zsh > ~/.zfunc/_hanabi-p2p",
+                   "hanabi-p2p completion fish > ~/.config/fish/completions/hanabi-p2p.fish")),
 )
+# What the program exits with, whatever the subcommand (`log verify` and `log show` add
+# 3, unfinished: their --help says so)
+EXIT_STATUS_HELP = (
+    "exit status: 0 done (a valid game for log verify), 1 failed or invalid, "
+    "2 a usage error or a file that cannot be used, 3 an unfinished game (log verify, "
+    "log show), 130 interrupted")
 
 
 def chosen_subcommand(argv: Sequence[str]) -> str | None:
@@ -110,22 +147,27 @@ def _suggestion(message: str, parser: argparse.ArgumentParser) -> str:
     return f" (did you mean {names[close[0]]!r}?)" if close else ""
 
 
-def build_parser(chosen: str | None = None) -> OneLineParser:
+def build_parser(chosen: str | None = None, *, every: bool = False) -> OneLineParser:
     """The parser, with the arguments of the `chosen` subcommand only: the others keep just
-    their summary, which is all the top-level help shows."""
+    their summary, which is all the top-level help shows. With `every`, the arguments of
+    every subcommand (what shell completion is generated from: slower to build)."""
     parser = OneLineParser(
         prog="hanabi-p2p",
         description="Hanabi for 2-5 players on a LAN, with no server anyone has to trust.",
+        **with_examples(("hanabi-p2p play", "hanabi-p2p host --table 'Friday night'",
+                         "hanabi-p2p join"), EXIT_STATUS_HELP),
     )
     parser.add_argument("--version", action="version", version=f"hanabi-p2p {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in SUBCOMMANDS:
-        p = sub.add_parser(command.name, help=command.summary, description=command.summary)
-        if command.name == chosen:
+        p = sub.add_parser(command.name, help=command.summary, description=command.summary,
+                           **with_examples(command.examples))
+        if every or command.name == chosen:
             module = importlib.import_module(f"hanabi_p2p.commands.{command.module}")
             module.add_arguments(p)
             p.set_defaults(_run=module.run)
-            parser.chosen = p
+            if command.name == chosen:
+                parser.chosen = p
     return parser
 
 

@@ -1,7 +1,14 @@
 """Where hanabi-p2p keeps its files: the identity key, one log per game, private material.
 
 Resolution order (first that is set wins): the ``--data-dir`` option, the environment variable
-``HANABI_P2P_DATA_DIR``, ``$XDG_DATA_HOME/hanabi-p2p``, ``~/.local/share/hanabi-p2p``.
+``HANABI_P2P_DATA_DIR``, then the system's place for an application's per-user data, as the
+`platformdirs` package's ``user_data_dir`` names it: ``$XDG_DATA_HOME/hanabi-p2p`` or
+``~/.local/share/hanabi-p2p`` (Linux and other Unix systems, the XDG base directory
+specification), ``~/Library/Application Support/hanabi-p2p`` (macOS),
+``%LOCALAPPDATA%\\hanabi-p2p`` (Windows: the local, not roaming, application data: game logs
+grow with every game and belong to one machine's player). These three rules are written out
+here rather than taken from `platformdirs`: resolution stays a pure function of the
+environment and the system's name, which the tests pass in.
 
 Layout::
 
@@ -25,12 +32,14 @@ import contextlib
 import errno
 import os
 import stat
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.limits import TABLE_ID_BYTES
+from hanabi_p2p.portable import BINARY, our_uid, permission_bits_apply
 
 ENV_DATA_DIR = "HANABI_P2P_DATA_DIR"
 APP_DIR_NAME = "hanabi-p2p"
@@ -53,20 +62,38 @@ OTHERS_WRITE = stat.S_IWGRP | stat.S_IWOTH
 def resolve_data_dir(
     override: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
+    system: str = sys.platform,
 ) -> Path:
-    """Return the data directory path (not created). ``env`` defaults to ``os.environ``."""
+    """Return the data directory path (not created). ``env`` defaults to ``os.environ``;
+    ``system`` is a ``sys.platform`` value (the default location depends on it)."""
     environ = os.environ if env is None else env
     if override:
         return Path(override).expanduser()
     if environ.get(ENV_DATA_DIR):
         return Path(environ[ENV_DATA_DIR]).expanduser()
+    home = environ.get("HOME")
+    base = Path(home) if home else Path.home()
+    if system == "win32":
+        local = environ.get("LOCALAPPDATA")
+        if local and Path(local).is_absolute():
+            return Path(local) / APP_DIR_NAME
+        return base / "AppData" / "Local" / APP_DIR_NAME
+    if system == "darwin":
+        return base / "Library" / "Application Support" / APP_DIR_NAME
     xdg = environ.get("XDG_DATA_HOME")
     # The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
     if xdg and Path(xdg).is_absolute():
         return Path(xdg) / APP_DIR_NAME
-    home = environ.get("HOME")
-    base = Path(home) if home else Path.home()
     return base / ".local" / "share" / APP_DIR_NAME
+
+
+def default_location_text(system: str = sys.platform) -> str:
+    """Where the data directory is when nothing names one, as `--help` says it."""
+    if system == "win32":
+        return f"%LOCALAPPDATA%\\{APP_DIR_NAME}"
+    if system == "darwin":
+        return f"~/Library/Application Support/{APP_DIR_NAME}"
+    return f"$XDG_DATA_HOME/{APP_DIR_NAME}, else ~/.local/share/{APP_DIR_NAME}"
 
 
 def add_data_dir_argument(parser: argparse.ArgumentParser) -> None:
@@ -76,7 +103,7 @@ def add_data_dir_argument(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         default=None,
         help=f"where keys and game logs live (default: ${ENV_DATA_DIR}, "
-        f"else $XDG_DATA_HOME/{APP_DIR_NAME}, else ~/.local/share/{APP_DIR_NAME})",
+        f"else {default_location_text()})",
     )
 
 
@@ -134,8 +161,12 @@ class DataDir:
     def secure(self) -> list[str]:
         """Remove write permission for group and others from the data directory, games/ and
         private/ where they exist and are ours; a warning for each one changed, and for each
-        one that is another user's (that user could change what we write there)."""
-        warnings = []
+        one that is another user's (that user could change what we write there). Nothing on
+        Windows, whose mode bits say nothing of who may write (its access lists do)."""
+        warnings: list[str] = []
+        if not permission_bits_apply():
+            return warnings
+        uid = our_uid()  # None: a system that says no owner (after a notice)
         for path in (self.root, self.games_dir, self.private_dir):
             try:
                 info = path.stat()  # through a link: what matters is where files land
@@ -144,7 +175,7 @@ class DataDir:
             if not stat.S_ISDIR(info.st_mode):
                 continue  # `ensure` refuses it by name
             mode = stat.S_IMODE(info.st_mode)
-            if info.st_uid != os.geteuid():
+            if uid is not None and info.st_uid != uid:
                 warnings.append(f"{path} belongs to another user (uid {info.st_uid}), who "
                                 f"could plant or change files in it; use another --data-dir")
                 continue
@@ -231,7 +262,7 @@ def atomic_write(path: Path, data: bytes, *, mode: int, replace: bool) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with contextlib.suppress(FileNotFoundError):
         os.unlink(tmp)  # left over by a crashed run of a process with our pid
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | BINARY, mode)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

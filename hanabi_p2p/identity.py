@@ -34,6 +34,7 @@ from nacl.exceptions import BadSignatureError
 from hanabi_p2p.datadir import DataDir, atomic_write
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.limits import PEER_ID_BYTES, SIGNATURE_BYTES
+from hanabi_p2p.portable import open_no_follow, permission_bits_apply
 from hanabi_p2p.safe_text import REPLACEMENT, safe_name
 
 SEED_BYTES = 32
@@ -131,10 +132,10 @@ class Identity:
 
 
 def _load_key(path: Path) -> Identity:
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    fd = open_no_follow(path, os.O_RDONLY)
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
-        if st.st_mode & 0o077:
+        if st.st_mode & 0o077 and permission_bits_apply():
             raise UserError(
                 f"identity key {path} is accessible by other users "
                 f"(mode {stat.S_IMODE(st.st_mode):04o}); fix it with: chmod 600 {path}"

@@ -23,13 +23,21 @@ class TokenBucket:
     def full(cls, rate: float, burst: float, now: float) -> TokenBucket:
         return cls(rate, burst, burst, now)
 
-    def take(self, now: float) -> bool:
-        """Spend one token if there is one."""
+    def available(self, now: float) -> int:
+        """Whole tokens there are now (refilled for the time passed)."""
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens < 1.0:
+        return int(self.tokens)
+
+    def spend(self, count: int) -> None:
+        """Spend ``count`` tokens counted by `available` just before."""
+        self.tokens -= count
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one."""
+        if self.available(now) < 1:
             return False
-        self.tokens -= 1.0
+        self.spend(1)
         return True
 
 

@@ -1,2 +1,80 @@
-"""Makes the helpers shared across test folders (``tests/blind_table.py``) importable from
-any of them: pytest puts this folder on ``sys.path`` for its conftest."""
+"""Shared by every test folder.
+
+Makes the helpers shared across test folders (``tests/blind_table.py``, ``tests/tiers.py``)
+importable from any of them: pytest puts this folder on ``sys.path`` for its conftest.
+
+Sorts the tests into tiers (the markers are explained in tests/tiers.py): every test gets
+the markers its fixtures and markers imply, `--fast` keeps only the tests that stay in
+memory, and every test not marked `real_io` runs with sockets and processes refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+import pytest
+from tiers import GUARD, REAL_IO, in_fast_tier, tier_markers
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--fast",
+        action="store_true",
+        help="run only the fast tier: the tests marked neither real_io nor slow",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Importing ifaddr (zeroconf imports it; so does every peer command) runs `ldconfig -p`
+    # to find the C library: done here, before the guard, so that whichever test happens
+    # to import it first is not taken for one that starts a process.
+    import ifaddr  # noqa: F401
+
+    GUARD.install()
+    config.add_cleanup(GUARD.uninstall)
+
+
+# tryfirst: the markers added here must be there when `-m` selects
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    fast, rest = [], []
+    for item in items:
+        tier = tier_markers(
+            {mark.name for mark in item.iter_markers()},
+            set(getattr(item, "fixturenames", ())),
+        )
+        for name in sorted(tier):
+            if item.get_closest_marker(name) is None:
+                item.add_marker(name)
+        (fast if in_fast_tier(tier) else rest).append(item)
+    if config.getoption("fast") and rest:
+        config.hook.pytest_deselected(items=rest)
+        items[:] = fast
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    GUARD.take_attempts()  # anything a thread left over from an earlier test did
+    GUARD.active = item.get_closest_marker(REAL_IO) is None
+    try:
+        return (yield)
+    finally:
+        GUARD.active = False
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A refused socket or process fails the test even if the code under test caught the
+    error (a test that passes only because its connection 'failed' is misclassified)."""
+    report = yield
+    attempts = GUARD.take_attempts()
+    if attempts and not report.failed:
+        report.outcome = "failed"
+        report.longrepr = (
+            f"{item.nodeid}: not marked real_io, yet during {call.when}: "
+            + "; ".join(dict.fromkeys(attempts))
+            + " (refused; mark the test process / socket / tmux / netns, see tests/tiers.py)"
+        )
+    return report

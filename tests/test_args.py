@@ -67,6 +67,7 @@ BAD_HOST = [
 ]
 
 
+@pytest.mark.socket
 @pytest.mark.parametrize("bad", BAD_HOST, ids=lambda args: " ".join(args)[:30])
 def test_refused_host_leaves_nothing_behind(bad: list[str], tmp_path: Path, no_games: None,
                                             capsys: pytest.CaptureFixture[str]) -> None:
@@ -91,6 +92,7 @@ BAD_JOIN = [
 ]
 
 
+@pytest.mark.socket
 @pytest.mark.parametrize("bad", BAD_JOIN, ids=lambda args: " ".join(args)[:30])
 def test_refused_join_leaves_nothing_behind(bad: list[str], tmp_path: Path,
                                             no_games: None) -> None:
@@ -106,6 +108,7 @@ def test_refused_play_leaves_nothing_behind(tmp_path: Path, no_games: None) -> N
     assert left_behind(data) == []
 
 
+@pytest.mark.socket
 @pytest.mark.parametrize(
     "good",
     [
@@ -131,6 +134,7 @@ def test_default_table_name_fits_the_limit() -> None:
     assert len(longest) <= MAX_TABLE_NAME_CHARS and longest.endswith("'s table")
 
 
+@pytest.mark.process
 def test_host_with_a_41_character_table_name_exits_2_and_leaves_no_game(tmp_path: Path) -> None:
     """The reported case, as a real process: nothing to `join --resume` afterwards."""
     data = tmp_path / "data"
@@ -144,6 +148,7 @@ def test_host_with_a_41_character_table_name_exits_2_and_leaves_no_game(tmp_path
     assert left_behind(data) == []
 
 
+@pytest.mark.socket
 def test_no_terminal_and_no_bot_is_refused_before_the_data_dir_is_touched(
     tmp_path: Path, no_games: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -156,6 +161,7 @@ def test_no_terminal_and_no_bot_is_refused_before_the_data_dir_is_touched(
     assert left_behind(data) == [] and data.stat().st_mode & 0o777 == 0o777
 
 
+@pytest.mark.socket
 @pytest.mark.parametrize("command", [["tables", "--timeout"], ["join", "--browse-seconds"],
                                      ["watch", "--browse-seconds"]],
                          ids=lambda args: args[0])
@@ -207,6 +213,7 @@ def test_the_report_names_a_log_file_only_if_one_was_kept(
     assert capsys.readouterr().out == f"log: {kept}\n"
 
 
+@pytest.mark.socket
 def test_a_port_in_use_is_refused_in_one_line_before_the_data_dir_is_touched(
     tmp_path: Path, no_games: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -226,6 +233,7 @@ def test_a_port_in_use_is_refused_in_one_line_before_the_data_dir_is_touched(
     assert left_behind(data) == []
 
 
+@pytest.mark.socket
 def test_tables_on_an_address_of_another_machine_says_so(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["tables", "--interface", "192.0.2.77"]) == cli.EXIT_USAGE
@@ -240,6 +248,7 @@ def test_replay_refuses_an_unknown_language_as_every_command_does(
     assert out == "" and err == "hanabi-p2p: error: unknown language 'xx' (known: en, it, ro, nb)\n"
 
 
+@pytest.mark.socket
 @pytest.mark.parametrize(
     ("stdin_tty", "stdout_tty", "term", "reason"),
     [
@@ -264,6 +273,7 @@ def test_a_table_that_cannot_be_drawn_says_what_is_missing(
     assert left_behind(tmp_path / "data") == []
 
 
+@pytest.mark.socket
 def test_a_full_table_found_on_the_network_says_how_to_watch_it_or_come_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -308,6 +318,7 @@ def test_leaving_on_purpose_is_an_interruption_not_an_error(
     assert err == "hanabi-p2p: you left before sitting down at a table\n"
 
 
+@pytest.mark.socket
 def test_a_full_disk_says_how_to_come_back_or_that_a_practice_game_cannot(
         tmp_path: Path) -> None:
     """The storage failure names the way back the screen names (with the --data-dir), and
@@ -368,7 +379,7 @@ def test_a_table_never_seated_is_reported_as_no_game(
 ) -> None:
     """Removed by the host, or a lobby that timed out: there was no game to finish."""
     from hanabi_p2p.commands.peerargs import report_result
-    from hanabi_p2p.peer.core import REMOVED_BY_HOST
+    from hanabi_p2p.peer.lobby import REMOVED_BY_HOST
     from hanabi_p2p.peer.result import GameResult
 
     gone = tmp_path / "gone.hlog"

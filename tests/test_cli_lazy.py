@@ -25,6 +25,7 @@ def imported_modules(*args: str) -> set[str]:
             if line.startswith("import time:") and "|" in line}
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("args", [("--version",), ("--help",), ("rules",), ("replay",),
                                   ("replay", "--help"), ("rules", "--help")])
 def test_light_commands_import_nothing_heavy(args: tuple[str, ...]) -> None:
@@ -62,7 +63,8 @@ def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str])
     ("args", "expected"),
     [
         (["plya"], "hanabi-p2p: error: argument COMMAND: invalid choice: 'plya' (choose from "
-         "'play', 'host', 'join', 'watch', 'tables', 'replay', 'log', 'rules') (did you mean "
+         "'play', 'host', 'join', 'watch', 'tables', 'replay', 'log', 'rules', 'completion') "
+         "(did you mean "
          "'play'?); see 'hanabi-p2p --help'"),
         (["join", "--adress=10.0.0.5:7301"], "hanabi-p2p: error: unrecognized arguments: "
          "--adress=10.0.0.5:7301 (did you mean '--address'?); see 'hanabi-p2p join --help'"),
@@ -106,6 +108,7 @@ def test_chosen_subcommand(argv: list[str], expected: str | None) -> None:
     assert cli.chosen_subcommand(argv) == expected
 
 
+@pytest.mark.process
 def test_the_probe_sees_heavy_imports_where_they_are_needed() -> None:
     assert "zeroconf" in imported_modules("host", "--help")
 
@@ -115,6 +118,7 @@ GAME = ("hanabi_p2p.frontends.launch", "hanabi_p2p.peer.core", "hanabi_p2p.deck"
         "hanabi_p2p.session.table", "hanabi_p2p.net.handshake", "prompt_toolkit", "rbcl")
 
 
+@pytest.mark.process
 def test_join_starts_browsing_before_the_game_is_loaded() -> None:
     modules = imported_modules("join", "--help")
     assert "hanabi_p2p.net.discovery" in modules and "zeroconf" in modules

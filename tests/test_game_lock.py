@@ -6,7 +6,6 @@ signed two different entries with the same number, which the others take for che
 from __future__ import annotations
 
 import errno
-import fcntl
 import subprocess
 import sys
 from pathlib import Path
@@ -23,9 +22,10 @@ from hanabi_p2p.net.mesh import Mesh
 TABLE = bytes(range(16))
 HOST = bytes(32)  # another peer's key: this installation is a guest of the game
 HOLD_LOCK = """
-import fcntl, sys
+import sys
+from hanabi_p2p.portable import lock_exclusive
 with open(sys.argv[1], "rb") as log:
-    fcntl.flock(log, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    assert lock_exclusive(log.fileno())
     print("locked", flush=True)
     sys.stdin.read()
 """
@@ -55,6 +55,8 @@ def test_a_game_open_for_play_cannot_be_opened_for_play_again(tmp_path: Path) ->
 
 def test_a_file_system_that_cannot_lock_does_not_keep_anyone_from_playing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fcntl = pytest.importorskip("fcntl")  # (a file system without flock: of POSIX systems)
+
     def no_locks(fd: int, operation: int) -> None:
         raise OSError(errno.ENOLCK, "No locks available")
 
@@ -72,6 +74,7 @@ def test_a_game_being_played_can_still_be_read(tmp_path: Path) -> None:
         assert cli.main(["log", "list", "--data-dir", str(tmp_path / "data")]) == 0
 
 
+@pytest.mark.process
 def test_resuming_a_game_played_in_another_window_says_so_before_the_network(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -96,6 +99,7 @@ def test_resuming_a_game_played_in_another_window_says_so_before_the_network(
         "there, or quit that window first\n")
 
 
+@pytest.mark.process
 def test_joining_a_table_whose_game_is_open_in_another_window_is_refused_before_dialling(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,6 +9,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 import hanabi_p2p
 from hanabi_p2p import limits
 
@@ -25,6 +27,7 @@ def module_level_definitions(path: Path) -> set[str]:
     return names
 
 
+@pytest.mark.slow
 def test_shared_limits_are_defined_only_in_limits_py() -> None:
     assert {"TABLE_ID_BYTES", "MAX_TABLE_NAME_CHARS", "MAX_ENTRY_BYTES"} <= SHARED
     redefined = {
@@ -49,8 +52,9 @@ COINCIDENCES: dict[int, set[str]] = {
     64: {"MAX_HOST_LEN", "MAX_PLAYER_NAME_LENGTH", "MAX_TABLES"},
     200: {"MAX_REASON_CHARS", "MAX_UNVERIFIED_LINES"},
     256: {"MAX_ENTRIES_PER_ANSWER", "MAX_SECRET_BYTES"},
-    1024: {"EVENT_QUEUE_LIMIT", "MAX_AHEAD", "MAX_HEADER_PAYLOAD", "MAX_REMEMBERED_BAD",
-           "MAX_TRACKED_SOURCES", "_MAX_STR_BYTES"},
+    1024: {"EVENT_QUEUE_LIMIT", "MAX_AHEAD", "MAX_COMPLETE_BYTES", "MAX_HEADER_PAYLOAD",
+           "MAX_REMEMBERED_BAD", "MAX_TRACKED_SOURCES", "_MAX_STR_BYTES"},
+    10000: {"MAX_ACTIONS", "MAX_SETTLE_ROUNDS"},
     2**16 - 1: {"MAX_PORT", "MAX_TURN", "MAX_VERSION"},  # each a 16-bit field
     2**32 - 1: {"MAX_PING_NONCE", "MAX_SEQ"},  # each a 32-bit field
 }

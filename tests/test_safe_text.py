@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -102,6 +103,7 @@ def test_a_shown_name_is_safe_bounded_never_blank_and_stable(name: str, limit: i
     assert safe_name(out, limit) == out
 
 
+@pytest.mark.slow
 @settings(max_examples=3000)
 @given(st.text(alphabet=st.characters(codec=None), max_size=60), st.integers(0, 80))
 def test_output_never_holds_an_unsafe_character(text: str, limit: int) -> None:
@@ -113,6 +115,7 @@ def test_output_never_holds_an_unsafe_character(text: str, limit: int) -> None:
     assert safe(out, limit) == out  # idempotent
 
 
+@pytest.mark.slow
 @settings(max_examples=1000)
 @given(st.text(alphabet=st.characters(categories=("L", "N", "P", "S")), max_size=40))
 def test_printable_text_passes_unchanged(text: str) -> None:

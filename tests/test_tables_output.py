@@ -75,3 +75,62 @@ def test_a_table_of_another_protocol_version_says_whole_why_it_cannot_be_joined(
     assert lines[2] == (f"'{'T' * MAX_TABLE_NAME_CHARS}' at 192.168.1.23:41019: protocol "
                         f"v{PROTOCOL_VERSION + 1}: cannot join (it needs another version of "
                         "hanabi-p2p)")
+
+
+# -- a script reads it ------------------------------------------------------------------------
+
+LONG_NAME = "Friday night at Ann's, the long table by the window"[:MAX_TABLE_NAME_CHARS]
+
+
+@pytest.fixture
+def found(monkeypatch: pytest.MonkeyPatch) -> list[CheckedTable]:
+    """`tables` finds these two tables (no network): one answered, one did not."""
+    from hanabi_p2p.commands import tables as command
+
+    shown = [listed(LONG_NAME, "Hostess with a long name"),
+             listed("Café Noël", "Bob", answered=False)]
+
+    async def on_the_lan(interface: str, timeout: float) -> tuple[list[CheckedTable], int]:
+        return shown, 1
+
+    monkeypatch.setattr(command, "list_tables", on_the_lan)
+    monkeypatch.setattr(command, "default_interface_address", lambda: "192.168.1.2")
+    return shown
+
+
+def test_piped_listing_cuts_no_name(found: list[CheckedTable],
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from hanabi_p2p import cli
+
+    assert cli.main(["tables"]) == 0  # stdout is captured: not a terminal
+    out = capsys.readouterr().out
+    assert LONG_NAME in out and "Hostess with a long name K7QF-2M9D" in out
+    assert "…" not in out
+    assert "Café Noël" in out
+
+
+def test_tables_json_is_one_document_of_every_documented_key(
+        found: list[CheckedTable], capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    from pathlib import Path
+
+    from hanabi_p2p import cli
+
+    assert cli.main(["tables", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.isascii()  # what a peer chose reaches a terminal escaped
+    doc = json.loads(out)
+    assert doc["interface"] == "192.168.1.2" and doc["ignored_adverts"] == 1
+    first, second = doc["tables"]
+    assert first["name"] == LONG_NAME and first["host_name"] == "Hostess with a long name"
+    assert second["name"] == "Café Noël"  # as sent: JSON escaped it
+    assert (first["password"], first["answered"], first["genuine"]) == (True, True, True)
+    assert (second["password"], second["answered"], second["genuine"]) == (None, False, False)
+    assert first["seats_taken"] == 2 and first["seats_total"] == 5
+    assert first["address"] == "192.168.1.23" and first["port"] == 41019
+    assert first["table_id"] == bytes(range(16)).hex() and first["compatible"] is True
+    doc_text = (Path(__file__).resolve().parent.parent / "docs" / "json.md").read_text()
+    section = doc_text.split("## `tables --json`\n", 1)[1].split("\n## ", 1)[0]
+    documented = {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
+    keys = set(doc) | {"tables"} | {f"tables[].{key}" for key in first}
+    assert keys == documented

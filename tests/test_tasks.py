@@ -64,3 +64,35 @@ def test_an_old_stamp_counts_as_a_full_install(
     tasks.STAMP.write_text(tasks._pyproject_hash())
     tasks.setup(dev=True)
     assert installs == []
+
+
+def commands_of_test(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                     extra: list[str]) -> list[list[str]]:
+    """What `tasks.py test EXTRA...` runs, each command from the module name on."""
+    tasks, _installs = load_tasks(tmp_path, monkeypatch)
+    ran: list[list[str]] = []
+
+    def record(*argv: str) -> int:
+        ran.append(list(argv[2:]))  # past "python -m"
+        return 0
+
+    monkeypatch.setattr(tasks, "setup", lambda dev=True: None)
+    monkeypatch.setattr(tasks, "run", record)
+    assert tasks.test(extra) == 0
+    return ran
+
+
+def test_the_whole_suite_runs_pytest_with_the_arguments_given_then_ruff_and_mypy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran = commands_of_test(tmp_path, monkeypatch, ["-x", "-k", "deck"])
+    assert ran[0] == ["pytest", "-x", "-k", "deck"]
+    assert [command[0] for command in ran] == ["pytest", "ruff", "mypy"]
+
+
+def test_the_fast_tier_is_only_a_choice_of_pytest_and_the_checks_stay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran = commands_of_test(tmp_path, monkeypatch, ["--fast", "-q"])
+    assert ran[0] == ["pytest", "--fast", "-q"]
+    assert [command[0] for command in ran] == ["pytest", "ruff", "mypy"]

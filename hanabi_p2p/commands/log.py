@@ -4,10 +4,13 @@ A game is named by a FILE path or by an ID: its table id in hex, or any unique p
 (files are ``<data>/games/<table_id_hex>.hlog``). Everything is checked by the pure pipeline
 in ``hanabi_p2p.session.verify``; this module only reads files and prints.
 
-Exit status of show/verify: 0 the log is valid (game over, every check passed), 1 it is not
-(invalid or unfinished: the first line says which and why), 2 the file cannot be used.
-A table that never started (a lobby that timed out or was left: nobody was seated) is no
-game to verify, so `verify` exits 1, but `show` shows all there is and exits 0.
+Exit status of show/verify: 0 the log is valid (game over, every check passed), 1 it is
+invalid (the first line says why), 3 it is unfinished (nothing wrong, but the game or its
+audit never ended: an honest game stopped half-way is no failed check), 2 the file cannot be
+used or the command line is wrong. A table that never started (a lobby that timed out or was
+left: nobody was seated) is no game to verify, so `verify` exits 3, but `show` shows all
+there is and exits 0. With --json, list/show/verify print one JSON document instead
+(commands/log_json.py, docs/json.md); the exit status is the same.
 """
 
 from __future__ import annotations
@@ -28,10 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from hanabi_p2p import __version__, i18n
-from hanabi_p2p.commands import replay_interactive
+from hanabi_p2p.commands import log_json, replay_interactive
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.hanablive import export_game
+from hanabi_p2p.helpformat import with_examples
 from hanabi_p2p.i18n import _
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.storage import MAGIC, CorruptLogError, parse
@@ -53,6 +57,17 @@ from hanabi_p2p.session.verify import (
 from hanabi_p2p.ui.text import get_cwidth, wrap_text
 
 HELP = "list, show, verify or export the games stored in the data directory"
+
+# Exit status of `show` and `verify` (2, a file that cannot be used or a usage error, is
+# cli.EXIT_USAGE): a script tells a cheat from a game that simply stopped.
+EXIT_VALID = 0
+EXIT_INVALID = 1
+EXIT_UNFINISHED = 3
+EXIT_STATUS_HELP = (
+    "exit status: 0 valid (the game is over and every check passed), 1 invalid, "
+    "3 unfinished (nothing wrong, but the game or its deck audit never ended), "
+    "2 the file cannot be used or the command line is wrong")
+JSON_HELP = "print one JSON document instead of text (its keys: docs/json.md)"
 
 CHECK = "✓"
 CROSS = "✗"
@@ -94,22 +109,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"{text}: date, table, players, variant and score, oldest first. A game is checked "
         "in full the first time it is listed (or verified) and its verdict is cached beside "
         f"its log ({GAME_SUFFIX}{VERDICT_SUFFIX}) until the log changes; 'log verify' always "
-        "checks in full."))
+        "checks in full."), **_epilog("list"))
     add_data_dir_argument(p)
+    p.add_argument("--json", action="store_true", help=JSON_HELP)
 
     for name, text in (
         ("show", "the game turn by turn, with a check mark per verified signature"),
         ("verify", "check every signature, chain link, action and the deck audit"),
     ):
-        p = sub.add_parser(name, help=text, description=text)
+        p = sub.add_parser(name, help=text, description=text, **_epilog(name, EXIT_STATUS_HELP))
         _add_game_argument(p)
         add_data_dir_argument(p)
+        p.add_argument("--json", action="store_true", help=JSON_HELP)
         if name == "show":  # (verify's lines are read by programs: always English)
             p.add_argument("--lang", metavar="LANG", help="language of the story: en, it, ro, "
                            "nb (default: from the environment)")
 
     text = "the game in another format (hanab.live JSON, which `replay` reads)"
-    p = sub.add_parser("export", help=text, description=text)
+    p = sub.add_parser("export", help=text, description=text, **_epilog("export"))
     _add_game_argument(p)
     p.add_argument("--format", choices=["hanablive"], default="hanablive",
                    help="output format (default: hanablive)")
@@ -117,8 +134,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_data_dir_argument(p)
 
     p = sub.add_parser("replay", help=replay_interactive.LOG_REPLAY_HELP,
-                       description=replay_interactive.LOG_REPLAY_HELP)
+                       description=replay_interactive.LOG_REPLAY_HELP, **_epilog("replay"))
     replay_interactive.add_log_replay_arguments(p)
+
+
+# Two or three examples at the end of each `log` subcommand's --help.
+EXAMPLES = {
+    "list": ("hanabi-p2p log list", "hanabi-p2p log list --json",
+             "hanabi-p2p log list --data-dir ~/hanabi-laptop"),
+    "show": ("hanabi-p2p log show 3f2a", "hanabi-p2p log show 3f2a --json",
+             "hanabi-p2p log show ~/Downloads/friday.hlog"),
+    "verify": ("hanabi-p2p log verify 3f2a", "hanabi-p2p log verify 3f2a --json",
+               "hanabi-p2p log verify friday.hlog && echo 'a fair game'"),
+    "export": ("hanabi-p2p log export 3f2a -o friday.json", "hanabi-p2p replay friday.json"),
+    "replay": ("hanabi-p2p log replay 3f2a", "hanabi-p2p log replay 3f2a --theme light"),
+}
+
+
+def _epilog(name: str, before: str = "") -> dict[str, Any]:
+    return with_examples(EXAMPLES[name], before)
 
 
 def _add_game_argument(parser: argparse.ArgumentParser) -> None:
@@ -299,17 +333,40 @@ def verdict_line(report: GameReport) -> str:
     return report.headline()
 
 
+def exit_status(report: GameReport) -> int:
+    """What `verify` exits with: valid, invalid or unfinished (see EXIT_STATUS_HELP)."""
+    if report.verdict is Verdict.VALID:
+        return EXIT_VALID
+    return EXIT_INVALID if report.verdict is Verdict.INVALID else EXIT_UNFINISHED
+
+
+def _json_parts(report: GameReport) -> tuple[bool, str, list[str]]:
+    """What the JSON documents say in the words of the text output: started, the verdict
+    line, every problem."""
+    problems = [report.describe(p) for p in report.problems]
+    return not never_started(report), verdict_line(report), problems
+
+
 def run_verify(args: argparse.Namespace) -> int:
-    report = _report_for(args)
+    path, report = _read_and_remember(args)
+    if args.json:
+        log_json.dump(log_json.report_document(report, path, *_json_parts(report)))
+        return exit_status(report)
     for line in summary_lines(report):
         _emit(line)
-    return 0 if report.ok else 1
+    return exit_status(report)
 
 
 def run_show(args: argparse.Namespace) -> int:
     i18n.setup(args.lang)
     path, report = _read_and_remember(args)
     header = report.header
+    # a table that never started is shown whole: nothing is missing from what there is
+    status = EXIT_VALID if never_started(report) else exit_status(report)
+    if args.json:
+        created_at = header.created if header is not None else None
+        log_json.dump(log_json.show_document(report, path, *_json_parts(report), created_at))
+        return status
     created = f", created {_date(header.created)}" if header is not None else ""
     _emit(f"{path}{created}")
     for line in story_lines(report):
@@ -317,7 +374,7 @@ def run_show(args: argparse.Namespace) -> int:
     _emit()
     for line in summary_lines(report):
         _emit(line)
-    return 0 if report.ok or never_started(report) else 1
+    return status
 
 
 def _date(created: int) -> str:
@@ -709,11 +766,15 @@ def run_list(args: argparse.Namespace) -> int:
     data_dir = DataDir.resolve(args.data_dir)
     data_dir.check_for_reading()
     played, watched = data_dir.game_files(), data_dir.watching().game_files()
-    if not played and not watched:
+    if not played and not watched and not args.json:
         _emit(f"no games in {data_dir.games_dir}")
         return 0
     rows = list_rows([*played, *watched])  # (one pass: new games are checked in parallel)
     own, followed = _oldest_first(rows[:len(played)]), _oldest_first(rows[len(played):])
+    if args.json:
+        log_json.dump(log_json.list_document(data_dir.root, [r.to_json() for r in own],
+                                             [r.to_json() for r in followed]))
+        return 0
     if own:
         for line in list_lines(own):
             _emit(line)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
+from typing import Any
 
 from hanabi_p2p.commands.peerargs import check_can_listen
 from hanabi_p2p.errors import UserError
@@ -40,6 +42,8 @@ MARK_UNCHECKED = "?"
 SCREEN_COLUMNS = 80
 GAP = "  "
 SHRINKABLE_COLUMNS = {"NAME": 8, "VARIANT": 8, "HOST": FINGERPRINT_CHARS + 1}
+# The width when the listing goes to a pipe or a file: wider than any row, so nothing is cut.
+UNLIMITED_COLUMNS = 10_000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +60,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_TIMEOUT_S,
         help=f"seconds to listen for tables (default: {DEFAULT_TIMEOUT_S:g})",
     )
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON document instead of the listing (its keys: "
+                        "docs/json.md)")
 
 
 def _mark(checked: CheckedTable) -> str:
@@ -165,6 +172,39 @@ def format_tables(tables: list[CheckedTable], columns: int = SCREEN_COLUMNS) -> 
     return "\n".join(lines)
 
 
+JSON_FORMAT = 1
+
+
+def table_json(checked: CheckedTable) -> dict[str, Any]:
+    """One table of `tables --json`: every field of its advert as sent (JSON escapes what a
+    terminal must not see: the document is printed ASCII only), and what its host said."""
+    table, probe = checked.table, checked.probe
+    ad = table.ad
+    return {
+        "name": ad.name,
+        "variant": ad.variant,
+        "options": list(ad.options),
+        "seats_taken": ad.seats_taken,
+        "seats_total": ad.seats_total,
+        "host_name": ad.host_name,
+        "host_fingerprint": ad.host_fingerprint,
+        "address": table.address,
+        "port": table.port,
+        "table_id": ad.table_id.hex(),
+        "protocol_version": ad.version,
+        "compatible": table.compatible,
+        "answered": probe is not None,
+        "password": probe.uses_secret if probe is not None else None,
+        "genuine": probe is not None and not checked.problem,
+        "problem": checked.problem,
+    }
+
+
+def tables_document(interface: str, tables: list[CheckedTable], ignored: int) -> dict[str, Any]:
+    return {"format": JSON_FORMAT, "interface": interface, "ignored_adverts": ignored,
+            "tables": [table_json(t) for t in tables]}
+
+
 async def list_tables(interface: str, timeout: float) -> tuple[list[CheckedTable], int]:
     """The tables on the LAN, each checked against its host; and how many adverts were junk."""
     result = await browse_tables(interface, timeout)
@@ -181,13 +221,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         interface = default_interface_address()
     tables, ignored = asyncio.run(list_tables(interface, args.timeout))
+    if args.json:
+        sys.stdout.write(json.dumps(tables_document(interface, tables, ignored), indent=1,
+                                    ensure_ascii=True) + "\n")
+        return 0
     if ignored:
         plural = "s" if ignored > 1 else ""
         print(f"ignored {ignored} malformed table advert{plural}", file=sys.stderr)
     if not tables:
         print(f"no tables found on {interface} within {args.timeout:g} s")
         return 0
-    print(format_tables(tables))
+    # cut to fit a terminal only: a script or a file gets every name whole
+    print(format_tables(tables, SCREEN_COLUMNS if sys.stdout.isatty() else UNLIMITED_COLUMNS))
     hint = watch_hint(tables)
     if hint:  # advice for people, apart from the listing scripts read
         print(hint, file=sys.stderr)

@@ -1,5 +1,15 @@
 """The deck's prime-order group: ristretto255 (rbcl), or edwards25519 for 0.2.0 logs (PyNaCl).
 
+Why rbcl, a small package reached through its bundled library: no well-kept package that
+installs from wheels alone offers ristretto255 through a public API (looked at again for
+issue 34). PyNaCl (1.6.2) binds libsodium's edwards25519 core but not its ristretto255 one
+(the pull request adding it, pyca/pynacl#646, was never merged), and its compiled module
+exports none of those symbols; `cryptography` offers Ed25519 and X25519 only; `oblivious`
+is itself built on rbcl; `pysodium` loads the system's libsodium (none on Windows or macOS
+by default) and `pyristretto` compiles against it. rbcl ships libsodium 1.0.18 in
+pure-Python wheels for every system, which is why it stays, pinned to the 1.1 series whose
+loader we rely on (`hanabi_p2p.sodium_library` removes the copy of the library it writes).
+
 Points and scalars stay plain 32-byte strings (the wire encoding) so that nothing has to be
 converted on the way in or out. Both groups have the same order L, so scalars and their
 arithmetic are shared; only the point operations differ, behind a `DeckGroup`.
@@ -17,11 +27,8 @@ which the protocol turns into blame.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
-import os
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any
@@ -46,19 +53,13 @@ class GroupError(ValueError):
 def _sodium() -> Any:
     """rbcl's libsodium (ctypes), loaded on first use: importing rbcl writes its bundled
     library to a file and loads it (60-90 ms), which commands that never compute in the
-    group (`log list` with cached verdicts, `--help`) should not pay. rbcl writes that
-    temporary file on every import and never removes it; once loaded it is not needed (POSIX
-    keeps the mapping), so it is removed here instead of leaving 2.7 MB per process. Calls go
-    to the library directly: rbcl's add and sub wrappers ignore libsodium's refusal of an
-    invalid operand, and every call here checks the return code itself."""
-    import rbcl  # noqa: F401 (loads rbcl._sodium)
+    group (`log list` with cached verdicts, `--help`) should not pay. `sodium_library` loads
+    it so that no copy of that file is left behind, even by a process killed meanwhile.
+    Calls go to the library directly: rbcl's add and sub wrappers ignore libsodium's refusal
+    of an invalid operand, and every call here checks the return code itself."""
+    from hanabi_p2p.sodium_library import load
 
-    loader = sys.modules.get("rbcl._sodium")
-    path = getattr(loader, "lib_path", None)
-    if os.name == "posix" and isinstance(path, str) and os.path.isfile(path):
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-    return sys.modules["rbcl"]._sodium
+    return load()
 
 
 def load_library() -> None:

@@ -37,10 +37,13 @@ from hanabi_p2p.net.errors import LinkClosedError, LinkTimeoutError, RetryLaterE
 from hanabi_p2p.net.handshake import normalize_secret, table_code
 from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.core import TABLE_FILLED, Counters, PeerCore
+from hanabi_p2p.peer.context import Counters
+from hanabi_p2p.peer.core import PeerCore
+from hanabi_p2p.peer.lobby import TABLE_FILLED
 from hanabi_p2p.peer.node import Node, Timing
 from hanabi_p2p.peer.probe import probe_table
 from hanabi_p2p.peer.result import RESUME_COMMAND, GameResult
+from hanabi_p2p.peer.watcher import WatcherCore
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address, TableOption
@@ -103,7 +106,7 @@ class Peer:
         self.mesh = Mesh(identity, table_id, opts.interface, opts.port, _secret(opts))
         self.frontend = frontend
         self.node: Node | None = None
-        self.core: PeerCore | None = None
+        self.core: PeerCore | WatcherCore | None = None
         self.game_file: GameFile | None = None
         self.private = PrivateFile.for_table(opts.data_dir, table_id)
         self.advertiser: TableAdvertiser | None = None
@@ -187,10 +190,15 @@ class Peer:
         self.game_file, loaded = opened or open_game(
             self.opts.data_dir, self._table_id, created=int(time.time()), name=table_name
         )
-        self.core = PeerCore(self.identity, self._session, address=self.listen_address(),
-                             now=time.monotonic(), timing=self.opts.timing,
-                             auto_start=self.opts.auto_start, player_name=self.opts.name,
-                             runner=self.opts.runner, watching=self.opts.watching)
+        if self.opts.watching:
+            self.core = WatcherCore(self.identity, self._session,
+                                    address=self.listen_address(), now=time.monotonic(),
+                                    timing=self.opts.timing, player_name=self.opts.name)
+        else:
+            self.core = PeerCore(self.identity, self._session, address=self.listen_address(),
+                                 now=time.monotonic(), timing=self.opts.timing,
+                                 auto_start=self.opts.auto_start, player_name=self.opts.name,
+                                 runner=self.opts.runner)
         self.node = Node(self.core, self.mesh, self.game_file, on_events=self._on_events,
                          resume_command=self.opts.resume_command)
         # attach first: a resumed game's replayed events reach the front end too

@@ -16,7 +16,6 @@ still returned. Secrets (seed, channel keys) never go here: see ``PrivateFile``.
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import stat
 import struct
@@ -32,6 +31,13 @@ from hanabi_p2p.errors import GameInUse, LocalProtocolError, UserError
 from hanabi_p2p.limits import MAX_ENTRY_BYTES, MAX_TABLE_NAME_CHARS, TABLE_ID_BYTES
 from hanabi_p2p.log import canonical
 from hanabi_p2p.log.entry import BadEntry, Entry, decode_entry
+from hanabi_p2p.portable import (
+    lock_exclusive,
+    open_no_follow,
+    our_uid,
+    permission_bits_apply,
+    unlock,
+)
 
 MAGIC = b"HANABI-P2P-LOG\x00\x01"
 FILE_FORMAT = 1
@@ -45,9 +51,8 @@ FILE_MODE = 0o600
 MAX_PRIVATE_BYTES = 1024 * 1024
 
 
-# A game log is opened without following a symbolic link (O_NOFOLLOW): a link planted as
+# A game log is opened without following a symbolic link (`open_no_follow`): a link planted as
 # games/<id>.hlog would otherwise make us append a whole game to a file of someone else's choice.
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _READ_CHUNK = 1024 * 1024
 
 
@@ -55,7 +60,7 @@ def _open_own_log(path: Path, flags: int) -> int:
     """A descriptor of the game log at `path` to write to: refused with a UserError if `path`
     is a symbolic link, not a regular file, or another user's file."""
     try:
-        fd = os.open(path, flags | _NOFOLLOW)
+        fd = open_no_follow(path, flags)
     except OSError as exc:
         if exc.errno == errno.ELOOP or path.is_symlink():
             raise UserError(f"game log {path} is a symbolic link, not a file: refusing to "
@@ -63,9 +68,10 @@ def _open_own_log(path: Path, flags: int) -> int:
         raise UserError(f"cannot open game log {path} for writing: {exc.strerror}") from exc
     info = os.fstat(fd)
     problem = None
+    uid = our_uid()
     if not stat.S_ISREG(info.st_mode):
         problem = "is not a regular file"
-    elif info.st_uid != os.geteuid():
+    elif uid is not None and info.st_uid != uid:
         problem = f"belongs to another user (uid {info.st_uid})"
     if problem is not None:
         os.close(fd)
@@ -76,17 +82,15 @@ def _open_own_log(path: Path, flags: int) -> int:
 def _lock_for_play(fd: int, path: Path) -> None:
     """Take the game log's exclusive lock, or close `fd` and raise GameInUse: a game is
     written by one program at a time. The lock is the open file's (flock), so the OS drops
-    it when the program exits or crashes; readers (`log`, `replay`) never ask for it."""
+    it when the program exits or crashes; readers (`log`, `replay`) never ask for it. A
+    system or file system that cannot lock (some network ones) plays on after a notice: the
+    lock only guards against a second window of our own."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        lock_exclusive(fd)
     except BlockingIOError:
         os.close(fd)
         raise GameInUse(f"this game is open in another hanabi-p2p window ({path}): play it "
                         "there, or quit that window first") from None
-    except OSError:
-        # a file system that cannot lock (some network ones): the lock only guards against
-        # a second window of our own, which must not keep the player from the game
-        pass
 
 
 def refuse_if_in_play(path: Path) -> None:
@@ -95,11 +99,12 @@ def refuse_if_in_play(path: Path) -> None:
     check before any network: a second window joining the same table would otherwise dial
     the host as the same player, and its link would push the first window's aside."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        fd = open_no_follow(path, os.O_RDONLY)  # (not inherited: Python's default)
     except OSError:
         return
     _lock_for_play(fd, path)  # (closes fd when it raises)
-    os.close(fd)  # the lock goes with it: whoever opens the game next takes it
+    unlock(fd)  # released at once: whoever opens the game next takes it
+    os.close(fd)
 
 
 def _read_fd(fd: int) -> bytes:
@@ -348,6 +353,7 @@ class GameFile:
 
     def close(self) -> None:
         if self._fd is not None:
+            unlock(self._fd)  # (the system would drop it with the file, but maybe not at once)
             os.close(self._fd)
             self._fd = None
 
@@ -393,14 +399,14 @@ class PrivateFile:
     def load(self) -> dict[str, Any]:
         """The stored map, or {} if none was saved yet."""
         try:
-            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            fd = open_no_follow(self.path, os.O_RDONLY)
         except FileNotFoundError:
             return {}
         except OSError as exc:
             raise UserError(f"cannot read private game file {self.path}: {exc.strerror}") from exc
         with os.fdopen(fd, "rb") as f:
             mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
-            if mode & 0o077:
+            if mode & 0o077 and permission_bits_apply():
                 raise UserError(
                     f"private game file {self.path} is accessible by other users "
                     f"(mode {mode:04o}); fix it with: chmod 600 {self.path}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from hanabi_p2p.peer.core import Counters
+from hanabi_p2p.peer.context import Counters
 from hanabi_p2p.peer.effects import Command, Watcher
 from hanabi_p2p.session.table import TableSession
 

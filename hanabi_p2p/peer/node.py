@@ -43,10 +43,13 @@ from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
 from hanabi_p2p.peer import collector
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.core import PeerCore, Timing
+from hanabi_p2p.peer import inputs as ins
+from hanabi_p2p.peer.context import Timing
+from hanabi_p2p.peer.core import PeerCore
 from hanabi_p2p.peer.effects import LinkProblem, PeerLink
 from hanabi_p2p.peer.preload import libraries_loaded
 from hanabi_p2p.peer.result import RESUME_COMMAND
+from hanabi_p2p.peer.watcher import WatcherCore
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import Phase, TableSession
 
@@ -81,7 +84,7 @@ _nodes_on_loop: collections.Counter[asyncio.AbstractEventLoop] = collections.Cou
 class Node:
     def __init__(
         self,
-        core: PeerCore,
+        core: PeerCore | WatcherCore,
         mesh: Mesh,
         game_file: GameFile,
         *,
@@ -140,17 +143,17 @@ class Node:
 
     def load(self, entries: list[Entry]) -> None:
         """Replay stored entries (a resumed peer) before going online."""
-        self.core.load(entries)
+        self.core.handle(ins.Load(tuple(entries)))
         self._execute()
 
     def command(self, command: fx.Command) -> None:
         """A command from the front end; raises HanabiError (nothing sent) if refused."""
-        self.core.command(command, self.clock())
+        self.core.handle(ins.Command(command, self.clock()))
         self._execute()
 
     def flush(self) -> None:
         """Let the core post what the session queued (a test that drives the session)."""
-        self.core.start(self.clock())
+        self.core.handle(ins.Start(self.clock()))
         self._execute()
 
     def spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
@@ -168,7 +171,7 @@ class Node:
         try:
             async with asyncio.TaskGroup() as group:
                 self._group = group
-                self.core.start(self.clock())
+                self.core.handle(ins.Start(self.clock()))
                 self._execute()
                 events = group.create_task(self._mesh_events(), name="mesh events")
                 group.create_task(libraries_loaded(), name="load the libraries")
@@ -205,32 +208,32 @@ class Node:
                 # peers sharing this machine (bot seats, a local table) each apply the
                 # entry before any of them spends its time signing and storing an answer.
                 # An entry that calls for no answer (most acks) is settled at once.
-                core.receive(event.peer_id, event.frame, now, answer=False)
-                if core.answer_due:
+                core.handle(ins.Received(event.peer_id, event.frame, now, settle=False))
+                if core.settle_signs:
                     self._execute()
                     await asyncio.sleep(0)
                     now = self.clock()
-                core.answer_now(now)
+                core.handle(ins.Settle(now))
             elif isinstance(event, Received):
-                core.receive(event.peer_id, event.frame, now)
+                core.handle(ins.Received(event.peer_id, event.frame, now))
             elif isinstance(event, PeerUp):
-                core.peer_up(event.peer_id, now)
+                core.handle(ins.PeerUp(event.peer_id, now))
             elif isinstance(event, PeerDown):
                 if isinstance(event.error, LinkAuthError):
                     # altered, injected or replayed bytes on the path: shown and counted,
                     # never held against the peer the link was for
-                    core.link_failed(event.reason, peer_id=event.peer_id, now=now)
-                core.peer_down(event.peer_id, event.reason, now)
+                    core.handle(ins.LinkFailed(event.reason, now, peer_id=event.peer_id))
+                core.handle(ins.PeerDown(event.peer_id, event.reason, now))
             elif isinstance(event, LinkFailed) and _worth_reporting(event):
-                core.link_failed(str(event.error), address=event.address,
-                                 peer_id=event.peer_id, now=now)
+                core.handle(ins.LinkFailed(str(event.error), now, address=event.address,
+                                           peer_id=event.peer_id))
             self._execute()
 
     async def _ticker(self) -> None:
         interval = self.core.timing.sync_interval * TICK_FRACTION
         while True:
             await asyncio.sleep(interval)
-            self.core.tick(self.clock())
+            self.core.handle(ins.Tick(self.clock()))
             self._execute()
 
     # -- effects ----------------------------------------------------------------------------
@@ -247,8 +250,8 @@ class Node:
             while True:
                 if not backlog:
                     # (only once all it gave is carried out: our turn action, stored and
-                    # sent, is applied by the core when it is drawn on again)
-                    backlog.extend(self.core.drain())
+                    # sent, is applied by the core when we say so)
+                    backlog.extend(self._draw())
                 if not backlog or self._own_sync_running:
                     break
                 effect = backlog.popleft()
@@ -273,11 +276,21 @@ class Node:
                     # while the disk works: apply our turn action, sent once it is durable
                     # (all the core gave before is in the backlog: what it gives now comes
                     # after, in order)
-                    backlog.extend(self.core.drain())
+                    backlog.extend(self._draw())
             if unsynced:
                 self._sync_received()
         finally:
             self._executing = False
+
+    def _draw(self) -> list[fx.Effect]:
+        """The core's effects; when it has none left and our turn action is with us (every
+        effect before it handed over), the core applies that action first."""
+        effects = self.core.drain()
+        core = self.core
+        if not effects and isinstance(core, PeerCore) and core.action_unapplied:
+            core.handle(ins.ActionSent(self.clock()))
+            effects = core.drain()
+        return effects
 
     def _sync_on_the_loop(self) -> bool:
         alone = _nodes_on_loop[asyncio.get_running_loop()] == 1
@@ -401,7 +414,7 @@ class Node:
             self.on_events(list(effect.events))
         elif isinstance(effect, fx.CheckDeck):
             if self._group is None:  # not running (replaying a log): here and now
-                self.core.deck_checked(first_failure(effect.jobs), self.clock())
+                self.core.handle(ins.DeckChecked(first_failure(effect.jobs), self.clock()))
             else:
                 self.spawn(self._check_deck(effect.jobs), "deck checks")
         elif isinstance(effect, fx.Finished):
@@ -426,7 +439,7 @@ class Node:
             if isinstance(result, BaseException):
                 raise result  # a bug, not a cheat: end the peer visibly
         if not self.finished:
-            self.core.deck_checked(outcome, self.clock())
+            self.core.handle(ins.DeckChecked(outcome, self.clock()))
             self._execute()
 
     def _store(self, write: Callable[[], None]) -> None:

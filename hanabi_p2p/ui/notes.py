@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from hanabi_p2p.datadir import PRIVATE_DIR
+from hanabi_p2p.portable import open_no_follow
 
 # A note is a reminder, not an essay; the file is ours but is still read defensively.
 MAX_NOTE_CHARS = 80
@@ -60,7 +61,7 @@ class NoteBook:
         data = json.dumps({str(card): text for card, text in sorted(self._notes.items())})
         tmp = self.path.with_name(self.path.name + ".tmp")
         # written whole then renamed: a crash leaves the old notes, never half a file
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, FILE_MODE)
+        fd = open_no_follow(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(data)
         os.replace(tmp, self.path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from blind_table import BlindTable, shuffled
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,6 +20,7 @@ configs = st.builds(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(config=configs, seed=st.integers(0, 2**32 - 1))
 def test_same_action_from_the_blind_replica_as_from_the_full_game(config: GameConfig,

@@ -106,6 +106,7 @@ def test_invalid_point_in_shuffle_is_blamed(deck_group: DeckGroup, bad: bytes) -
     assert_blamed(error, 1, Check.INVALID_POINT)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("deck_group", "bad"), BAD_POINT_CASES)
 @pytest.mark.parametrize("field", ["points", "keys"])
 def test_invalid_point_in_lock_is_blamed(deck_group: DeckGroup, bad: bytes, field: str) -> None:

@@ -211,6 +211,7 @@ def _bad_proof_at(position: int) -> Callable[[DeckMessage], DeckMessage]:
     return forge
 
 
+@pytest.mark.slow
 def test_a_check_kept_back_for_the_deal_is_still_blamed_first() -> None:
     """Seat 0's lock has a false proof beyond the deal, seat 1's one within it: the deal's
     checks run first and find seat 1's, yet seat 0 is blamed, as checking in arrival

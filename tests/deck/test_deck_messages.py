@@ -78,6 +78,7 @@ msgpack_values = st.recursive(
     max_leaves=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(msgpack_values)
 def test_fuzz_any_input_parses_or_raises_remote_protocol_error(value: Any) -> None:
@@ -88,6 +89,7 @@ def test_fuzz_any_input_parses_or_raises_remote_protocol_error(value: Any) -> No
     assert decode_message(message.to_wire(), "fuzz") == message
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.data())
 def test_fuzz_mutated_real_messages(published: list[DeckMessage], data: st.DataObject) -> None:

@@ -12,6 +12,9 @@ from hanabi_p2p.deck.channel import ChannelError, open_share, pair_key
 from hanabi_p2p.deck.derive import card_points
 from hanabi_p2p.deck.table import DeckTable
 
+# the mental-poker protocol run in full, at every table size: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 
 def owner_view_keys(table: DeckTable, owner: int, position: int) -> dict[int, bytes]:
     """Every k for `position` that `owner` can obtain from its seed and all it received:

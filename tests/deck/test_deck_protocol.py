@@ -13,6 +13,9 @@ from hanabi_p2p.deck.table import DeckTable
 from hanabi_p2p.errors import LocalProtocolError
 from hanabi_p2p.rules.cards import GameConfig, Variant
 
+# the mental-poker protocol run in full, at every table size: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])

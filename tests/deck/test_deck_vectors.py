@@ -19,6 +19,9 @@ from make_deck_vectors import GROUPS, SCENARIOS, VECTOR_DIR, build
 from hanabi_p2p.deck import DeckPeer, audit, decode_message
 from hanabi_p2p.rules.cards import GameConfig, Variant
 
+# the mental-poker protocol run in full, at every table size: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 
 def load(name: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads((VECTOR_DIR / name).read_text())

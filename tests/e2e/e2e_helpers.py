@@ -258,7 +258,9 @@ def verify_log(path: Path, *, finished: bool = True, or_blames: str | None = Non
         else:
             first = output.splitlines()[0] if output else ""
             blamed = or_blames is not None and first.startswith(f"invalid: {or_blames} (")
-            assert status == 1 and (first.startswith("unfinished: ") or blamed), (
+            # exit 3: unfinished (an honest game that stopped); 1: invalid, naming a cheater
+            unfinished = status == 3 and first.startswith("unfinished: ")
+            assert unfinished or (status == 1 and blamed), (
                 f"hanabi-p2p log verify {path} should say unfinished:\n{output}")
         printed = set(HEX_DIGEST.findall(output))
         assert not printed or report.digest in printed, (
@@ -332,7 +334,7 @@ def saved_log_verdict(path: Path) -> tuple[str, bool]:
     if cli is not None:
         status, output = cli
         finished = status == 0
-        assert finished or (status == 1 and output.startswith("unfinished: ")), (
+        assert finished or (status == 3 and output.startswith("unfinished: ")), (
             f"hanabi-p2p log verify {path}:\n{output}")
     return report.digest, finished
 

@@ -294,6 +294,7 @@ def test_random_bytes_decode_or_raise_bad_entry(data: bytes) -> None:
         decode_entry(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, len(VALID) - 1), st.integers(0, 255)), min_size=1))
 def test_mutated_valid_entries_never_slip_through(edits: list[tuple[int, int]]) -> None:
@@ -317,6 +318,7 @@ json_like = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(json_like)
 def test_any_model_value_round_trips_canonically(value: Any) -> None:
@@ -361,6 +363,7 @@ def _fast_verdict(raw: bytes) -> bool:
     return True
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(any_msgpack, st.randoms(use_true_random=False))
 def test_unpack_accepts_exactly_what_normalising_and_re_encoding_accepts(

@@ -182,7 +182,27 @@ def test_repr_does_not_leak_the_key() -> None:
 def test_data_dir_resolution_order(
     override: str | None, env: dict[str, str], expected: str
 ) -> None:
-    assert resolve_data_dir(override, env) == Path(expected)
+    assert resolve_data_dir(override, env, system="linux") == Path(expected)
+
+
+@pytest.mark.parametrize(
+    ("system", "env", "expected"),
+    [
+        # platformdirs' user_data_dir for each: macOS ignores XDG, Windows takes the local
+        # (not roaming) application data
+        ("darwin", {"XDG_DATA_HOME": "/x", "HOME": "/Users/ann"},
+         "/Users/ann/Library/Application Support/hanabi-p2p"),
+        ("win32", {"LOCALAPPDATA": "/c/Users/ann/AppData/Local", "HOME": "/h"},
+         "/c/Users/ann/AppData/Local/hanabi-p2p"),
+        ("win32", {"HOME": "/h"}, "/h/AppData/Local/hanabi-p2p"),
+        ("win32", {"HANABI_P2P_DATA_DIR": "/e", "LOCALAPPDATA": "/l", "HOME": "/h"}, "/e"),
+        ("freebsd14", {"HOME": "/h"}, "/h/.local/share/hanabi-p2p"),
+    ],
+)
+def test_the_default_data_dir_is_each_systems_place_for_user_data(
+    system: str, env: dict[str, str], expected: str
+) -> None:
+    assert resolve_data_dir(None, env, system=system) == Path(expected)
 
 
 def test_data_dir_paths(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_helpers import Author
@@ -53,6 +54,7 @@ def brute_gaps(replica: Replica, held: set[tuple[bytes, int]]) -> list[Gap]:
     return out
 
 
+@pytest.mark.slow
 def test_holding_an_entry_costs_the_same_however_many_are_held() -> None:
     """Every author's seq 0 is missing; everything else arrives shuffled and is held."""
     replica = Replica(bytes(range(16)), AlwaysReady())

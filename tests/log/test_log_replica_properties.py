@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from log_helpers import ALICE, BOB, CAROL, DAVE, TABLE, ToyApp, play_script
@@ -85,6 +86,7 @@ def test_peers_that_each_saw_a_part_converge_by_relaying(
     assert states == {reference_state(players, turns, ())}
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(scenarios, st.data())
 def test_a_batch_applies_the_same_whatever_its_order(

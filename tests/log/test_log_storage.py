@@ -216,6 +216,7 @@ def test_record_format_is_length_payload_crc() -> None:
     assert RECORD_OVERHEAD == 8
 
 
+@pytest.mark.process
 def test_writer_killed_mid_append_leaves_a_loadable_file(tmp_path: Path) -> None:
     rng = random.Random(4)
     torn_seen = 0

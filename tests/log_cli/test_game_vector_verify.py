@@ -15,6 +15,9 @@ from hanabi_p2p.log.entry import decode_entry
 from hanabi_p2p.rules.cards import Card, Suit
 from hanabi_p2p.session.verify import verify_game
 
+# whole signed games verified, shown or listed: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "game"
 # vector file -> the deck group `log verify` must name
 GROUPS = {"game-2p-standard.json": "ristretto255",

@@ -12,6 +12,9 @@ from game_files import TABLE_ID
 from hanabi_p2p import cli
 from hanabi_p2p.datadir import DataDir
 
+# whole signed games verified, shown or listed: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 ID = TABLE_ID.hex()[:8]
 COMMANDS = [["list"], ["show", ID], ["verify", ID], ["export", ID], ["replay", ID]]
 

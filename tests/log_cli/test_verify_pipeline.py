@@ -6,6 +6,7 @@ import json
 import random
 from pathlib import Path
 
+import pytest
 from game_files import resign_chain, write_log
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,6 +20,9 @@ from hanabi_p2p.session.table import AUDITED
 from hanabi_p2p.session.verify import Verdict, verify_game
 
 from hanabi_p2p.commands.log import read_report  # isort: skip
+
+# whole signed games verified, shown or listed: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 
 def key_facts(entries: list) -> tuple:  # type: ignore[type-arg]

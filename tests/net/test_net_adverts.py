@@ -73,6 +73,7 @@ def parses_or_refuses(props: object) -> None:
 values = st.one_of(st.none(), st.binary(max_size=80), st.text(max_size=40).map(str.encode))
 
 
+@pytest.mark.slow
 @settings(max_examples=FUZZ_EXAMPLES, suppress_health_check=[HealthCheck.too_slow],
           deadline=None)
 @given(st.dictionaries(st.one_of(st.sampled_from(KEYS), st.binary(max_size=6)), values,
@@ -107,6 +108,7 @@ def mutated(draw: st.DrawFn) -> dict[bytes, bytes | None]:
     return props
 
 
+@pytest.mark.slow
 @settings(max_examples=FUZZ_EXAMPLES, suppress_health_check=[HealthCheck.too_slow],
           deadline=None)
 @given(mutated())

@@ -366,6 +366,7 @@ def test_the_legacy_unicast_query_is_answered_by_every_table(where: str) -> None
                                          f"hanabi-{'22' * 16}._hanabi-p2p._tcp.local."]
 
 
+@pytest.mark.socket
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts open files in /proc")
 def test_a_bug_in_the_browse_is_raised_and_the_browse_still_closes_its_sockets(
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -244,6 +244,7 @@ msgpack_values = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.sampled_from(["HELLO", "PAKE", "AUTH", "HAVE", "WANT", "MSG", "PING", "BYE", "X"]),

@@ -379,6 +379,7 @@ def _feed_bytes(hs: Handshake, data: bytes) -> None:
         assert isinstance(exc, FrameError | HandshakeError), type(exc)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=300), st.booleans(), st.booleans())
 def test_fuzz_random_bytes_into_a_handshake(data: bytes, initiator: bool, code: bool) -> None:
@@ -405,6 +406,7 @@ def _frames() -> st.SearchStrategy[Frame]:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_frames(), max_size=5), st.booleans(), st.booleans())
 def test_fuzz_frame_sequences_into_a_handshake(
@@ -415,6 +417,7 @@ def test_fuzz_frame_sequences_into_a_handshake(
     _feed_bytes(hs, b"".join(encode_frame(f) for f in frames))
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 9), st.integers(0, 200), st.integers(0, 7), st.booleans())
 def test_fuzz_bit_flip_in_a_real_handshake(nth: int, where: int, bit: int, code: bool) -> None:

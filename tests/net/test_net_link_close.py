@@ -31,6 +31,9 @@ from hanabi_p2p.net.frames import (
 from hanabi_p2p.net.handshake import Handshake
 from hanabi_p2p.net.link import Link, LinkTiming, open_link
 
+# every test opens a real link over loopback TCP
+pytestmark = pytest.mark.socket
+
 TABLE = b"C" * 16
 WAIT_S = 10.0  # upper bound for anything to happen; only reached when a test is failing
 # Far longer than WAIT_S: a close that ends within WAIT_S did not wait out its linger bound.

@@ -52,6 +52,9 @@ from hanabi_p2p.net.mesh import (
     Received,
 )
 
+# every test runs real meshes over loopback TCP
+pytestmark = pytest.mark.socket
+
 TABLE = b"T" * 16
 OTHER_TABLE = b"O" * 16
 TIMING = LinkTiming(handshake_timeout=0.5, keepalive_interval=0.1, idle_timeout=0.5)

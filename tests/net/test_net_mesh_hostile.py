@@ -91,6 +91,7 @@ def pid(mesh: Mesh) -> bytes:
 # -- a relay in the path ------------------------------------------------------------------
 
 
+@pytest.mark.socket
 @pytest.mark.parametrize("mode", [m for m in Mode if m is not Mode.PASS], ids=lambda m: m.value)
 def test_tampering_relay_closes_the_link_as_a_link_problem_and_it_recovers(mode: Mode) -> None:
     """The first protected record from Alice to Bob on the first connection is tampered."""
@@ -142,6 +143,7 @@ async def idle_connections(port: int, count: int, sources: list[str]) -> list[as
     return writers
 
 
+@pytest.mark.socket
 @pytest.mark.parametrize(
     "sources",
     [["127.0.0.2"], ["127.0.0.1"], [f"127.0.0.{n}" for n in range(2, 12)]],
@@ -192,6 +194,7 @@ def test_code_backoff_doubles_up_to_its_cap() -> None:
     assert code_backoff_delay(10**6, conf) == 64
 
 
+@pytest.mark.socket
 def test_wrong_code_guesses_are_refused_fast_and_counted_a_right_code_still_works() -> None:
     async def main() -> None:
         host_id, friend_id = identities_sorted(b"code-host", b"code-friend")
@@ -236,6 +239,7 @@ class ForgingIdentity:
         return self._real.sign(message)
 
 
+@pytest.mark.socket
 def test_guessing_under_a_seated_players_id_is_refused_before_any_code_exchange() -> None:
     async def main() -> None:
         host_id, bob_id = identities_sorted(b"seat-host", b"seat-bob")
@@ -263,6 +267,7 @@ def test_guessing_under_a_seated_players_id_is_refused_before_any_code_exchange(
     run(main())
 
 
+@pytest.mark.socket
 def test_the_oldest_unfinished_handshake_of_a_source_is_the_one_dropped() -> None:
     async def main() -> None:
         host = await started(TestIdentity(b"oldest-host"), config=config(PATIENT))

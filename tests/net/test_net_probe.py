@@ -14,6 +14,9 @@ from hanabi_p2p.net.frames import encode_frame
 from hanabi_p2p.net.handshake import Handshake
 from hanabi_p2p.peer.probe import probe_table
 
+# the probe dials a real listener on loopback
+pytestmark = pytest.mark.socket
+
 TABLE = b"P" * 16
 HOST = TestIdentity(b"probe-host")
 WAIT_S = 0.3  # the probe's timeout here; a silent connection costs this much

@@ -199,6 +199,7 @@ def test_fuzz_random_bytes_on_a_protected_link(data: bytes) -> None:
         assert isinstance(exc, FrameError)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 3), st.integers(0, 400), st.integers(0, 7))
 def test_fuzz_one_bit_flip_in_a_stream_of_frames(nth: int, where: int, bit: int) -> None:

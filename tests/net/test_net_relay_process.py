@@ -21,6 +21,9 @@ from hanabi_p2p.net.frames import Entry
 from hanabi_p2p.net.link import LinkTiming
 from hanabi_p2p.net.mesh import Mesh, MeshConfig, MeshEvent, PeerDown, Received
 
+# a relay process between two meshes on loopback
+pytestmark = [pytest.mark.process, pytest.mark.socket]
+
 RELAY = Path(__file__).with_name("relay.py")
 TABLE = b"R" * 16
 TIMING = LinkTiming(handshake_timeout=2.0, keepalive_interval=0.05, idle_timeout=1.0)

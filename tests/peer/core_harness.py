@@ -28,7 +28,10 @@ from hanabi_p2p.identity import Identity
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.core import PeerCore, Timing
+from hanabi_p2p.peer import inputs as ins
+from hanabi_p2p.peer.context import Timing
+from hanabi_p2p.peer.core import PeerCore
+from hanabi_p2p.peer.watcher import WatcherCore
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address, TableOption
@@ -47,7 +50,7 @@ class SimPeer:
     index: int
     identity: Identity
     session: TableSession
-    core: PeerCore
+    core: PeerCore | WatcherCore
     stored: list[Entry] = field(default_factory=list)
     events: list[ev.Event] = field(default_factory=list)
     finished: fx.Finished | None = None
@@ -103,7 +106,7 @@ class SimNet:
                                    host_id=None)
             core = PeerCore(identity, session, address=Address("10.0.0.1", 4000 + i),
                             now=0.0, timing=self.timing, auto_start=auto_start,
-                            player_name=f"p{i}")
+                            player_name=f"p{i}", strict=True)
             self.peers.append(SimPeer(i, identity, session, core))
         host = self.peers[0]
         for p in self.peers:
@@ -145,7 +148,7 @@ class SimNet:
     def _tick(self) -> None:
         for p in self.peers:
             if p.finished is None and not p.frozen:
-                p.core.tick(self.now)
+                p.core.handle(ins.Tick(self.now))
                 self._effects(p)
                 self._maybe_act(p)
         if any(p.finished is None for p in self.peers):
@@ -159,14 +162,21 @@ class SimNet:
 
     def command(self, p: SimPeer, command: fx.Command) -> None:
         try:
-            p.core.command(command, self.now)
+            p.core.handle(ins.Command(command, self.now))
         except HanabiError as exc:
             self.trace.refused(self.now, p.index, exc)
             raise
         self._effects(p)
 
     def _effects(self, p: SimPeer) -> None:
-        while effects := p.core.drain():  # as the node does, until nothing is left
+        while True:  # as the node does, until nothing is left
+            effects = p.core.drain()
+            if not effects and isinstance(p.core, PeerCore) and p.core.action_unapplied:
+                # our turn action is stored and sent (carried out just now): say so
+                p.core.handle(ins.ActionSent(self.now))
+                effects = p.core.drain()
+            if not effects:
+                break
             self._carry_out(p, effects)
         # a computer player acts as soon as it can, outside the core's own processing
         if p.bot and p.session.can_act():
@@ -213,7 +223,7 @@ class SimNet:
             return
         outcome = first_failure(jobs)
         p.checks_run += len(jobs)
-        p.core.deck_checked(outcome, self.now)
+        p.core.handle(ins.DeckChecked(outcome, self.now))
         self._effects(p)
 
     def _index(self, peer_id: bytes) -> int:
@@ -247,7 +257,7 @@ class SimNet:
         for x, y in ((a, b), (b, a)):
             px = self.peers[x]
             if px.finished is None and not px.frozen:
-                px.core.peer_up(self.peers[y].peer_id, self.now)
+                px.core.handle(ins.PeerUp(self.peers[y].peer_id, self.now))
                 self._effects(px)
 
     def link_down(self, a: int, b: int, reason: str, *, redial: bool = True) -> None:
@@ -260,7 +270,7 @@ class SimNet:
         for x, y in ((a, b), (b, a)):
             px = self.peers[x]
             if px.finished is None and not px.frozen:
-                px.core.peer_down(self.peers[y].peer_id, reason, self.now)
+                px.core.handle(ins.PeerDown(self.peers[y].peer_id, reason, self.now))
                 self._effects(px)
         if pair in self.wanted:
             self._schedule(REDIAL_S, lambda: self._dial(pair))
@@ -272,8 +282,8 @@ class SimNet:
         if pair not in self.up:
             return
         receiver = self.peers[dst]
-        receiver.core.link_failed("a frame failed authentication",
-                                  peer_id=self.peers[src].peer_id, now=self.now)
+        receiver.core.handle(ins.LinkFailed("a frame failed authentication", self.now,
+                                            peer_id=self.peers[src].peer_id))
         self._effects(receiver)
         self.link_down(src, dst, "a frame failed authentication")
 
@@ -318,7 +328,8 @@ class SimNet:
             # woken, it reads the EOFs of the links its peers closed meanwhile
             for peer_id in sorted(p.core.connected):
                 if frozenset((i, self._index(peer_id))) not in self.up:
-                    p.core.peer_down(peer_id, "connection closed by the peer", self.now)
+                    p.core.handle(ins.PeerDown(peer_id, "connection closed by the peer",
+                                               self.now))
             self._effects(p)
             for pair in {pr for pr in self.wanted if i in pr} - self.up:
                 self._schedule(0.01, lambda pair=pair: self._dial(pair))
@@ -356,8 +367,10 @@ class SimNet:
             if receiver.finished is not None or receiver.frozen:
                 return
             if self.answer_later and isinstance(frame, fr.Entry):
-                receiver.core.receive(self.peers[src].peer_id, frame, self.now, answer=False)
-                due = receiver.core.answer_due
+                core = receiver.core
+                core.handle(ins.Received(self.peers[src].peer_id, frame, self.now,
+                                         settle=False))
+                due = core.settle_signs
                 if not due:  # as the node does: nothing to sign, settled at once
                     self._answer(receiver, due)
                     return
@@ -367,7 +380,7 @@ class SimNet:
                                               if e.author == receiver.peer_id]
                 self._schedule(0.0, functools.partial(self._answer, receiver, due))
                 return
-            receiver.core.receive(self.peers[src].peer_id, frame, self.now)
+            receiver.core.handle(ins.Received(self.peers[src].peer_id, frame, self.now))
             self._effects(receiver)
 
         heapq.heappush(self._queue, (arrival, next(self._order), deliver))
@@ -375,7 +388,7 @@ class SimNet:
     def _answer(self, p: SimPeer, due: bool) -> None:
         if p.finished is None and not p.frozen:
             before = len(p.stored)
-            p.core.answer_now(self.now)
+            p.core.handle(ins.Settle(self.now))
             self._effects(p)
             signed = any(e.author == p.peer_id for e in p.stored[before:])
             self.answers[due, signed] += 1
@@ -388,11 +401,11 @@ class SimNet:
         identity = Identity.from_seed(bytes([0x80 + index]) * 32)
         session = TableSession(identity, TABLE_ID, seed=self.rng.randbytes(32),
                                host_id=self.peers[0].peer_id, watching=True)
-        core = PeerCore(identity, session, address=Address("10.0.0.9", 5000 + index),
-                        now=self.now, timing=self.timing, player_name=name, watching=True)
+        core = WatcherCore(identity, session, address=Address("10.0.0.9", 5000 + index),
+                           now=self.now, timing=self.timing, player_name=name, strict=True)
         watcher = SimPeer(index, identity, session, core, bot=False)
         self.peers.append(watcher)
-        core.start(self.now)
+        core.handle(ins.Start(self.now))
         self._effects(watcher)
         self.connect(index, via)
         return watcher
@@ -400,7 +413,7 @@ class SimNet:
     def open_table(self, table_options: frozenset[TableOption] = frozenset()) -> None:
         host = self.peers[0]
         host.session.open_table("test table", "p0", self.config, table_options)
-        host.core.start(self.now)
+        host.core.handle(ins.Start(self.now))
         self._effects(host)
         for p in self.peers[1 : self.players]:
             self.connect(p.index, 0)

@@ -18,6 +18,9 @@ from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import ABORTED, AUDITED
 from hanabi_p2p.session.verify import Verdict, verify_game
 
+# whole games of peer cores on the simulated network: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 
 def test_an_honest_table_runs_its_deck_checks_in_the_shell_and_finishes_audited() -> None:
     net = SimNet(GameConfig(5), seed=31)

@@ -9,9 +9,13 @@ from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.core import unique_name
+from hanabi_p2p.peer import inputs as ins
+from hanabi_p2p.peer.lobby import unique_name
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import AUDITED
+
+# whole games of peer cores on the simulated network: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
@@ -64,7 +68,7 @@ def test_a_second_player_with_a_taken_name_sits_as_name_2() -> None:
     net.peers[1].core.player_name = "Dave"
     net.peers[2].core.player_name = "DAVE"
     net.peers[0].session.open_table("test table", "dave", net.config)
-    net.peers[0].core.start(net.now)
+    net.peers[0].core.handle(ins.Start(net.now))
     net._effects(net.peers[0])
     net.connect(1, 0)
     net.run(lambda: len(net.peers[0].session.joins) == 1)
@@ -112,29 +116,33 @@ def _a_player_to_act(players: int, seed: int) -> tuple[SimNet, SimPeer]:
     return net, actor
 
 
-@pytest.mark.parametrize("then", ["drain", "tick"])
+@pytest.mark.parametrize("then", ["sent", "command"])
 def test_a_turn_action_is_stored_and_sent_before_its_author_applies_it(then: str) -> None:
     """The others wait for our action, not for our own application of it: the core hands
     the shell the action to store and send first; the session says we have acted (no
-    second action meanwhile); the shell's next draw, or any input, applies it."""
+    second action meanwhile); the shell saying it has sent it, or any input, applies it.
+    Drawing the effects alone changes nothing."""
     net, actor = _a_player_to_act(3, seed=11)
     state = actor.session.state
     assert state is not None
     turn, stored = state.turn, len(actor.stored)
-    actor.core.command(fx.Act(choose_action(state, actor.session.my_seat or 0)), net.now)
+    act = fx.Act(choose_action(state, actor.session.my_seat or 0))
+    actor.core.handle(ins.Command(act, net.now))
     first = actor.core.drain()
     assert [type(e) for e in first] == [fx.StoreEntry, fx.Broadcast]
     sent = first[0]
     assert isinstance(sent, fx.StoreEntry) and sent.own and sent.entry.kind == "action"
     assert state.turn == turn and not actor.session.my_turn()
     assert actor.session.turn_reveals.get(turn) is None  # not applied yet
-    with pytest.raises(HanabiError):  # acting again is refused, nothing posted
-        actor.core.command(fx.Act(choose_action(state, actor.session.my_seat or 0)), net.now)
-    if then == "drain":
-        rest = actor.core.drain()
-    else:
-        actor.core.tick(net.now)
-        rest = actor.core.drain()
+    assert actor.core.drain() == [] and actor.core.action_unapplied  # a draw has no effect
+    assert actor.session.turn_reveals.get(turn) is None
+    if then == "sent":
+        actor.core.handle(ins.ActionSent(net.now))
+    else:  # any input applies it first: here a command, refused (we have acted)
+        with pytest.raises(HanabiError):
+            actor.core.handle(ins.Command(act, net.now))
+    rest = actor.core.drain()
+    assert not actor.core.action_unapplied
     assert actor.session.turn_reveals.get(turn) is not None  # applied now
     assert not any(isinstance(e, fx.StoreEntry | fx.Broadcast) and getattr(e, "entry", None)
                    == sent.entry for e in rest)  # stored and sent once

@@ -11,16 +11,15 @@ from core_harness import SimNet, no_blame, safe_command
 from hanabi_p2p.log.entry import decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.core import (
-    HOST_LEFT,
-    LEFT_TOPIC,
-    MAX_LOBBY_JOINERS,
-    REMOVED_BY_HOST,
-    REMOVED_TOPIC,
-    Timing,
-)
+from hanabi_p2p.peer import inputs as ins
+from hanabi_p2p.peer.admission import MAX_LOBBY_JOINERS
+from hanabi_p2p.peer.context import Timing
+from hanabi_p2p.peer.lobby import HOST_LEFT, LEFT_TOPIC, REMOVED_BY_HOST, REMOVED_TOPIC
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import ABORTED, AUDITED, PLAY
+
+# whole games of peer cores on the simulated network: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 
 def finished_ok(net: SimNet) -> bool:
@@ -70,7 +69,8 @@ def test_an_entry_that_does_not_verify_blames_neither_its_author_nor_the_link() 
             data = bytearray(frame.data)
             data[-1] ^= 1  # the signature's last byte
             flipped += 1
-            net.peers[2].core.receive(net.peers[0].peer_id, fr.Entry(bytes(data)), net.now)
+            net.peers[2].core.handle(
+                ins.Received(net.peers[0].peer_id, fr.Entry(bytes(data)), net.now))
             net._effects(net.peers[2])
         return True
 
@@ -180,7 +180,7 @@ def test_equivocation_by_a_seated_player_is_blamed_on_that_player() -> None:
     twin = make_entry(bob.identity, table_id=last.table_id, seq=last.seq, prev=last.prev,
                       turn=last.turn, kind="chat", body={"text": "the other story"})
     alice = net.peers[0]
-    alice.core.receive(bob.peer_id, fr.Entry(twin.encoded), net.now)
+    alice.core.handle(ins.Received(bob.peer_id, fr.Entry(twin.encoded), net.now))
     net._effects(alice)
     assert alice.session.phase == ABORTED
     assert alice.session.blamed == bob.peer_id
@@ -196,7 +196,7 @@ def test_strangers_in_the_lobby_are_capped_and_the_host_seats_whom_it_chooses() 
     net = SimNet(GameConfig(3), seed=20, auto_start=False, extra=strangers)
     host = net.peers[0]
     host.session.open_table("test table", "p0", net.config)
-    host.core.start(net.now)
+    host.core.handle(ins.Start(net.now))
     net._effects(host)
     for s in net.peers[3:]:
         net.connect(s.index, 0)
@@ -207,7 +207,7 @@ def test_strangers_in_the_lobby_are_capped_and_the_host_seats_whom_it_chooses() 
     waiting = [peer_id for peer_id, _ in host.core.lobby()]
     assert len(waiting) <= MAX_LOBBY_JOINERS
     assert host.core.counters.strangers_refused > 0
-    assert len(host.core._have()) <= fr.MAX_AUTHORS
+    assert len(host.core.replication.have()) <= fr.MAX_AUTHORS
     real = {net.peers[1].peer_id, net.peers[2].peer_id}
     if not real <= set(waiting):
         # the real players were over the cap: make room by removing strangers
@@ -243,7 +243,7 @@ def test_a_lobby_that_never_fills_ends_with_a_reason() -> None:
     net = SimNet(GameConfig(3), seed=22, timing=Timing(lobby_timeout=30.0, linger=1.0))
     host = net.peers[0]
     host.session.open_table("test table", "p0", net.config)
-    host.core.start(net.now)
+    host.core.handle(ins.Start(net.now))
     net._effects(host)
     net.run(lambda: host.finished is not None, limit_s=100)
     assert host.finished is not None and host.finished.failure is not None
@@ -267,7 +267,7 @@ def test_an_entry_flood_on_one_link_is_bounded_and_loses_nothing() -> None:
     alice, bob = net.peers
     old = [e for e in bob.stored if e.author == bob.peer_id]
     for i in range(5000):
-        alice.core.receive(bob.peer_id, fr.Entry(old[i % len(old)].encoded), net.now)
+        alice.core.handle(ins.Received(bob.peer_id, fr.Entry(old[i % len(old)].encoded), net.now))
     net._effects(alice)
     assert alice.core.counters.rate_dropped > 0
     net.run(net.all_finished)
@@ -281,10 +281,10 @@ def test_frames_from_strangers_after_seating_are_refused_and_never_synced() -> N
     entry = make_entry(stranger.identity, table_id=net.peers[0].session.table_id, seq=0,
                        prev=bytes(32), turn=0, kind="chat", body={"text": "let me in"})
     before = alice.core.counters.strangers_refused
-    alice.core.receive(stranger.peer_id, fr.Entry(entry.encoded), net.now)
+    alice.core.handle(ins.Received(stranger.peer_id, fr.Entry(entry.encoded), net.now))
     net._effects(alice)
     assert alice.core.counters.strangers_refused == before + 1
-    assert stranger.peer_id not in alice.core._have()
+    assert stranger.peer_id not in alice.core.replication.have()
     net.run(net.all_finished)
     assert finished_ok(net)
 
@@ -305,7 +305,7 @@ def test_seventeen_strangers_cannot_disable_sync_or_timeouts() -> None:
     net = SimNet(GameConfig(2), seed=26, extra=17)
     host = net.peers[0]
     host.session.open_table("test table", "p0", net.config)
-    host.core.start(net.now)
+    host.core.handle(ins.Start(net.now))
     net._effects(host)
     sent: list[fr.Frame] = []
 
@@ -321,7 +321,7 @@ def test_seventeen_strangers_cannot_disable_sync_or_timeouts() -> None:
                                prev=bytes(32) if seq == 0 else stranger.stored[-1].hash,
                                turn=0, kind="chat", body={"text": f"spam {seq}"})
             stranger.stored.append(entry)
-            host.core.receive(stranger.peer_id, fr.Entry(entry.encoded), net.now)
+            host.core.handle(ins.Received(stranger.peer_id, fr.Entry(entry.encoded), net.now))
             net._effects(host)
     assert host.core.counters.strangers_refused > 0
     assert len({e.author for e in host.core.replica.held()}) <= 8
@@ -345,7 +345,7 @@ def test_an_equivocating_joiner_is_never_seated() -> None:
     twin = make_entry(carol.identity, table_id=first.table_id, seq=first.seq,
                       prev=first.prev, turn=first.turn, kind="chat",
                       body={"text": "me again"})
-    host.core.receive(carol.peer_id, fr.Entry(twin.encoded), net.now)
+    host.core.handle(ins.Received(carol.peer_id, fr.Entry(twin.encoded), net.now))
     net._effects(host)
     assert carol.peer_id in host.core.replica.equivocators
     assert carol.peer_id not in {p for p, _ in host.core.lobby()}
@@ -444,7 +444,7 @@ def test_a_joiner_who_leaves_the_lobby_is_not_waited_for_until_it_comes_back() -
     reason = safe_command(net, host, fx.Start())
     assert reason is not None and "waiting for 1 more" in reason
     # the same player (same key) links up to the table again: it waits for a seat again
-    host.core.peer_up(bob.peer_id, net.now)
+    host.core.handle(ins.PeerUp(bob.peer_id, net.now))
     net._effects(host)
     assert bob.peer_id in {peer_id for peer_id, _ in host.core.lobby()}
 
@@ -456,7 +456,7 @@ def test_a_joiner_whose_link_is_down_is_not_seated_until_it_is_back() -> None:
     net = SimNet(GameConfig(3), seed=31, timing=Timing(wait_timeout=600.0, linger=1.0))
     host, bob, carol = net.peers
     host.session.open_table("test table", "p0", net.config, frozenset())
-    host.core.start(net.now)
+    host.core.handle(ins.Start(net.now))
     net._effects(host)
     net.connect(bob.index, host.index)
     net.run_for(2.0)
@@ -514,13 +514,13 @@ def test_only_its_own_link_says_a_joiner_is_out_and_never_once_in_play(topic: st
     net.run_for(2.0)
     host, bob, carol = net.peers
     message = fr.Message(topic, b"")
-    bob.core.receive(carol.peer_id, message, net.now)
+    bob.core.handle(ins.Received(carol.peer_id, message, net.now))
     net._effects(bob)
     assert bob.finished is None
     assert safe_command(net, host, fx.Start()) is None
     net.run(lambda: bob.session.phase == PLAY and host.session.phase == PLAY)
-    bob.core.receive(host.peer_id, message, net.now)
-    host.core.receive(carol.peer_id, message, net.now)
+    bob.core.handle(ins.Received(host.peer_id, message, net.now))
+    host.core.handle(ins.Received(carol.peer_id, message, net.now))
     net._effects(bob)
     net._effects(host)
     assert bob.finished is None and carol.peer_id not in host.core.left_out()

@@ -13,8 +13,12 @@ from core_harness import SimNet, no_blame
 from hanabi_p2p.log.entry import decode_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.core import IN_FLIGHT_S, SYNC_INTERVAL_S
+from hanabi_p2p.peer.context import SYNC_INTERVAL_S
+from hanabi_p2p.peer.replication import IN_FLIGHT_S
 from hanabi_p2p.rules.cards import GameConfig
+
+# whole games of peer cores on the simulated network: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 # slow links (a busy Wi-Fi): every HAVE round finds entries on their way somewhere
 SLOW_LINKS_S = (0.05, 0.2)

@@ -16,23 +16,22 @@ from hanabi_p2p.limits import MAX_WATCHERS
 from hanabi_p2p.log.entry import decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer import inputs as ins
 from hanabi_p2p.peer import watchwire as ww
-from hanabi_p2p.peer.core import (
-    HAND_KEYS_WAIT_S,
-    SPECTATOR_ALONE_S,
-    SPECTATOR_LINGER_S,
-    SPECTATOR_UNLINKED_S,
-    TABLE_STARTED,
-    WATCH_HELLO_S,
-    Timing,
-)
+from hanabi_p2p.peer.admission import WATCH_HELLO_S
+from hanabi_p2p.peer.context import SPECTATOR_LINGER_S, Timing
 from hanabi_p2p.peer.handle import PeerHandle
+from hanabi_p2p.peer.lobby import TABLE_STARTED
+from hanabi_p2p.peer.watcher import HAND_KEYS_WAIT_S, SPECTATOR_ALONE_S, SPECTATOR_UNLINKED_S
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import AUDITED
 from tests.peer.core_harness import IDLE_TIMEOUT_S, TABLE_ID, SimNet, SimPeer, no_blame
+
+# whole games of peer cores on the simulated network: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 HANDS_VISIBLE = frozenset({TableOption.SPECTATORS})
 
@@ -178,13 +177,13 @@ def test_a_spectator_cannot_act_and_its_entries_are_never_taken() -> None:
     watcher = _start_late_watcher(net, frozenset(), after_turns=2)
     for command in (fx.Say("psst, your 5 is on chop"), fx.Start(), fx.Resign("")):
         with pytest.raises(IllegalAction, match="spectators"):
-            watcher.core.command(command, net.now)
+            watcher.core.handle(ins.Command(command, net.now))
     # a modified spectator signs an entry of its own and pushes it: nobody keeps it
     host = net.peers[0]
     forged = make_entry(watcher.identity, table_id=host.session.table_id, seq=0,
                         prev=b"\0" * 32, turn=0, kind="chat", body={"text": "hello"})
     refused_before = host.core.counters.strangers_refused
-    host.core.receive(watcher.peer_id, fr.Entry(forged.encoded), net.now)
+    host.core.handle(ins.Received(watcher.peer_id, fr.Entry(forged.encoded), net.now))
     assert host.core.counters.strangers_refused == refused_before + 1
     assert all(e.author != watcher.peer_id for p in net.peers[:2] for e in p.stored)
     _think(net, False)
@@ -212,7 +211,8 @@ def test_spectators_are_bounded_and_silent_strangers_are_dropped() -> None:
     assert extra.peer_id not in {w.peer_id for w in host.core.watchers()}
     # a stranger that links up after seating and never says what it is goes after a while
     silent = net.add_watcher("silent")
-    silent.core.watching = False  # an old or odd client: no "watch" message
+    # an old or odd client: its links come up, but it never says "watch"
+    silent.core.ctx.send = lambda peer_id, frame: None  # type: ignore[method-assign]
     silent.keeps_links = True  # and it does not hang up when it finds the game begun
     net.link_down(silent.index, 0, "reset", redial=False)
     net.connect(silent.index, 0)
@@ -333,7 +333,7 @@ def test_a_spectator_waits_a_moment_for_hand_keys_still_on_their_way(keys_come: 
     screen.show([ev.Audited(ok=True, reason="")])
     if keys_come:
         for frame in held:
-            watcher.core.receive(slow.peer_id, frame, net.now)
+            watcher.core.handle(ins.Received(slow.peer_id, frame, net.now))
         net._effects(watcher)
         screen.show([])  # the Notify that follows the keys
         last = [line for line in out.getvalue().splitlines() if line.startswith("hands seen")]

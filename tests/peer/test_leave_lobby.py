@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.frontends.headless import Frontend
 from hanabi_p2p.frontends.launch import PeerOptions, host_table
@@ -22,6 +24,7 @@ class QuitsAtOnce(Frontend):
             lambda: peer.command(fx.Leave("you left the table", forget=True)))
 
 
+@pytest.mark.socket
 def test_quitting_a_lobby_leaves_no_game_to_resume(tmp_path: Path) -> None:
     data = DataDir(tmp_path / "host")
     opts = PeerOptions(name="Ann", data_dir=data, interface="127.0.0.1", advertise=False)
@@ -31,6 +34,7 @@ def test_quitting_a_lobby_leaves_no_game_to_resume(tmp_path: Path) -> None:
     assert not any((data.root / "private").glob("*"))
 
 
+@pytest.mark.socket
 def test_over_tcp_a_removed_joiner_and_then_the_others_are_told_at_once(tmp_path: Path) -> None:
     """Real links on loopback: the host removes Bob, who stops with the reason; then the host
     quits its lobby, and Carol stops saying the host closed the table. Nobody waits for a
@@ -38,7 +42,8 @@ def test_over_tcp_a_removed_joiner_and_then_the_others_are_told_at_once(tmp_path
     import socket
 
     from hanabi_p2p.frontends.launch import GameResult, Peer, join_address
-    from hanabi_p2p.peer.core import HOST_LEFT, REMOVED_BY_HOST, PeerCore
+    from hanabi_p2p.peer.core import PeerCore
+    from hanabi_p2p.peer.lobby import HOST_LEFT, REMOVED_BY_HOST
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -35,6 +35,7 @@ from hanabi_p2p.session import events as ev
 PLAYERS = 3
 
 
+@pytest.mark.socket
 def test_a_game_of_nodes_ends_audited_with_every_entry_in_every_log(tmp_path: Path) -> None:
     fronts: list[BotPlayer] = []
 
@@ -147,6 +148,7 @@ def _played_well(results: dict[str, tuple[object, BotPlayer]]) -> None:
         assert isinstance(result, GameResult) and result.ok and result.audit_ok, result
 
 
+@pytest.mark.socket
 def test_a_node_alone_on_its_loop_syncs_its_own_entries_there(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     syncs = _OwnSyncs(monkeypatch)
@@ -156,6 +158,7 @@ def test_a_node_alone_on_its_loop_syncs_its_own_entries_there(
         assert len(on_loop) > 10 and on_loop[0]  # (a slow fsync sends later ones away)
 
 
+@pytest.mark.socket
 def test_after_a_slow_fsync_the_next_ones_go_to_the_sync_thread(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # every fsync takes longer than no time at all: the first, made inline, counts as slow
@@ -166,6 +169,7 @@ def test_after_a_slow_fsync_the_next_ones_go_to_the_sync_thread(
         assert on_loop[0] and not any(on_loop[1:])
 
 
+@pytest.mark.socket
 def test_nodes_sharing_a_loop_sync_their_own_entries_on_the_sync_thread(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     syncs = _OwnSyncs(monkeypatch)
@@ -174,6 +178,7 @@ def test_nodes_sharing_a_loop_sync_their_own_entries_on_the_sync_thread(
     assert not any(any(on_loop) for on_loop in syncs.on_loop.values())
 
 
+@pytest.mark.socket
 def test_a_failed_fsync_on_the_loop_ends_the_peer_before_its_entry_is_sent(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     failing_seq: list[int] = []
@@ -202,6 +207,7 @@ def test_a_failed_fsync_on_the_loop_ends_the_peer_before_its_entry_is_sent(
     assert held and max(held) < 4, held
 
 
+@pytest.mark.socket
 def test_nodes_sharing_a_loop_apply_their_turn_action_while_its_fsync_runs(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """On the sync thread, the fsync of our turn action (before which it must not be sent)
@@ -212,7 +218,7 @@ def test_nodes_sharing_a_loop_apply_their_turn_action_while_its_fsync_runs(
     awaiting_sync: dict[int, bytes] = {}  # id(node) -> its action written, not yet synced
     append = node_module.Node._append
     timed_sync = node_module.Node._timed_sync
-    apply_sent = PeerCore._apply_sent
+    apply_sent = PeerCore._before_input
     broadcast = Mesh.broadcast
 
     def mark(entry_hash: bytes, what: str) -> None:
@@ -244,7 +250,7 @@ def test_nodes_sharing_a_loop_apply_their_turn_action_while_its_fsync_runs(
 
     monkeypatch.setattr(node_module.Node, "_append", appending)
     monkeypatch.setattr(node_module.Node, "_timed_sync", slow_sync)
-    monkeypatch.setattr(PeerCore, "_apply_sent", applying)
+    monkeypatch.setattr(PeerCore, "_before_input", applying)
     monkeypatch.setattr(Mesh, "broadcast", sending)
     test_a_game_of_nodes_ends_audited_with_every_entry_in_every_log(tmp_path)
     assert len(marks) > 10
@@ -293,6 +299,7 @@ def _watchful_game(tmp_path: Path) -> tuple[GameResult, list[_WatchfulBot]]:
     return result, fronts
 
 
+@pytest.mark.socket
 def test_a_computer_player_waits_for_the_deck_checks_before_its_first_draw(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Right after the deal the deck's last proof checks still run on the node's threads; a
@@ -311,6 +318,7 @@ def test_a_computer_player_waits_for_the_deck_checks_before_its_first_draw(
     assert len(acted) > PLAYERS and not any(acted)
 
 
+@pytest.mark.socket
 def test_the_collector_leaves_the_older_objects_alone_while_a_game_is_played(
         tmp_path: Path) -> None:
     """gc.freeze while turns are played (a full collection took 19-42 ms in a turn of a

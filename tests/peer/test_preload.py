@@ -47,6 +47,7 @@ def _closed_port() -> int:
     return port  # closed again: nothing listens there
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("attempt", range(2))
 def test_a_join_that_starts_the_load_still_imports_the_game(tmp_path: Path,
                                                             attempt: int) -> None:

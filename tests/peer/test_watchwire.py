@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 
 import msgpack
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ def test_any_bytes_parse_or_raise_bad_body(data: bytes) -> None:
             decode(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(values)
 def test_any_msgpack_value_parses_or_raises_bad_body(value: object) -> None:

@@ -21,6 +21,9 @@ from hanabi_p2p.log.entry import Entry, decode_entry
 from hanabi_p2p.log.storage import parse
 from hanabi_p2p.session.verify import GameReport, verify_file, verify_game
 
+# each case verified in many delivery orders: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "verdicts"
 DOC: dict[str, Any] = json.loads((VECTORS / "verdicts-v1.json").read_text(encoding="utf-8"))
 BASES = {name: [decode_entry(bytes.fromhex(h)) for h in log]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 
+import pytest
 from blind_table import BlindTable
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,9 @@ from test_engine_properties import configs
 from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.rules.cards import GameConfig, Variant
 from hanabi_p2p.rules.engine import End, GameState
+
+# seeded games of computer players: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 
 def _bot_game(config: GameConfig, seed: int) -> GameState:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from blind_table import BlindTable
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,6 +14,9 @@ from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, TurnAction
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, Card, GameConfig, Variant
 from hanabi_p2p.rules.engine import End, GameState
+
+# property tests over random games: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 configs = st.builds(
     GameConfig,

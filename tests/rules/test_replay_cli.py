@@ -164,6 +164,7 @@ def test_missing_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert code == 2 and "cannot read" in err and err.count("\n") == 1
 
 
+@pytest.mark.process
 def test_the_installed_command_prints_no_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"\xff\xfe not json")

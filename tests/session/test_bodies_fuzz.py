@@ -17,6 +17,9 @@ from hypothesis import strategies as st
 from hanabi_p2p.errors import RemoteProtocolError
 from hanabi_p2p.session import bodies as b
 
+# property tests over every kind of body: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 PEER = bytes(range(32))
 HASH = bytes(32)
 

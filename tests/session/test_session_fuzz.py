@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from session_harness import TABLE_ID, Table
@@ -25,6 +26,9 @@ from hanabi_p2p.log.replica import Replica, Status
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.bodies import Address
 from hanabi_p2p.session.table import TableSession
+
+# property tests over every kind of body: too slow for the fast tier
+pytestmark = pytest.mark.slow
 
 KINDS = sorted(VALID)
 STRANGER = Identity.from_seed(b"\x77" * 32)

@@ -13,6 +13,9 @@ from hanabi_p2p.session.bodies import Address
 from hanabi_p2p.session.table import ABORTED, AUDITED, TableSession
 from hanabi_p2p.session.verify import verify_game
 
+# whole games between in-memory peers, often in many delivery orders: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 
 def random_choice(rng: random.Random):
     def choose(session: TableSession):

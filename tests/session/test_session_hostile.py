@@ -34,6 +34,9 @@ from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, PLAY, TableSession
 
+# whole games between in-memory peers, often in many delivery orders: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 # ------------------------------------------------------------------ a harness for cheaters
 
 Rewrite = Callable[[str, Any], Any]  # (kind, body) -> the body others get, or None: as is

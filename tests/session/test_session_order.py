@@ -29,6 +29,9 @@ from hanabi_p2p.session.bodies import Address
 from hanabi_p2p.session.table import TableSession
 from hanabi_p2p.session.verify import GameReport, Verdict, verify_game
 
+# whole games between in-memory peers, often in many delivery orders: too slow for the fast tier
+pytestmark = pytest.mark.slow
+
 # Entries a seated player could add at the end of its chain, at any turn: harmless, late,
 # malformed or cheating (the verdict may be anything, but the same for every order).
 INJECTED: list[tuple[str, object]] = [

@@ -45,6 +45,9 @@ from hanabi_p2p.ui.text import plain, width
 REPO = Path(__file__).resolve().parents[2]
 FIVE_PLAYERS = REPO / "tests" / "data" / "hanablive" / "5p-no_variant.json"
 SIZES = [(80, 24), (100, 30), (140, 40)]
+# Bound on waiting for a key's effect, reached only when the test is failing: generous, as a
+# loaded machine can take more than a second to pass keys through the pipe and the loop.
+KEY_WAIT_S = 10.0
 
 
 @pytest.fixture(scope="module")
@@ -204,15 +207,18 @@ def test_the_app_steps_jumps_and_quits_on_keys(replay: Replay) -> None:
                 ("\x1b[F", replay.last),  # End
                 ("\x1b[H", 0),  # Home
             ]
+            loop = asyncio.get_running_loop()
             for data, expected in keys:
                 pipe.send_text(data)
-                for _ in range(100):
+                # the keys go through a real pipe and event loop: polled, not timed
+                deadline = loop.time() + KEY_WAIT_S
+                while loop.time() < deadline:
                     await asyncio.sleep(0.01)
                     if app.cursor.step == expected and app.cursor.mode is CursorMode.BROWSING:
                         break
                 assert app.cursor.step == expected, data
             pipe.send_text("q")
-            await asyncio.wait_for(task, 5)  # q ends the application
+            await asyncio.wait_for(task, KEY_WAIT_S)  # q ends the application
             return app
 
     app = asyncio.run(drive())
@@ -222,6 +228,7 @@ def test_the_app_steps_jumps_and_quits_on_keys(replay: Replay) -> None:
 # --- a signed log: only after the audit -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_audited_log_is_replayed_with_the_audits_faces(tmp_path: Path) -> None:
     path = vector_log(tmp_path)
     report = verify_file(parse(path, path.read_bytes()))
@@ -236,6 +243,7 @@ def test_an_audited_log_is_replayed_with_the_audits_faces(tmp_path: Path) -> Non
     assert "turn 20 of 70" in lines[0]
 
 
+@pytest.mark.slow
 def test_a_log_whose_audit_failed_is_refused_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -249,6 +257,7 @@ def test_a_log_whose_audit_failed_is_refused_in_one_line(
     assert "deck audit failed: the seed does not match its commitment" in err
 
 
+@pytest.mark.slow
 def test_a_log_never_audited_is_refused(tmp_path: Path,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     data = vector()

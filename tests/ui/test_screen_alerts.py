@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hanabi_p2p.frontends.screen import ScreenFrontend
-from hanabi_p2p.peer.core import Counters
+from hanabi_p2p.peer.context import Counters
 
 
 @dataclass

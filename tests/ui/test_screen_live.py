@@ -28,7 +28,7 @@ from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.ui.text import plain
 from hanabi_p2p.ui.view import EndView, TableView
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.socket, pytest.mark.timeout(60)]
 
 # Bound on every wait below; a step that never happens fails its test's assertion instead.
 WAIT_S = 15.0

@@ -25,7 +25,7 @@ from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.ui.text import plain
 from hanabi_p2p.ui.view import EndView, TableView, WatchView
 
-pytestmark = pytest.mark.timeout(90)
+pytestmark = [pytest.mark.socket, pytest.mark.timeout(90)]
 
 WAIT_S = 20.0
 LOOPBACK = "127.0.0.1"

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 pytestmark = [
+    pytest.mark.tmux,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
     pytest.mark.timeout(90),
 ]

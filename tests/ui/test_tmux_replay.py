@@ -21,6 +21,7 @@ from replay_helpers import vector, vector_log
 from test_tmux_game import EXIT_MARK, Pane
 
 pytestmark = [
+    pytest.mark.tmux,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
     pytest.mark.timeout(90),
 ]

@@ -141,6 +141,7 @@ def test_catalog_larger_than_the_limit_is_refused(tmp_path: Path) -> None:
         PoTranslations.from_file(big)
 
 
+@pytest.mark.process
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU msgfmt is not installed")
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_our_reader_agrees_with_gnu_msgfmt(lang: str, tmp_path: Path) -> None:
@@ -181,6 +182,7 @@ def _entries(lang: str) -> dict[str, i18n.PoEntry]:
     return keyed
 
 
+@pytest.mark.slow
 def test_the_source_uses_translated_strings_at_all() -> None:
     keys = {m.key for m in extract_messages()}
     assert "Fireworks" in keys
@@ -188,6 +190,7 @@ def test_the_source_uses_translated_strings_at_all() -> None:
     assert len(keys) > 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_catalog_has_every_message_of_the_source(lang: str) -> None:
     entries = _entries(lang)
@@ -197,6 +200,7 @@ def test_catalog_has_every_message_of_the_source(lang: str) -> None:
     assert not missing, f"{lang} lacks:\n" + "\n".join(missing)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_catalog_has_no_stale_messages(lang: str) -> None:
     used = {m.key for m in extract_messages()}
@@ -247,6 +251,7 @@ def test_a_translation_differs_from_english_where_the_word_differs() -> None:
             assert catalog.gettext(english) == translated
 
 
+@pytest.mark.slow
 def test_message_checker_reports_nothing_missing(capsys: pytest.CaptureFixture[str]) -> None:
     assert i18n.main([]) == 0
     assert capsys.readouterr().out == ""

@@ -187,7 +187,7 @@ def test_a_joiner_who_left_is_named_with_its_key() -> None:
 def test_why_a_lobby_ended_is_said_in_the_players_language(lang: str) -> None:
     """The core gives its reasons in English; every reason a lobby can end with is worded
     again in the catalogs (none is left in English)."""
-    from hanabi_p2p.peer import core
+    from hanabi_p2p.peer import lobby as core
     from hanabi_p2p.ui.refusals import translate_refusal
 
     reasons = [core.REMOVED_BY_HOST, core.HOST_LEFT, core.TABLE_FILLED, core.TABLE_STARTED,

@@ -1,0 +1,251 @@
+"""The lobby, both sides of it: the host that seats players, and a joiner that asks.
+
+`HostLobby` keeps who waits for a seat, whom the host removed (`kick`) and who said it left;
+it seats players on ``start`` or by itself once the table fills. `JoinerLobby` asks for a
+seat once it holds the lobby the host told it of, and stops when the host removes it, closes
+the table or stays out of reach as long as a player would wait for a player.
+
+Lobby messages (MSG topics, link-authenticated, never signed): the host tells a joiner it
+removed (`REMOVED_TOPIC`); anyone leaving a table that has seated nobody yet tells everyone
+it is linked to (`LEFT_TOPIC`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from hanabi_p2p.errors import IllegalAction
+from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
+from hanabi_p2p.net import frames as fr
+from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer.context import PeerContext
+from hanabi_p2p.safe_text import fold_marks
+from hanabi_p2p.session.table import LOBBY
+
+# MSG topic in the lobby, host -> a joiner it removed (`kick`), just before closing the link:
+# the joiner stops at once instead of waiting for a table that will not take it. Empty body.
+REMOVED_TOPIC = "lobby.removed"
+# MSG topic in the lobby, from a peer leaving a table that has seated nobody yet, to every peer
+# it is linked to: the host's joiners stop (the table is gone), the host stops counting a
+# joiner that left (until it links up again). Empty body.
+LEFT_TOPIC = "lobby.left"
+
+TABLE_FILLED = "the table is full: the host seated other players before our request came"
+TABLE_STARTED = "the table is full and its game has begun (hanabi-p2p watch follows it)"
+REMOVED_BY_HOST = "the host removed you from the table"
+HOST_LEFT = "the host closed the table"
+
+# How a lobby machine ends its peer: the end kind, the reason, and whether to forget the table.
+Finish = Callable[[fx.EndKind, str, bool], None]
+
+
+def fold_name(name: str) -> str:
+    """Names as people read them: case, accents and spacing do not make two names differ."""
+    return fold_marks(" ".join(name.split()))
+
+
+def unique_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, or "name 2", "name 3"... if a player at the table has it already (kept
+    within the player-name limit)."""
+    folded = {fold_name(t) for t in taken}
+    if fold_name(name) not in folded:
+        return name
+    for n in itertools.count(2):
+        suffix = f" {n}"
+        candidate = name[: MAX_PLAYER_NAME_CHARS - len(suffix)].rstrip() + suffix
+        if fold_name(candidate) not in folded:
+            return candidate
+    raise AssertionError("unreachable: itertools.count never ends")
+
+
+def in_lobby(ctx: PeerContext) -> bool:
+    """At a table (as a player) that has seated nobody yet."""
+    return ctx.session.table is not None and not ctx.session.seats
+
+
+@dataclass
+class HostLobby:
+    """The host's side; in a joiner's core it holds nothing and decides nothing."""
+
+    ctx: PeerContext
+    kicked: set[bytes] = field(default_factory=set)
+    # joiners that said they left the lobby (lobby.left), until they link up again; and a
+    # seated player who left as it was seated (it keeps no copy: nobody lingers for it)
+    left: set[bytes] = field(default_factory=set)
+
+    @property
+    def is_host(self) -> bool:
+        return self.ctx.session.host_id == self.ctx.me
+
+    def left_out(self) -> set[bytes]:
+        """Joiners the host will not seat: kicked, gone from the lobby, or caught signing
+        two entries as one."""
+        return self.kicked | self.left | self.ctx.replica.equivocators
+
+    def waiting(self) -> list[tuple[bytes, str]]:
+        """Joiners waiting for a seat, in join order, without those the host will not seat."""
+        excluded = self.left_out()
+        return [(p, j.name) for p, j in self.ctx.session.joins.items() if p not in excluded]
+
+    def changed(self) -> None:
+        self.ctx.event(fx.LobbyChanged(len(self.waiting())))
+
+    def start_game(self, *, by_command: bool) -> None:
+        session = self.ctx.session
+        if not self.is_host:
+            if by_command:
+                raise IllegalAction("only the host starts the game")
+            return
+        if session.table is None or session.seats or session.has_outbox:
+            if by_command and session.seats:
+                raise IllegalAction("the game has started already")
+            return
+        players = session.table.config.players
+        # two joiners who raced for one name: the first keeps it, the other is not seated
+        names = {fold_name(session.table.host_name)}
+        waiting = []
+        for peer_id, name in self.waiting():
+            if peer_id not in self.ctx.connected:
+                # its program ended without a word (a crash, a laptop closed), or its link is
+                # being made again: seated, it would hold the whole table up for the wait
+                # timeout; it is seated when it links up again, if there is room
+                continue
+            if fold_name(name) not in names:
+                names.add(fold_name(name))
+                waiting.append(peer_id)
+        if 1 + len(waiting) < players:
+            if by_command:
+                missing = players - 1 - len(waiting)
+                raise IllegalAction(f"waiting for {missing} more player(s) to sit down")
+            return
+        session.seat_players(self.ctx.address, joiners=waiting[: players - 1])
+
+    def kick(self, peer_id: bytes) -> None:
+        session = self.ctx.session
+        if not self.is_host:
+            raise IllegalAction("only the host removes players")
+        if session.seats:
+            raise IllegalAction("the game has started: nobody can be removed now")
+        if peer_id not in session.joins:
+            raise IllegalAction("nobody like that is waiting in the lobby")
+        self.kicked.add(peer_id)
+        self.ctx.connected.discard(peer_id)
+        self.remove(peer_id)
+        self.changed()
+
+    def remove(self, peer_id: bytes) -> None:
+        """Tell a joiner the host removed that it is out, then close its link (the frames
+        queued before the close go first)."""
+        self.ctx.send(peer_id, fr.Message(REMOVED_TOPIC, b""))
+        self.ctx.emit(fx.Disconnect(peer_id, "removed from the table by the host"))
+
+    def came_back(self, peer_id: bytes) -> bool:
+        """A link came up. False when it is a joiner we removed (told again, link closed)."""
+        if peer_id in self.kicked:
+            self.remove(peer_id)
+            return False
+        if peer_id in self.left:  # it came back to the lobby it had left
+            self.left.discard(peer_id)
+            self.changed()
+        return True
+
+    def joiner_left(self, peer_id: bytes) -> None:
+        """One of our joiners said it left (on its own link): it no longer waits."""
+        session = self.ctx.session
+        if self.is_host and peer_id in session.joins and peer_id not in self.left:
+            self.left.add(peer_id)
+            self.ctx.event(fx.JoinerLeft(peer_id, session.joins[peer_id].name))
+            self.changed()
+
+    def left_during_the_deal(self, peer_id: bytes) -> None:
+        """A seated player left as it was seated (its lobby.left crossed the seating): it is
+        gone for good, keeping nothing of the table, so the game stops at once, blaming
+        nobody, rather than wait the wait timeout for it."""
+        self.left.add(peer_id)  # (nothing to linger for: it keeps no copy)
+        self.ctx.session.abort(None, f"{self.ctx.describe(peer_id)} left before the deal")
+
+
+@dataclass
+class JoinerLobby:
+    """A joiner's side (a host's core has one too: it never asks, and has no host to lose)."""
+
+    ctx: PeerContext
+    player_name: str
+    runner: bytes | None  # a computer player: whose machine runs it (LobbyJoin.runner)
+    finish: Finish
+    started_at: float
+    # our host, unreachable in the lobby since (None: linked, or not a joiner)
+    host_down_since: float | None = None
+
+    def may_ask(self) -> bool:
+        """Whether we hold everything the host has told us of (the table and the joins
+        before ours), so that our name is chosen knowing every name taken."""
+        ctx = self.ctx
+        session = ctx.session
+        if session.host_id in (None, ctx.me) or session.table is None or session.seats:
+            return False
+        assert session.host_id is not None
+        told = ctx.sync.peers.get(session.host_id)
+        if told is None:
+            return False
+        ours = ctx.replica.have()
+        return all(ours.get(author, 0) >= n for author, n in told.seqs.items())
+
+    def ask_for_seat(self) -> None:
+        """Under a name nobody at the table has yet: "Dave 2" if Dave is taken. Names are
+        unique at a table, so players can name each other."""
+        session = self.ctx.session
+        assert session.table is not None
+        taken = [session.table.host_name, *(j.name for p, j in session.joins.items()
+                                           if p != self.ctx.me)]
+        session.request_seat(unique_name(self.player_name, taken), self.ctx.address,
+                             self.runner)
+
+    def removed(self, peer_id: bytes) -> None:
+        """The host removed us from its lobby: stop, saying so. Only the host's word, and
+        only before the seating (after it, a seat is decided and nobody can be removed)."""
+        session = self.ctx.session
+        if peer_id != session.host_id or session.host_id == self.ctx.me or session.seats:
+            return
+        self.finish(fx.EndKind.LEFT, REMOVED_BY_HOST, True)
+
+    def host_left(self, peer_id: bytes) -> None:
+        session = self.ctx.session
+        if peer_id == session.host_id and session.host_id != self.ctx.me:
+            self.finish(fx.EndKind.LEFT, HOST_LEFT, True)
+
+    def link_up(self, peer_id: bytes) -> None:
+        if peer_id == self.ctx.session.host_id:
+            self.host_down_since = None
+
+    def link_down(self, peer_id: bytes) -> None:
+        if peer_id == self.ctx.session.host_id and self.host_down_since is None:
+            self.host_down_since = self.ctx.now
+
+    def suspended(self) -> None:
+        if self.host_down_since is not None:
+            self.host_down_since = self.ctx.now
+
+    def check_lobby_timeout(self) -> None:
+        limit = self.ctx.timing.lobby_timeout
+        session = self.ctx.session
+        if limit is None or session.phase != LOBBY or session.seats:
+            return
+        if self.ctx.now - self.started_at > limit:
+            self.finish(fx.EndKind.LEFT, f"the table did not fill within {limit:g} s", False)
+
+    def check_host_reachable(self) -> None:
+        """A joiner whose host has been out of reach in the lobby as long as a player would
+        wait for a player (the host's program ended without a word: a crash, a machine
+        switched off) stops and says so, instead of waiting for ever (nobody is seated:
+        should the table come back, it joins it again)."""
+        limit, since = self.ctx.timing.wait_timeout, self.host_down_since
+        if limit is None or since is None or not in_lobby(self.ctx):
+            return
+        if self.ctx.session.host_id == self.ctx.me or self.ctx.now - since < limit:
+            return
+        self.finish(fx.EndKind.LEFT, f"the host has been unreachable for "
+                    f"{int(self.ctx.now - since)} s: its table has closed, or cannot be "
+                    "reached from here", False)

@@ -1,0 +1,224 @@
+"""Replication: HAVE/WANT with every connected peer, so entries travel by every live path.
+
+Every peer tells every other what it holds (HAVE: per author, how many entries without a
+hole) each sync interval and whenever the two differ; each answers with what the other
+lacks, and asks (WANT) for what it lacks itself. Entries are signed by their authors, so
+relaying anyone's entries through any link is safe. In the lobby joiners know only the host,
+which passes their entries on at once.
+
+Spectators and strangers are *served* (`serve`): answered, at most every
+`SPECTATOR_ANSWER_S`, and never counted in what the players hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hanabi_p2p.log.entry import Entry
+from hanabi_p2p.net import frames as fr
+from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer.context import PeerContext
+from hanabi_p2p.ratelimit import TokenBucket
+
+# Entries sent in answer to one HAVE/WANT; the rest follow on the next round.
+MAX_ENTRIES_PER_ANSWER = 256
+# Answers to a peer's HAVE with our own HAVE, at most this often (no ping-pong).
+HAVE_ECHO_S = 0.2
+# Every seated peer is linked to every other, so an entry applied this recently, while the
+# link to a peer was up, is still on its way to that peer from its author: a HAVE that lacks
+# it is not answered with it, nor is it asked for from a peer that claims it. Each entry then
+# crosses each link once instead of two or three times; one that is really lost goes with
+# the first HAVE after this long (a sync interval later at most).
+IN_FLIGHT_S = 0.5
+# A link we serve as a spectator (not a player) is answered at most this often, so a
+# spectator's HAVE/WANT cannot make us send the log over and over.
+SPECTATOR_ANSWER_S = 0.2
+# HAVE and WANT frames one link may feed us, players too: a burst, then a steady rate. An
+# honest peer sends a HAVE every sync interval and answers ours at most every HAVE_ECHO_S;
+# what is over is dropped unread (it asks again at its next round), so a peer that floods
+# costs us a bounded amount of work (SPEC §4.6).
+SYNC_FRAME_BURST = 20
+SYNC_FRAME_RATE_PER_S = 10.0
+# Entries we send one link in answer to its HAVE and WANT: a burst, then a steady rate (a
+# resumed player catching up on a long game still gets it in a few seconds).
+ANSWER_BURST = 1024
+ANSWER_RATE_PER_S = 512.0
+
+_LONG_AGO = -1e9
+
+
+@dataclass
+class Replication:
+    ctx: PeerContext
+    # whose entries we keep and sync (the core's `members`)
+    members: Callable[[], frozenset[bytes]]
+    _last_have_sent: float = 0.0
+    _have_echo_at: dict[bytes, float] = field(default_factory=dict)
+    # author -> when we last applied one of its entries
+    _applied_from: dict[bytes, float] = field(default_factory=dict)
+    # entry hash -> when we made or first received it
+    _got_at: dict[bytes, float] = field(default_factory=dict)
+    _served_at: dict[bytes, float] = field(default_factory=dict)
+    _sync_frames: dict[bytes, TokenBucket] = field(default_factory=dict)
+    _answers: dict[bytes, TokenBucket] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._last_have_sent = self.ctx.now
+
+    # -- what we hold and lack ---------------------------------------------------------------
+
+    def have(self) -> dict[bytes, int]:
+        members = self.members()
+        ctx = self.ctx
+        have = {a: n for a, n in ctx.replica.have().items() if a in members}
+        if len(have) > fr.MAX_AUTHORS:  # only a hostile host can make a joiner hold this many
+            keep = sorted(have, key=lambda a: (a not in (ctx.me, ctx.session.host_id), a))
+            have = {a: have[a] for a in keep[: fr.MAX_AUTHORS]}
+        return have
+
+    def wants(self) -> dict[bytes, int]:
+        members = self.members()
+        replica = self.ctx.replica
+        wants = {a: replica.next_seq(a) for a in self.have()}
+        for author, start in replica.gap_starts().items():
+            if author in members:
+                wants[author] = min(wants.get(author, start), start)
+        return wants
+
+    # -- what happens to entries -------------------------------------------------------------
+
+    def got(self, entry: Entry) -> None:
+        """We made ``entry``, or it came in for the first time."""
+        self._got_at.setdefault(entry.hash, self.ctx.now)
+
+    def made(self, entry: Entry) -> None:
+        self._got_at[entry.hash] = self.ctx.now
+
+    def applied(self, entry: Entry) -> None:
+        self._applied_from[entry.author] = self.ctx.now
+
+    def relay(self, entry: Entry, frame: fr.Entry, source: bytes | None) -> None:
+        """In the lobby joiners know only the host: the host passes their entries on at once.
+        Once seated, every peer is linked to every other, and whatever one of them misses
+        (a link down, a relay that cuts it) it gets from anyone by HAVE/WANT within a sync
+        interval."""
+        session = self.ctx.session
+        if session.seats or session.host_id != self.ctx.me:
+            return
+        for peer_id in sorted(self.ctx.connected - {source, entry.author}):
+            self.ctx.send(peer_id, frame)
+
+    def ask_for_gaps(self, peer_id: bytes) -> None:
+        """An entry came in out of order: ask its sender for what lies before it."""
+        if self.ctx.replica.has_gaps():
+            wants = self.wants()
+            if wants:
+                self.ctx.send(peer_id, fr.Want(wants))
+
+    # -- HAVE and WANT -----------------------------------------------------------------------
+
+    def takes_sync_frame(self, peer_id: bytes) -> bool:
+        """Whether this link may feed us one more HAVE or WANT now."""
+        now = self.ctx.now
+        bucket = self._sync_frames.get(peer_id)
+        if bucket is None:
+            bucket = self._sync_frames[peer_id] = TokenBucket.full(
+                SYNC_FRAME_RATE_PER_S, SYNC_FRAME_BURST, now)
+        if bucket.take(now):
+            return True
+        self.ctx.counters.rate_dropped += 1
+        return False
+
+    def tick(self) -> None:
+        """Every sync interval, tell every peer what we hold."""
+        ctx = self.ctx
+        if ctx.now - self._last_have_sent >= ctx.timing.sync_interval:
+            self._last_have_sent = ctx.now
+            have = fr.Have(self.have())
+            for peer_id in sorted(ctx.connected):
+                ctx.emit(fx.Send(peer_id, have))
+
+    def on_have(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
+        """A peer we sync with (a player, or a joiner and its host) says what it holds."""
+        ctx = self.ctx
+        session = ctx.session
+        if session.seats or session.host_id == ctx.me or peer_id != session.host_id:
+            # (a joiner in the lobby takes the host's word for who is there)
+            members = self.members()
+            theirs = {a: n for a, n in theirs.items() if a in members}
+        ctx.sync.on_have(peer_id, theirs, ctx.now)
+        self.answer(peer_id, theirs, in_flight_too=False)
+        ours = self.have()
+        ctx.sync.update_missing(ours, ctx.now)
+        # tell a peer that differs what we hold, so both sides converge quickly (rate
+        # limited: a peer holding entries we refuse must not start a ping-pong)
+        if theirs != ours and ctx.now - self._have_echo_at.get(peer_id, _LONG_AGO) > HAVE_ECHO_S:
+            self._have_echo_at[peer_id] = ctx.now
+            ctx.send(peer_id, fr.Have(ours))
+        if any(n > ctx.replica.next_seq(a) and not self._on_its_way(a)
+               for a, n in theirs.items()):
+            wants = self.wants()
+            if wants:
+                ctx.send(peer_id, fr.Want(wants))
+
+    def answer(self, peer_id: bytes, their_next: dict[bytes, int], *,
+               in_flight_too: bool = True) -> None:
+        """Send the peer the entries it lacks: all of them when it asked (WANT); in answer
+        to a HAVE, not those still on their way to it (`IN_FLIGHT_S`)."""
+        ctx = self.ctx
+        budget = self._answers.get(peer_id)
+        if budget is None:
+            budget = self._answers[peer_id] = TokenBucket.full(
+                ANSWER_RATE_PER_S, ANSWER_BURST, ctx.now)
+        limit = min(MAX_ENTRIES_PER_ANSWER, budget.available(ctx.now))
+        if limit <= 0:
+            return  # the rest at its next round
+        members = self.members()
+        # authors the peer did not name: it holds none of theirs yet
+        wanted = {a: their_next.get(a, 0) for a in members}
+        up_at = ctx.up_at.get(peer_id, ctx.now)
+        sent = 0
+        for entry in ctx.replica.missing(wanted, limit=limit):
+            if entry.author not in members:
+                continue
+            if not in_flight_too:
+                at = self._got_at.get(entry.hash, _LONG_AGO)
+                if at >= up_at and ctx.now - at < IN_FLIGHT_S:
+                    continue  # (an author's later entries came later still)
+            ctx.send(peer_id, fr.Entry(entry.encoded))
+            sent += 1
+        budget.spend(sent)
+
+    def serve(self, peer_id: bytes, their_next: dict[bytes, int]) -> None:
+        """A spectator or a stranger asks (HAVE or WANT): answered at most so often."""
+        if self.ctx.now - self._served_at.get(peer_id, _LONG_AGO) < SPECTATOR_ANSWER_S:
+            return  # it asks again at its next sync round
+        self._served_at[peer_id] = self.ctx.now
+        self.answer(peer_id, their_next)
+
+    def _on_its_way(self, author: bytes) -> bool:
+        """Some peer holds entries of ``author`` we lack, but the author is linked to us and
+        its entries are still coming in (or we learnt of them only just): what we lack is
+        behind them on the same link, no need to ask anyone for it."""
+        ctx = self.ctx
+        if author not in ctx.connected:
+            return False
+        since = ctx.sync.missing_since(author)
+        latest = max(since if since is not None else _LONG_AGO,
+                     self._applied_from.get(author, _LONG_AGO))
+        return ctx.now - latest < IN_FLIGHT_S
+
+    # -- links -------------------------------------------------------------------------------
+
+    def link_down(self, peer_id: bytes, *, seated: bool) -> None:
+        self._served_at.pop(peer_id, None)
+        self._sync_frames.pop(peer_id, None)
+        self._answers.pop(peer_id, None)
+        if not seated:  # a stranger (or a joiner before seating) leaves nothing behind
+            self._have_echo_at.pop(peer_id, None)
+            self.ctx.sync.forget(peer_id)
+
+    def reset_clocks(self) -> None:
+        """We were suspended: nothing we timed before means anything."""
+        self.ctx.sync.reset_clocks(self.ctx.now)

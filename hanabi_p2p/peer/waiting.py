@@ -1,0 +1,85 @@
+"""Waiting: when a player's core gives up on what keeps the game waiting.
+
+A player thinking is never timed out; a player out of reach, or whose entries stop reaching
+us, is, after the wait timeout, without blame: the game ends "unreachable" (SPEC, "Waiting and
+unreachable players"). `waits.WaitClock` keeps the clocks; this machine knows who is
+reachable, and notices when we ourselves were not running (a suspended process, a sleeping
+laptop), after which no clock started before means anything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hanabi_p2p.peer.context import SYNC_INTERVAL_S, PeerContext
+from hanabi_p2p.peer.waits import WaitClock
+from hanabi_p2p.session.table import ABORTED, AUDITED
+
+# A connected peer that sent no HAVE for this long is not answering (a live one sends one
+# every sync interval, even while its player thinks).
+SILENCE_S = 10 * SYNC_INTERVAL_S
+# Entries of an author that someone else holds and we lack for this long are not reaching us.
+STALL_S = 5 * SYNC_INTERVAL_S
+# A gap this long between two ticks means we were suspended (SIGSTOP, a sleeping laptop).
+SUSPEND_GAP_S = 5.0
+
+
+@dataclass
+class Waiting:
+    ctx: PeerContext
+    started_at: float
+    clock: WaitClock = field(init=False)
+    # seated peers whose link is down, since when
+    _down_since: dict[bytes, float] = field(default_factory=dict)
+    _last_tick: float | None = None
+
+    def __post_init__(self) -> None:
+        self.clock = WaitClock(self.ctx.timing.wait_timeout)
+
+    def was_suspended(self) -> bool:
+        """Called at each tick: whether we were not running since the last one (then every
+        clock this machine keeps starts again)."""
+        now = self.ctx.now
+        gap = self._last_tick is not None and now - self._last_tick > SUSPEND_GAP_S
+        if gap:
+            self.clock.restart(now)
+        self._last_tick = now
+        return gap
+
+    def restart_down_clocks(self) -> None:
+        for peer_id in self._down_since:
+            self._down_since[peer_id] = self.ctx.now
+
+    def link_up(self, peer_id: bytes) -> None:
+        self._down_since.pop(peer_id, None)
+
+    def link_down(self, peer_id: bytes) -> None:
+        self._down_since.setdefault(peer_id, self.ctx.now)
+
+    def _silent_since(self, seat: int) -> float | None:
+        """None while the player in ``seat`` is reachable and its entries reach us."""
+        ctx = self.ctx
+        peer_id = ctx.session.seats[seat].peer_id
+        if peer_id not in ctx.connected:
+            return self._down_since.get(peer_id, self.started_at)
+        have = ctx.sync.peers.get(peer_id)
+        if have is None or ctx.now - have.at > SILENCE_S:
+            return have.at if have is not None else self.started_at
+        if peer_id in ctx.sync.stalled_authors(ctx.now, STALL_S):
+            return ctx.sync.missing_since(peer_id)
+        return None
+
+    def check(self) -> None:
+        ctx = self.ctx
+        session = ctx.session
+        self.clock.update(session.waiting_for(), ctx.now)
+        if session.phase in (ABORTED, AUDITED):
+            return
+        overdue = self.clock.overdue(ctx.now, session.my_seat, self._silent_since)
+        if overdue is None:
+            return
+        peer_id = session.seats[overdue.seat].peer_id
+        what = "its turn" if overdue.what == "turn" else f"its {overdue.what}"
+        reason = (f"waited {int(overdue.waited)} s for {ctx.describe(peer_id)} ({what}): "
+                  "unreachable")
+        session.abort(None, reason)
