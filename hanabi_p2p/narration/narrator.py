@@ -215,6 +215,11 @@ def warning_line(reason: str) -> str:
     return _("Warning: {reason}").format(reason=safe(reason))
 
 
+def connection_problem_line(reason: str) -> str:
+    """A link to the table failed before anyone was seated (the screen's notice)."""
+    return _("Connection problem: {reason}").format(reason=safe(reason))
+
+
 def dropped_line(name: str) -> str:
     return _("{name} dropped out").format(name=safe(name))
 
