@@ -13,6 +13,8 @@ from __future__ import annotations
 TABLE_ID_BYTES = 16
 # A peer is named by its Ed25519 public key.
 PEER_ID_BYTES = 32
+# An entry hash (SHA-256), as HAVE heads and acks name entries.
+ENTRY_HASH_BYTES = 32
 # The longest table name: it must fit an mDNS TXT record beside the other keys, and it is
 # shown on one line of `tables` and of the lobby.
 MAX_TABLE_NAME_CHARS = 40

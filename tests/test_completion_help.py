@@ -44,6 +44,7 @@ def bash_completes(script: Path, line: str) -> list[str]:
     return done.stdout.split()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("line", "expected"), [
     ("hanabi-p2p lo", ["log"]),
     ("hanabi-p2p log ve", ["verify"]),

@@ -24,6 +24,7 @@ def run(*argv: str | Path, timeout: float = 300) -> subprocess.CompletedProcess[
 
 
 @pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.timeout(900)
 def test_the_built_wheel_installs_in_a_fresh_venv_and_plays(tmp_path: Path) -> None:
     if importlib.util.find_spec("build") is None:

@@ -39,6 +39,7 @@ def without_posix_names(*argv: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.slow
+@pytest.mark.process
 def test_the_whole_cli_plays_and_checks_a_practice_game_without_posix_only_names(
         tmp_path: Path) -> None:
     data = str(tmp_path / "data")

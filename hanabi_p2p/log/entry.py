@@ -26,6 +26,7 @@ import msgpack
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import fingerprint, is_valid_peer_id, verify_signature
 from hanabi_p2p.limits import (
+    ENTRY_HASH_BYTES,
     MAX_ENTRY_BYTES,
     MAX_SEQ,
     PEER_ID_BYTES,
@@ -35,7 +36,7 @@ from hanabi_p2p.limits import (
 from hanabi_p2p.log import canonical
 
 LOG_VERSION = 1
-HASH_BYTES = 32
+HASH_BYTES = ENTRY_HASH_BYTES
 ZERO_HASH = bytes(HASH_BYTES)
 SIGN_DOMAIN = b"hanabi-p2p/v1/entry"
 HASH_DOMAIN = b"hanabi-p2p/v1/entry-hash"

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -35,6 +35,7 @@ from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from hanabi_p2p.errors import LocalProtocolError
 from hanabi_p2p.limits import (
+    ENTRY_HASH_BYTES,
     MAX_ENTRY_BYTES,
     MAX_REASON_CHARS,
     MAX_SEQ,
@@ -189,15 +190,26 @@ class Entry:
 
 @dataclass(frozen=True, slots=True)
 class Have:
-    """What of the log I hold: author peer_id -> the next seq I lack from that author."""
+    """What of the log I hold: author peer_id -> the next seq I lack from that author, and
+    (protocol 4) author -> the hash of my entry just before it, so that two peers holding
+    different entries under one number notice it at once (SPEC §4.6, forks)."""
 
     TAG: ClassVar[str] = "HAVE"
     next_seq: Mapping[bytes, int]
+    heads: Mapping[bytes, bytes] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _check_seq_map("HAVE", self.next_seq)
+        if not isinstance(self.heads, Mapping):
+            raise LocalProtocolError(f"HAVE heads must be a map, not {type(self.heads).__name__}")
+        for author, head in self.heads.items():
+            _check_bytes("HAVE head author", author, exact=PEER_ID_BYTES)
+            _check_bytes("HAVE head", head, exact=ENTRY_HASH_BYTES)
+            if not self.next_seq.get(author):
+                raise LocalProtocolError("HAVE names a head for an author it holds nothing of")
         # Frozen means frozen: copy into a read-only view so the caller cannot mutate it later.
         object.__setattr__(self, "next_seq", MappingProxyType(dict(self.next_seq)))
+        object.__setattr__(self, "heads", MappingProxyType(dict(self.heads)))
 
 
 @dataclass(frozen=True, slots=True)

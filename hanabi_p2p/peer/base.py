@@ -21,6 +21,7 @@ from typing import Generic
 
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.log.entry import Entry, decode_entry
+from hanabi_p2p.log.equivocation import Equivocation
 from hanabi_p2p.log.replica import AddResult, Replica, Status
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.handshake import Signer
@@ -160,7 +161,7 @@ class CoreBase(Generic[StageT]):
                 peer_id):
             pass  # over its budget: dropped unread (it asks again at its next round)
         elif isinstance(frame, fr.Have):
-            self._on_have(peer_id, dict(frame.next_seq))
+            self._on_have(peer_id, dict(frame.next_seq), frame.heads)
         elif isinstance(frame, fr.Want):
             self._on_want(peer_id, dict(frame.from_seq))
         elif isinstance(frame, fr.Message):
@@ -209,7 +210,8 @@ class CoreBase(Generic[StageT]):
     def _tick(self, event: ins.Tick) -> None:
         raise NotImplementedError
 
-    def _on_have(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
+    def _on_have(self, peer_id: bytes, theirs: dict[bytes, int],
+                 heads: Mapping[bytes, bytes]) -> None:
         raise NotImplementedError
 
     def _on_want(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
@@ -304,8 +306,17 @@ class CoreBase(Generic[StageT]):
         for bad in result.dropped:
             self._signed_fault(bad.author, bad.reason)
         if result.equivocation is not None:
+            self._keep_proof(result.equivocation)
             author = result.equivocation.first.author
             self._signed_fault(author, "signed two different entries with the same number")
+
+    def _keep_proof(self, proof: Equivocation) -> None:
+        """Two entries of one author under one number: the second is stored beside the
+        first (our log then proves the fork to anyone who verifies it), and both go to every
+        peer linked to us, so that each holds the proof at once (SPEC §4.6, forks)."""
+        self.ctx.emit(fx.StoreEntry(proof.second, own=False))
+        for entry in (proof.first, proof.second):
+            self.ctx.emit(fx.Broadcast(fr.Entry(entry.encoded)))
 
     def _stored_already(self, entry: Entry) -> bool:
         """Our turn action, stored and sent before we applied it (a player's core)."""

@@ -83,7 +83,8 @@ class PeerCore(CoreBase[Stage]):
         self.hosting = HostLobby(self.ctx)
         self.waiting = Waiting(self.ctx, now)
         self.spectators = Spectators(self.ctx)
-        self.ending = Ending(self.ctx, self.replication.have, self._not_waited_for,
+        self.ending = Ending(self.ctx, self.replication.have, self.replication.have_frame,
+                             self._not_waited_for,
                              self.spectators.one_lacks, self._finish)
         self._chat = SlidingWindow(CHAT_BURST, CHAT_WINDOW_S)
         # our turn action, signed, stored and sent but not applied yet: see `_send_first`
@@ -165,7 +166,7 @@ class PeerCore(CoreBase[Stage]):
         self.waiting.link_up(peer_id)
         self.joining.link_up(peer_id)
         self.admission.link_up(peer_id)
-        ctx.send(peer_id, fr.Have(self.replication.have()))
+        ctx.send(peer_id, self.replication.have_frame())
         for frame in self.ending.frames_for_a_new_link():
             ctx.send(peer_id, frame)
         if self.spectators.linked and self.session.seat_of(peer_id) is not None:
@@ -198,7 +199,8 @@ class PeerCore(CoreBase[Stage]):
         return peer_id in self.spectators.linked or (
             bool(self.session.seats) and self.session.seat_of(peer_id) is None)
 
-    def _on_have(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
+    def _on_have(self, peer_id: bytes, theirs: dict[bytes, int],
+                 heads: Mapping[bytes, bytes]) -> None:
         if self._is_guest(peer_id):
             # a spectator (or a stranger): served what it lacks, never counted in what the
             # players hold, so nothing it claims can make us wait for or time out a player
@@ -206,7 +208,7 @@ class PeerCore(CoreBase[Stage]):
                 self.spectators.holds[peer_id] = theirs  # bounds only our own linger
             self.replication.serve(peer_id, theirs)
             return
-        self.replication.on_have(peer_id, theirs)
+        self.replication.on_have(peer_id, theirs, heads)
         self._check_linger()
 
     def _on_want(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:

@@ -73,6 +73,7 @@ class Claims:
 class Ending:
     ctx: PeerContext
     have: Callable[[], Have]
+    have_frame: Callable[[], fr.Have]
     # never waited for: players caught cheating, and those that left as they were seated
     not_waited_for: Callable[[], set[bytes]]
     spectator_lacks: Callable[[Have], bool]
@@ -94,7 +95,7 @@ class Ending:
         self.spectators_until = ctx.now + ctx.timing.spectator_linger
         # tell everyone at once that we hold it all: peers that are done too can stop as
         # soon as they hear it, not a sync interval later
-        ctx.emit(fx.Broadcast(fr.Have(self.have())))
+        ctx.emit(fx.Broadcast(self.have_frame()))
 
     def frames_for_a_new_link(self) -> list[fr.Message]:
         """What a peer that links up while we linger must hear: our word, and the others'."""

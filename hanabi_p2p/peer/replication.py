@@ -12,7 +12,7 @@ Spectators and strangers are *served* (`serve`): answered, at most every
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from hanabi_p2p.log.entry import Entry
@@ -77,6 +77,17 @@ class Replication:
             have = {a: have[a] for a in keep[: fr.MAX_AUTHORS]}
         return have
 
+    def have_frame(self) -> fr.Have:
+        """Our HAVE: what we hold of each author, and the hash of our entry just before."""
+        have = self.have()
+        replica = self.ctx.replica
+        heads = {}
+        for author, n in have.items():
+            entry = replica.get(author, n - 1) if n else None
+            if entry is not None:
+                heads[author] = entry.hash
+        return fr.Have(have, heads)
+
     def wants(self) -> dict[bytes, int]:
         members = self.members()
         replica = self.ctx.replica
@@ -135,13 +146,15 @@ class Replication:
         ctx = self.ctx
         if ctx.now - self._last_have_sent >= ctx.timing.sync_interval:
             self._last_have_sent = ctx.now
-            have = fr.Have(self.have())
+            have = self.have_frame()
             for peer_id in sorted(ctx.connected):
                 ctx.emit(fx.Send(peer_id, have))
 
-    def on_have(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
+    def on_have(self, peer_id: bytes, theirs: dict[bytes, int],
+                heads: Mapping[bytes, bytes]) -> None:
         """A peer we sync with (a player, or a joiner and its host) says what it holds."""
         ctx = self.ctx
+        self._compare_heads(peer_id, theirs, heads)
         session = ctx.session
         if session.seats or session.host_id == ctx.me or peer_id != session.host_id:
             # (a joiner in the lobby takes the host's word for who is there)
@@ -155,12 +168,28 @@ class Replication:
         # limited: a peer holding entries we refuse must not start a ping-pong)
         if theirs != ours and ctx.now - self._have_echo_at.get(peer_id, _LONG_AGO) > HAVE_ECHO_S:
             self._have_echo_at[peer_id] = ctx.now
-            ctx.send(peer_id, fr.Have(ours))
+            ctx.send(peer_id, self.have_frame())
         if any(n > ctx.replica.next_seq(a) and not self._on_its_way(a)
                for a, n in theirs.items()):
             wants = self.wants()
             if wants:
                 ctx.send(peer_id, fr.Want(wants))
+
+    def _compare_heads(self, peer_id: bytes, theirs: Mapping[bytes, int],
+                       heads: Mapping[bytes, bytes]) -> None:
+        """A peer whose entry under some author's number is not ours holds the other side
+        of a fork: ask it for that entry, which proves the fork (two entries, one number,
+        both signed by the author) as soon as it arrives (SPEC §4.6, forks)."""
+        replica = self.ctx.replica
+        forks = {}
+        for author, head in heads.items():
+            n = theirs.get(author, 0)
+            mine = replica.get(author, n - 1) if n else None
+            if (mine is not None and mine.hash != head
+                    and author not in replica.equivocators):
+                forks[author] = n - 1
+        if forks:
+            self.ctx.send(peer_id, fr.Want(forks))
 
     def answer(self, peer_id: bytes, their_next: dict[bytes, int], *,
                in_flight_too: bool = True) -> None:

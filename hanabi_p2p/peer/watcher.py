@@ -82,7 +82,7 @@ class WatcherCore(CoreBase[WatchStage]):
         ctx.connected.add(peer_id)
         ctx.up_at[peer_id] = ctx.now
         ctx.send(peer_id, fr.Message(ww.WATCH_TOPIC, ww.encode_watch(self.player_name)))
-        ctx.send(peer_id, fr.Have(self.replication.have()))
+        ctx.send(peer_id, self.replication.have_frame())
         ctx.event(fx.PeerLink(peer_id, up=True))
         ctx.flush_events()
 
@@ -94,8 +94,9 @@ class WatcherCore(CoreBase[WatchStage]):
         ctx.event(fx.PeerLink(peer_id, up=False, reason=event.reason))
         ctx.flush_events()
 
-    def _on_have(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
-        self.replication.on_have(peer_id, theirs)
+    def _on_have(self, peer_id: bytes, theirs: dict[bytes, int],
+                 heads: Mapping[bytes, bytes]) -> None:
+        self.replication.on_have(peer_id, theirs, heads)
 
     def _on_want(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
         self.replication.answer(peer_id, theirs)

@@ -49,6 +49,7 @@ def libraries(tmp: Path) -> list[Path]:
     return sorted(tmp.rglob("tmp*.so"))
 
 
+@pytest.mark.process
 def test_a_process_killed_right_after_loading_leaves_no_library(tmp_path: Path) -> None:
     process = run_with_tmp(tmp_path, LOAD_THEN_WAIT)
     assert process.stdout is not None and process.stdout.readline() == "loaded\n"
@@ -58,6 +59,7 @@ def test_a_process_killed_right_after_loading_leaves_no_library(tmp_path: Path) 
     assert list(tmp_path.iterdir()) == []  # nor the directory it was written to
 
 
+@pytest.mark.process
 def test_what_a_process_killed_mid_import_left_is_removed_by_the_next(tmp_path: Path) -> None:
     killed = run_with_tmp(tmp_path, KILLED_IN_BETWEEN)
     assert killed.wait(timeout=30) == -signal.SIGKILL

@@ -89,3 +89,59 @@ def test_a_have_and_want_flood_from_a_seated_player_costs_a_bounded_answer() -> 
     budget = ANSWER_BURST + ANSWER_RATE_PER_S * (net.now - started)
     assert sent_to_mallory <= budget
     # (protocol 3 answered each of the 800 frames a second with up to 256 entries)
+
+
+def test_two_versions_of_one_action_are_found_proven_and_blamed_on_their_signer() -> None:
+    """Mallory signs her turn action for Alice and, under the same number, a chat line for
+    Bob. The counts in their HAVEs agree, so protocol 3 never compared them (and blamed an
+    honest player for the divergence that followed). Now each HAVE names the last entry it
+    counts: the fork is found within a sync interval, both versions reach both honest
+    peers, Mallory alone is blamed, and each honest log keeps the proof, so that its
+    verification names her too."""
+    from hanabi_p2p.log.entry import make_entry
+    from hanabi_p2p.session.table import ABORTED
+    from hanabi_p2p.session.verify import verify_game
+
+    net = SimNet(GameConfig(3), seed=63)
+    alice, bob, mallory = net.peers
+    forked: list[int] = []
+
+    def fork_for_bob(src: int, dst: int, frame: fr.Frame) -> fr.Frame | bool:
+        if (src, dst) != (mallory.index, bob.index) or not isinstance(frame, fr.Entry):
+            return True
+        entry = decode_entry(frame.data)
+        if entry.kind != "action" or forked:
+            return True
+        twin = make_entry(mallory.identity, table_id=entry.table_id, seq=entry.seq,
+                          prev=entry.prev, turn=entry.turn, kind="chat",
+                          body={"text": "nothing to see"})
+        forked.append(entry.seq)
+        bob.core.handle(ins.Received(mallory.peer_id, fr.Entry(twin.encoded), net.now))
+        net._effects(bob)
+        return False
+
+    from hanabi_p2p.peer import inputs as ins
+
+    net.on_frame = fork_for_bob  # type: ignore[assignment]
+    net.open_table()
+    net.run(lambda: bool(forked) and alice.finished is not None and bob.finished is not None)
+    for p in (alice, bob):
+        assert p.session.phase == ABORTED
+        assert p.session.blamed == mallory.peer_id, p.session.abort_reason
+        report = verify_game(p.stored)
+        assert any(problem.author == mallory.peer_id and "equivocation" in problem.reason
+                   for problem in report.problems), report.problems
+        assert {problem.author for problem in report.problems} == {mallory.peer_id}
+    assert no_blame_but(net, mallory.peer_id)
+
+
+def no_blame_but(net: SimNet, cheater: bytes) -> bool:
+    """Nobody but ``cheater`` is blamed anywhere, and no fatal fault names another peer."""
+    for p in net.peers[: net.players]:
+        if p.peer_id == cheater:
+            continue
+        if p.session.blamed not in (None, cheater):
+            return False
+        if any(f.fatal and f.peer_id not in (None, cheater) for f in p.faults()):
+            return False
+    return True

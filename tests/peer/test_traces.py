@@ -15,6 +15,8 @@ from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import PLAY
 
+pytestmark = pytest.mark.slow  # whole games
+
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("hands_shown", [False, True])
