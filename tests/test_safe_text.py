@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import unicodedata
 
 import pytest
@@ -116,6 +117,12 @@ def test_output_never_holds_an_unsafe_character(text: str, limit: int) -> None:
 
 
 @pytest.mark.slow
+def test_every_character_left_is_printable() -> None:
+    """So a reason made safe fits a frame, which refuses anything not printable (clip_reason)."""
+    left = {safe(chr(code)) for code in range(sys.maxunicode + 1)}
+    assert all(text.isprintable() for text in left)
+
+
 @settings(max_examples=1000)
 @given(st.text(alphabet=st.characters(categories=("L", "N", "P", "S")), max_size=40))
 def test_printable_text_passes_unchanged(text: str) -> None:

@@ -44,6 +44,7 @@ from hanabi_p2p.limits import (
     TABLE_ID_BYTES,
 )
 from hanabi_p2p.net.errors import FrameError, LinkAuthError
+from hanabi_p2p.safe_text import safe
 
 # A frame's record (its msgpack payload; after the handshake the payload's ciphertext with
 # its AEAD tag) is at most this long: four times the log's largest entry (MAX_ENTRY_BYTES,
@@ -290,9 +291,9 @@ FRAME_TYPES: dict[str, type[Frame]] = {
 
 
 def clip_reason(reason: str) -> str:
-    """Make any text fit a BYE/ERROR reason (printable, short) so sending it cannot fail."""
-    printable = "".join(ch if ch.isprintable() else "?" for ch in reason)
-    return printable[:MAX_REASON_CHARS]
+    """Make any text fit a BYE/ERROR reason (printable, short) so sending it cannot fail: the
+    one sanitiser's rules (whatever it leaves is printable), cut to the wire's limit."""
+    return safe(reason, MAX_REASON_CHARS)
 
 
 # -- encoding -------------------------------------------------------------------------------
