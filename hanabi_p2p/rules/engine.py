@@ -61,6 +61,7 @@ from hanabi_p2p.rules.cards import (
     RANKS,
     Card,
     GameConfig,
+    Rating,
     Suit,
     rating,
 )
@@ -287,7 +288,7 @@ class GameState:
         return total
 
     @property
-    def rating(self) -> str:
+    def rating(self) -> Rating:
         return rating(self.config, self.score, won=self.end is End.PERFECT)
 
     @property
