@@ -7,6 +7,9 @@ Each class's docstring says what it means to a user. The split follows h11: a
 
 from __future__ import annotations
 
+import dataclasses
+from typing import ClassVar
+
 
 class HanabiError(Exception):
     """Something went wrong in hanabi-p2p."""
@@ -29,6 +32,43 @@ class GameInUse(HanabiError):
 
 class IllegalAction(HanabiError):
     """An action breaks a rule of the game; the message names the rule."""
+
+
+class Refusal(IllegalAction):
+    """An action refused by a rule, typed: the class says which rule, its fields the details.
+
+    Each concrete refusal (hanabi_p2p/refusals.py) is a dataclass whose ``template`` is its
+    English text, with its fields as ``str.format`` names; ``str(exc)`` is that text filled
+    in (what is logged, tested and given as a reason to peers). The player reads it in their
+    own language: hanabi_p2p/ui/refusals.py words each class again from the catalogs, by
+    class and fields, never by reading the English back."""
+
+    template: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        self.args = (str(self),)  # as an IllegalAction("text") has it
+
+    def parts(self) -> dict[str, str]:
+        """The fields as the texts they are shown with (a float without trailing zeros)."""
+        if not dataclasses.is_dataclass(self):
+            return {}
+        return {f.name: _shown(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+    def __str__(self) -> str:
+        return self.template.format(**self.parts())
+
+    def __reduce__(self) -> tuple[type[Refusal], tuple[object, ...]]:
+        """Rebuilt from its fields (not from its text) when it crosses to another process."""
+        return type(self), tuple(self._field_values())
+
+    def _field_values(self) -> list[object]:
+        if not dataclasses.is_dataclass(self):
+            return []
+        return [getattr(self, f.name) for f in dataclasses.fields(self)]
+
+
+def _shown(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 class LocalProtocolError(HanabiError):

@@ -44,13 +44,14 @@ ALLOWED: dict[str, set[str]] = {
     "sodium_library": set(),  # loads the deck's native library once per process
     "safe_text": {"limits"},
     "i18n": {"errors"},
+    "refusals": {"errors"},  # every refusal of the rules and the session, typed
     "datadir": BASE | {"portable"},
     "identity": BASE | {"datadir", "portable", "safe_text"},
     # the pure game: rules, deck, log, session
-    "rules": BASE,
+    "rules": BASE | {"refusals"},
     "deck": BASE | {"rules", "sodium_library"},
     "log": BASE | {"datadir", "identity", "portable"},
-    "session": BASE | {"deck", "identity", "log", "rules"},
+    "session": BASE | {"deck", "identity", "log", "refusals", "rules"},
     "hanablive": BASE | {"rules"},
     "net": BASE | {"safe_text"},
     # the peer: its pure core, then the IO shell around it
@@ -62,7 +63,7 @@ ALLOWED: dict[str, set[str]] = {
     "narration": {"i18n", "rules", "safe_text", "session"},
     "bots": BASE | {"i18n", "narration", "rules", "safe_text"},
     "ui": BASE | {"bots", "datadir", "i18n", "identity", "narration", "net", "portable",
-                  "ratelimit", "rules", "safe_text", "session"},
+                  "ratelimit", "refusals", "rules", "safe_text", "session"},
     # front ends of a peer, the commands, the entry point
     "frontends": BASE | {"bots", "datadir", "deck", "i18n", "identity", "log", "narration",
                          "net", "peer", "peer-core", "rules", "safe_text", "session", "ui"},

@@ -22,7 +22,6 @@ import json
 import os
 import string
 import sys
-from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -32,23 +31,15 @@ from typing import Any
 
 from hanabi_p2p import __version__, i18n
 from hanabi_p2p.commands import log_json, replay_interactive
+from hanabi_p2p.commands.log_story import story_lines
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
-from hanabi_p2p.errors import HanabiError, UserError
+from hanabi_p2p.errors import UserError
 from hanabi_p2p.hanablive import export_game
 from hanabi_p2p.helpformat import with_examples
-from hanabi_p2p.i18n import _
-from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.storage import MAGIC, CorruptLogError, parse
-from hanabi_p2p.narration import narrator as say
-from hanabi_p2p.net.handshake import table_code
-from hanabi_p2p.rules.actions import Clue, Discard, Play
-from hanabi_p2p.rules.engine import End, GameState
 from hanabi_p2p.safe_text import ELLIPSIS, safe
-from hanabi_p2p.session import bodies as b
-from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.verify import (
     GameReport,
-    Problem,
     Verdict,
     damaged_header_report,
     variant_text,
@@ -69,12 +60,7 @@ EXIT_STATUS_HELP = (
     "2 the file cannot be used or the command line is wrong")
 JSON_HELP = "print one JSON document instead of text (its keys: docs/json.md)"
 
-CHECK = "✓"
-CROSS = "✗"
-UNVERIFIED = "?"
 MAX_EXTRA_PROBLEMS = 5  # after the first, how many more problems `verify` lists
-MAX_UNVERIFIED_LINES = 200  # unchecked actions listed (a game has at most ~90 turns)
-FACES_PER_ROW = 10
 ID_CHARS_SHOWN = 12  # table id digits error messages print: plenty to be a unique prefix
 LIST_ID_CHARS = 8  # table id digits `list` prints (a unique prefix among a person's games)
 LIST_COLUMNS = 80  # `list` fits a classic terminal, 5 players and long names included
@@ -382,153 +368,6 @@ def _date(created: int) -> str:
         return datetime.fromtimestamp(created).strftime("%Y-%m-%d %H:%M")
     except (OverflowError, OSError, ValueError):
         return "?"
-
-
-# ---------------------------------------------------------------------------- the story
-
-
-def story_lines(report: GameReport) -> list[str]:
-    """The game turn by turn: one line per event, a check mark per verified signature
-    behind it, a cross per rejected entry; then what could not be checked, then the deck."""
-    names = [p.name for p in report.players]
-    width = max(len(names), 1)
-    signed = _signatures_by_line(report)
-    lines: list[str] = []
-
-    def add(marks: str, text: str) -> None:
-        lines.append(f"{marks:<{width}}  {text}")
-
-    for item in report.timeline:
-        if isinstance(item, Problem):
-            add(CROSS, report.describe(item))
-        elif isinstance(item, ev.TurnResolved):
-            marks = CHECK * signed["turn", item.turn]
-            add(marks, _turn_text(report, item, names))
-        else:
-            text = _event_text(report, item, names)
-            if text is not None:
-                add(CHECK * signed[_event_key(item)], text)
-                if isinstance(item, ev.DeckReady):
-                    lines.extend(f"{'':<{width}}    {hand}" for hand in _dealt_hands(report))
-    lines.extend(_unverified_lines(report, width))
-    lines.extend(_deck_lines(report))
-    return lines
-
-
-def _event_key(event: ev.Event) -> tuple[str, int]:
-    if isinstance(event, ev.DeckReady):
-        return "deck", 0
-    if isinstance(event, ev.Audited):
-        return "seed", 0
-    if isinstance(event, ev.GameOver):
-        return "none", 0
-    return "one", 0
-
-
-def _signatures_by_line(report: GameReport) -> Counter[tuple[str, int]]:
-    """How many applied (hence verified) entries stand behind each kind of story line."""
-    counts: Counter[tuple[str, int]] = Counter()
-    for entry in report.applied:
-        if entry.kind in ("action", "ack"):
-            counts["turn", entry.turn] += 1
-        elif entry.kind in ("deck", "seed"):
-            counts[entry.kind, 0] += 1
-    counts["one", 0] = 1
-    return counts
-
-
-def _event_text(report: GameReport, event: ev.Event, names: list[str]) -> str | None:
-    # every sentence from the one narrator, as on the table and in headless lines
-    if isinstance(event, ev.TableOpened):
-        host = report.label(report.players[0].peer_id) if report.players else _("the host")
-        return say.opened_by_line(host, event.name, report.config)
-    if isinstance(event, ev.PlayerJoined):
-        return say.sits_down_line(report.label(event.peer_id))
-    if isinstance(event, ev.Seated):
-        ids = [p.peer_id for p in report.players]
-        code = table_code(report.table_id, ids) if report.table_id is not None and ids else ""
-        return say.seated_line(code, [report.label(peer_id) for peer_id in ids])
-    if isinstance(event, ev.HandMoved):
-        return say.hand_moved_line(say.seat_name(names, event.seat), event.to)
-    if isinstance(event, ev.GameOver):
-        rating = report.state.rating if report.state is not None else None
-        return say.game_over_line(End(event.end), event.score, rating)
-    return "; ".join(say.event_lines(event, names)) or None
-
-
-def _turn_text(report: GameReport, event: ev.TurnResolved, names: list[str]) -> str:
-    """The turn's line, plus what the audit revealed: the faces a clue touched, the card
-    drawn (said after the action, before any line on how the game ended)."""
-    first, *more = say.describe(event.action, event.outcome, names, event.before.hands,
-                                event.before) or [""]
-    faces = report.faces
-    action, outcome = event.action, event.outcome
-    if isinstance(action, Clue) and faces:
-        touched = [str(faces[c]) for c in event.before.hands[action.target]
-                   if c in outcome.touched]
-        if touched:
-            first += f" [{' '.join(touched)}]"
-    if outcome.drew is not None and outcome.drew in faces:
-        first += "; " + say.draws_text(faces[outcome.drew])
-    return say.turn_line(event.turn, "; ".join([first, *more]))
-
-
-def _dealt_hands(report: GameReport) -> list[str]:
-    """Every starting hand, once the audit made every face known."""
-    faces, config = report.faces, report.config
-    if not faces or config is None:
-        return []
-    start = GameState(config, [faces[i] for i in range(config.deck_size)])
-    return [say.hand_line(player.name, [faces[c] for c in start.hands[player.seat]])
-            for player in report.players]
-
-
-def _unverified_lines(report: GameReport, width: int) -> list[str]:
-    if not report.unapplied:
-        return []
-    actions = [e for e in report.unapplied if e.kind == "action"]
-    why = (
-        "the deck was not audited, so no turn after the deal can be checked"
-        if not report.faces
-        else "they could not be applied"
-    )
-    lines = [f"{'':<{width}}  {len(report.unapplied)} more entries, signed but not checked "
-             f"against the rules: {why}"]
-    for entry in actions[:MAX_UNVERIFIED_LINES]:
-        lines.append(f"{UNVERIFIED:<{width}}  turn {entry.turn + 1:<3} "
-                     f"{report.label(entry.author)}: {_raw_action(report, entry)}")
-    if len(actions) > MAX_UNVERIFIED_LINES:
-        lines.append(f"{'':<{width}}  ... and {len(actions) - MAX_UNVERIFIED_LINES} more actions")
-    return lines
-
-
-def _raw_action(report: GameReport, entry: Entry) -> str:
-    """An action as its author claimed it, for entries the replay never reached."""
-    seat = next((p.seat for p in report.players if p.peer_id == entry.author), 0)
-    try:
-        action = b.ActionBody.from_wire(entry.body, seat).action
-    except HanabiError as exc:
-        return f"malformed action ({exc})"
-    if isinstance(action, Play):
-        return f"plays card #{action.card}"
-    if isinstance(action, Discard):
-        return f"discards card #{action.card}"
-    named = action.colour.value if action.colour is not None else str(action.rank)
-    target = report.seat_name(action.target)
-    cards = ", ".join(f"#{c}" for c in sorted(action.touched or ()))
-    return f"clues {target} {named} ({cards or 'no card'})"
-
-
-def _deck_lines(report: GameReport) -> list[str]:
-    faces = report.faces
-    if not faces:
-        return []
-    lines = ["every card after the audit (deck position: face, top first):"]
-    positions = sorted(faces)
-    for row in range(0, len(positions), FACES_PER_ROW):
-        chunk = positions[row : row + FACES_PER_ROW]
-        lines.append("  " + "  ".join(f"{p:>2}:{faces[p]}" for p in chunk))
-    return lines
 
 
 # ---------------------------------------------------------------------------- list / export

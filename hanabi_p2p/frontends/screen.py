@@ -363,7 +363,7 @@ class ScreenFrontend(Frontend):
         try:
             peer.command(command)
         except HanabiError as exc:
-            app.notify(translate_refusal(str(exc)), seconds=ERROR_SECONDS)
+            app.notify(translate_refusal(exc), seconds=ERROR_SECONDS)
             return
         self._schedule_refresh()
 

@@ -2,8 +2,8 @@
 
 Public API (see protocol/SPEC.md section 3 for the normative rules):
 
-* ``entry``: ``Entry``, ``make_entry``, ``decode_entry``, ``BadEntry``, ``KINDS``,
-  ``BODY_VALIDATORS``, limits such as ``MAX_ENTRY_BYTES``.
+* ``entry``: ``Entry``, ``make_entry``, ``decode_entry``, ``BadEntry``, ``EntryKind`` (and
+  ``KINDS``, its wire strings), limits such as ``MAX_ENTRY_BYTES``.
 * ``replica``: ``Replica``, ``App`` / ``SeatedApp``, ``AddResult``, ``Status``, ``Gap``.
 * ``storage``: ``GameFile``, ``load``, ``LoadResult``, ``open_game``, ``PrivateFile``.
 * ``verify``: ``verify_entries``, ``StructuralReport``, ``digest``.
@@ -11,12 +11,12 @@ Public API (see protocol/SPEC.md section 3 for the normative rules):
 
 from hanabi_p2p.limits import MAX_ENTRY_BYTES
 from hanabi_p2p.log.entry import (
-    BODY_VALIDATORS,
     KINDS,
     LOG_VERSION,
     ZERO_HASH,
     BadEntry,
     Entry,
+    EntryKind,
     decode_entry,
     make_entry,
 )
@@ -34,7 +34,6 @@ from hanabi_p2p.log.storage import (
 from hanabi_p2p.log.verify import StructuralReport, digest, verify_entries
 
 __all__ = [
-    "BODY_VALIDATORS",
     "KINDS",
     "LOG_VERSION",
     "MAX_ENTRY_BYTES",
@@ -44,6 +43,7 @@ __all__ = [
     "BadEntry",
     "CorruptLogError",
     "Entry",
+    "EntryKind",
     "Equivocation",
     "GameFile",
     "GameHeader",

@@ -8,9 +8,15 @@ The signature is Ed25519 by ``author`` over ``SIGN_DOMAIN || pack([first eight f
 The entry hash is ``SHA-256(HASH_DOMAIN || full encoding)``; an author's next entry carries
 it in ``prev``, so each author's entries form a chain.
 
-``decode_entry`` is the single door for untrusted bytes: it checks size, encoding, every field,
-the author key and the signature, then the kind's body validator (if the session registered
-one), and raises ``BadEntry`` naming the author and the reason. Nothing else parses entries.
+``decode_entry`` is the single door for untrusted bytes: it checks size, encoding, every field
+(the kind among them: one of ``EntryKind``), the author key and the signature, and raises
+``BadEntry`` naming the author and the reason. Nothing else parses entries.
+
+Entry kinds. The log names the kinds (``EntryKind``: each wire string is written here and
+nowhere else) and refuses any other, but knows nothing of what a body means: the table of
+kinds — stage, step, body parser of each — is the session's (hanabi_p2p/session/kinds.py),
+which imports this module, never the other way round (log <- session). The session parses a
+body once per entry into its typed value and keeps it on the entry (``Entry.parsed``).
 """
 
 from __future__ import annotations
@@ -19,11 +25,12 @@ import functools
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from enum import StrEnum
+from typing import Any, Protocol, TypeVar, cast
 
 import msgpack
 
-from hanabi_p2p.errors import HanabiError, LocalProtocolError, RemoteProtocolError
+from hanabi_p2p.errors import LocalProtocolError, RemoteProtocolError
 from hanabi_p2p.identity import fingerprint, is_valid_peer_id, verify_signature
 from hanabi_p2p.limits import (
     ENTRY_HASH_BYTES,
@@ -47,30 +54,26 @@ MAX_TURN = 2**16 - 1
 MAX_VERSION = 255
 ENVELOPE_FIELDS = 9
 
-KINDS: frozenset[str] = frozenset(
-    {
-        "table.open",  # host opens a table: name, variant, options
-        "lobby.join",  # a player asks for a seat
-        "lobby.seat",  # host fixes the seating (turn order of peer_ids)
-        "deck",  # mental-poker deck messages, including reveal shares
-        "action",  # play / discard / clue / choreography announcement
-        "ack",  # a peer confirms it applied a turn (carries its public-state hash)
-        "move",  # reorder of one's own hand
-        "chat",  # table talk
-        "resign",  # resignation or abort
-        "seed",  # end-of-game seed reveal for the audit
-    }
-)
+_T = TypeVar("_T")
 
-BodyValidator = Callable[[Any], object]  # the return value is ignored
 
-# Per-kind body checks, filled by the session layer (the game semantics live there). A
-# validator raises ValueError or TypeError with a reason; decode_entry turns that into
-# BadEntry. Kinds without a validator only get the structural checks.
-BODY_VALIDATORS: dict[str, BodyValidator] = {}
-# What a validator may raise on a bad body. Lookup/attribute errors are included because a
-# validator poking at a hostile body may trip on them, and hostile input must never crash us.
-BODY_ERRORS = (ValueError, TypeError, LookupError, AttributeError, HanabiError)
+class EntryKind(StrEnum):
+    """What an entry is: the ``kind`` field of the wire form (SPEC 3.3), one value each."""
+
+    TABLE_OPEN = "table.open"  # host opens a table: name, variant, options
+    LOBBY_JOIN = "lobby.join"  # a player asks for a seat
+    LOBBY_SEAT = "lobby.seat"  # host fixes the seating (turn order of peer_ids)
+    DECK = "deck"  # mental-poker deck messages, including reveal shares
+    ACTION = "action"  # play / discard / clue / choreography announcement
+    ACK = "ack"  # a peer confirms it applied a turn (carries its public-state hash)
+    MOVE = "move"  # reorder of one's own hand
+    CHAT = "chat"  # table talk
+    RESIGN = "resign"  # resignation or abort
+    SEED = "seed"  # end-of-game seed reveal for the audit
+
+
+# The wire strings of every kind (a StrEnum member is equal to its string).
+KINDS: frozenset[str] = frozenset(kind.value for kind in EntryKind)
 
 
 class BadEntry(RemoteProtocolError):
@@ -203,6 +206,22 @@ class Entry:
     def author_fingerprint(self) -> str:
         return fingerprint(self.author)
 
+    @property
+    def entry_kind(self) -> EntryKind:
+        """The kind as the enum (every Entry's kind is a known one: the envelope checks it)."""
+        return EntryKind(self.kind)
+
+    def parsed(self, parser: Callable[[Any], _T]) -> _T:
+        """The body as ``parser`` reads it, parsed once per entry and kept with it (the
+        session's typed bodies: the log does not know them, so the caller names the parser).
+        A parser that raises keeps nothing: the next call raises the same."""
+        kept = self.__dict__.get("_parsed")
+        if kept is not None and kept[0] is parser:
+            return cast(_T, kept[1])
+        value = parser(self.body)
+        self.__dict__["_parsed"] = (parser, value)
+        return value
+
     def __repr__(self) -> str:
         return (
             f"Entry({self.kind} by {self.author_fingerprint} seq={self.seq} "
@@ -240,12 +259,6 @@ def make_entry(
     problem = envelope_problem([*fields, bytes(SIGNATURE_BYTES)])
     if problem:
         raise LocalProtocolError(f"invalid entry: {problem}")
-    validator = BODY_VALIDATORS.get(kind)
-    if validator is not None:
-        try:
-            validator(normal_body)
-        except BODY_ERRORS as exc:
-            raise LocalProtocolError(f"invalid {kind} body: {exc}") from exc
     # Every field is checked and in normal form: encoded once, here, and the entry's bytes
     # are these same bytes with the signature appended (what `_strip_signature` undoes).
     signed = _pack_normal(fields)
@@ -262,7 +275,8 @@ def decode_entry(raw: bytes, max_size: int = MAX_ENTRY_BYTES) -> Entry:
     """Parse and fully validate untrusted bytes; raise BadEntry (and nothing else) if bad.
 
     Check order (SPEC.md 3.5): size, canonical msgpack, array of 9, envelope field types and
-    ranges, author key validity, signature, body validator of the kind.
+    ranges, author key validity, signature. The body's check of its kind (step 7) is the
+    session's, before it holds or applies the entry.
     """
     if not isinstance(raw, bytes | bytearray | memoryview):
         raise BadEntry(None, "entry is not a byte string")
@@ -275,7 +289,7 @@ def decode_entry(raw: bytes, max_size: int = MAX_ENTRY_BYTES) -> Entry:
         raise BadEntry(None, str(exc)) from None
     if not isinstance(value, list) or len(value) != ENVELOPE_FIELDS:
         raise BadEntry(None, f"entry is not an array of {ENVELOPE_FIELDS} fields")
-    author, kind, body, signature = value[2], value[6], value[7], value[8]
+    author, signature = value[2], value[8]
     claimed = author if _is_bytes(author, PEER_ID_BYTES) else None
     problem = envelope_problem(value)
     if problem:
@@ -284,12 +298,6 @@ def decode_entry(raw: bytes, max_size: int = MAX_ENTRY_BYTES) -> Entry:
         raise BadEntry(claimed, "author is not a valid Ed25519 public key")
     if not verify_signature(author, signature, SIGN_DOMAIN + _strip_signature(raw, signature)):
         raise BadEntry(claimed, "signature does not verify for the claimed author")
-    validator = BODY_VALIDATORS.get(kind)
-    if validator is not None:
-        try:
-            validator(body)
-        except BODY_ERRORS as exc:
-            raise BadEntry(author, f"invalid {kind} body: {exc}") from None
     # The canonical check above guarantees re-encoding reproduces raw; keep the bytes.
     return _checked_entry(value[:8], signature, raw)
 

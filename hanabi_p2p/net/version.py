@@ -7,4 +7,7 @@ before the handshake's cryptography is loaded (commands/join.py loads it meanwhi
 
 # 3: the deck runs in ristretto255 (SPEC 1 "Group"); a version-2 program (0.2.0) shuffles in
 # edwards25519, so the two must never link.
-PROTOCOL_VERSION = 3
+# 4: a cheating player can no longer get an honest one blamed (SPEC 4.6: HAVE names each
+# author's head so forks are found; `complete` is its sender's signed word; every link's
+# HAVE/WANT are budgeted). A version-3 program reads neither, so the two must never link.
+PROTOCOL_VERSION = 4

@@ -15,7 +15,8 @@ CONTRACT (other modules code against exactly this; keep it stable):
   clues it received, positive and negative), the faces of played/discarded cards.
 * ``reveal(card, face)``: record a face learnt from the deck protocol. Contradicting a face
   already known raises ``LocalProtocolError``.
-* ``check(action)`` raises ``IllegalAction`` naming the broken rule, e.g.
+* ``check(action)`` raises ``IllegalAction`` (a typed refusal of hanabi_p2p/refusals.py)
+  naming the broken rule, e.g.
   "discard not allowed: all 8 clue tokens are available"; ``apply(action)`` checks, then
   applies and returns an ``Outcome``. A play or discard needs the card's face known
   (``reveal`` it first) or raises ``LocalProtocolError``. After an error, state is unchanged.
@@ -53,7 +54,8 @@ from enum import Enum, StrEnum
 
 import msgpack
 
-from hanabi_p2p.errors import IllegalAction, LocalProtocolError
+from hanabi_p2p import refusals as rf
+from hanabi_p2p.errors import LocalProtocolError
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.rules.cards import (
     MAX_CLUE_TOKENS,
@@ -424,71 +426,61 @@ class GameState:
     def _check(self, action: Action) -> frozenset[int]:
         """Check ``action``; for a clue, return the cards it touches."""
         if self.end is not End.IN_PROGRESS:
-            raise IllegalAction("game is over")
+            raise rf.GameEnded()
         players = self.config.players
         seat = action.seat
         if not 0 <= seat < players:
-            raise IllegalAction(f"seat {seat} does not exist: seats are 0 to {players - 1}")
+            raise rf.SeatDoesNotExist(seat, players - 1)
         if isinstance(action, Move):
             self._check_in_hand(seat, action.card)
             size = len(self.hands[seat])
             if not 0 <= action.to < size:
-                raise IllegalAction(
-                    f"cannot move card {action.card} to position {action.to}: "
-                    f"seat {seat} holds {size} cards"
-                )
+                raise rf.CannotMoveThere(action.card, action.to, seat, size)
             return frozenset()
         if isinstance(action, Terminate):
             return frozenset()
         if not isinstance(action, _TURN_ACTIONS):
             raise LocalProtocolError(f"not an action: {action!r}")
         if seat != self.current_seat:
-            raise IllegalAction(f"not your turn: it is seat {self.current_seat}'s turn")
+            raise rf.NotThisSeatsTurn(self.current_seat)
         if isinstance(action, Clue):
             return self._check_clue(action)
         self._check_in_hand(seat, action.card)
         if isinstance(action, Discard):
             if self.clue_tokens >= MAX_CLUE_TOKENS:
-                raise IllegalAction(
-                    f"discard not allowed: all {MAX_CLUE_TOKENS} clue tokens are available"
-                )
+                raise rf.CluesAllAvailable(MAX_CLUE_TOKENS)
         elif action.announce is not None:
             if not self.config.choreography:
-                raise IllegalAction("announce not allowed: the choreography option is off")
+                raise rf.AnnounceOff()
             if action.announce not in self.config.clue_colours:
-                raise IllegalAction(
-                    f"announce not allowed: {action.announce.value} cannot be named in "
-                    f"{self.config.variant.value}"
-                )
+                raise rf.ColourNotInVariant(
+                    "announce", action.announce.value, self.config.variant.value)
         return frozenset()
 
     def _check_in_hand(self, seat: int, card: int) -> None:
         if not (isinstance(card, int) and 0 <= card < len(self._where)
                 and self._where[card] == seat):
-            raise IllegalAction(f"card {card} is not in seat {seat}'s hand")
+            raise rf.NotInHand(card, seat)
 
     def _check_clue(self, clue: Clue) -> frozenset[int]:
         cfg = self.config
         if self.clue_tokens <= 0:
-            raise IllegalAction("clue not allowed: no clue tokens left")
+            raise rf.NoClueTokens()
         target = clue.target
         if target == clue.seat:
-            raise IllegalAction("clue not allowed: you cannot clue yourself")
+            raise rf.ClueToSelf()
         if not 0 <= target < cfg.players:
-            raise IllegalAction(f"clue not allowed: there is no seat {target}")
+            raise rf.ClueTargetMissing(target)
         table = self._table
         if (clue.colour is None) == (clue.rank is None):
-            raise IllegalAction("clue not allowed: name exactly one colour or one number")
+            raise rf.ClueNamesOneThing()
         if clue.colour is not None:
             if clue.colour not in cfg.clue_colours:
-                raise IllegalAction(
-                    f"clue not allowed: {clue.colour.value} cannot be named in "
-                    f"{cfg.variant.value}"
-                )
+                raise rf.ColourNotInVariant("clue", clue.colour.value, cfg.variant.value)
             mask = table.colour_mask[clue.colour]
         else:
             if clue.rank not in RANKS:
-                raise IllegalAction(f"clue not allowed: there is no number {clue.rank}")
+                raise rf.NoSuchNumber(clue.rank)
             mask = table.rank_mask[clue.rank]
         hand = self.hands[target]
         fi = self._fi
@@ -496,7 +488,7 @@ class GameState:
         if all(fi[c] >= 0 for c in hand):
             touched = frozenset(c for c in hand if mask >> fi[c] & 1)
             if declared is not None and declared != touched:
-                raise IllegalAction(f"clue touches cards {_ids(touched)}, not {_ids(declared)}")
+                raise rf.ClueTouchesOthers(_ids(touched), _ids(declared))
         else:
             if declared is None:
                 raise LocalProtocolError(
@@ -506,7 +498,7 @@ class GameState:
             self._check_declared(target, declared, mask)
             touched = frozenset(declared)
         if not touched and not cfg.empty_clues:
-            raise IllegalAction("clue not allowed: it touches no cards (empty clues are off)")
+            raise rf.EmptyClue()
         return touched
 
     def _check_declared(self, target: int, declared: frozenset[int], mask: int) -> None:
@@ -514,20 +506,18 @@ class GameState:
         hand = self.hands[target]
         stray = declared.difference(hand)
         if stray:
-            raise IllegalAction(f"clue touches cards {_ids(stray)}, not in seat {target}'s hand")
+            raise rf.ClueOutsideHand(_ids(stray), target)
         fi = self._fi
         poss = self._poss
         for c in hand:
             hit = c in declared
             if fi[c] >= 0 and bool(mask >> fi[c] & 1) != hit:
                 verb = "cannot touch" if hit else "must touch"
-                raise IllegalAction(f"clue {verb} card {c}: its face is known")
+                raise rf.ClueDeniesFace(verb, c)
             left = poss[c] & mask if hit else poss[c] & ~mask
             if not left:
                 verb = "touching" if hit else "missing"
-                raise IllegalAction(
-                    f"clue contradicts earlier clues: {verb} card {c} leaves it no possible face"
-                )
+                raise rf.ClueDeniesClues(verb, c)
 
     # ------------------------------------------------------------------ applying
 

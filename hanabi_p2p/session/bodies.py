@@ -13,6 +13,7 @@ client in another language checks exactly the same (protocol/SPEC.md 5.1).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -29,6 +30,7 @@ from hanabi_p2p.limits import (
 )
 from hanabi_p2p.limits import MAX_PLAYERS as MAX_SEATS
 from hanabi_p2p.limits import MIN_PLAYERS as MIN_SEATS
+from hanabi_p2p.log.entry import EntryKind
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
 
@@ -89,7 +91,9 @@ def is_blank(text: str) -> bool:
     return all(c in WHITE_SPACE for c in text)
 
 
-def _map(body: Any, kind: str, keys: set[str], optional: set[str] | None = None) -> dict[str, Any]:
+def _map(
+    body: Any, kind: EntryKind, keys: set[str], optional: set[str] | None = None
+) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise BadBody(f"{kind}: body must be a map")
     allowed = keys | (optional or set())
@@ -203,7 +207,7 @@ class TableOpen:
 
     @classmethod
     def from_wire(cls, body: Any) -> TableOpen:
-        m = _map(body, "table.open", {"name", "host", "players", "variant", "options"},
+        m = _map(body, EntryKind.TABLE_OPEN, {"name", "host", "players", "variant", "options"},
                  optional={"table", "group"})
         options = [
             _enum_text(o, "option", OPTION_NAMES)
@@ -269,7 +273,7 @@ class LobbyJoin:
 
     @classmethod
     def from_wire(cls, body: Any) -> LobbyJoin:
-        m = _map(body, "lobby.join", {"name", "addr"}, optional={"bot"})
+        m = _map(body, EntryKind.LOBBY_JOIN, {"name", "addr"}, optional={"bot"})
         runner = m.get("bot")
         if runner is not None and not (
             isinstance(runner, bytes) and len(runner) in (0, PEER_ID_BYTES)
@@ -299,7 +303,7 @@ class LobbySeat:
 
     @classmethod
     def from_wire(cls, body: Any) -> LobbySeat:
-        m = _map(body, "lobby.seat", {"seats"})
+        m = _map(body, EntryKind.LOBBY_SEAT, {"seats"})
         seats = []
         for raw in _list(m["seats"], "seats", MAX_SEATS):
             item = _list(raw, "seat", 4)
@@ -383,12 +387,29 @@ class ActionBody:
 
     @classmethod
     def from_wire(cls, body: Any, seat: int) -> ActionBody:
-        m = _map(body, "action", {"act", "hash", "deck"})
+        """The body of an action taken by ``seat`` (the author's seat, never on the wire)."""
+        m = _map(body, EntryKind.ACTION, {"act", "hash", "deck"})
         return cls(
             action_from_wire(m["act"], seat),
             _bytes(m["hash"], "state hash", HASH_LEN),
             tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
         )
+
+    @classmethod
+    def unseated(cls, body: Any) -> ActionBody:
+        """The body parsed before its author's seat is known (the table of kinds parses every
+        body alike): its action says seat 0 until ``for_seat`` names the author's."""
+        return cls.from_wire(body, UNSEATED)
+
+    def for_seat(self, seat: int) -> ActionBody:
+        """The same body, its action taken by ``seat``."""
+        if self.action.seat == seat:
+            return self
+        return dataclasses.replace(self, action=dataclasses.replace(self.action, seat=seat))
+
+
+# The seat an action parsed by `ActionBody.unseated` says (any seat would do: it is replaced).
+UNSEATED = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,20 +425,26 @@ class AckBody:
 
     @classmethod
     def from_wire(cls, body: Any) -> AckBody:
-        m = _map(body, "ack", {"hash", "deck"})
+        m = _map(body, EntryKind.ACK, {"hash", "deck"})
         return cls(
             _bytes(m["hash"], "state hash", HASH_LEN),
             tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
         )
 
 
-def deck_from_wire(body: Any, kind: str = "deck") -> tuple[Any, ...]:
-    m = _map(body, kind, {"deck"})
-    return tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS))
+@dataclass(frozen=True, slots=True)
+class DeckBody:
+    """A `deck` entry: its author's deck steps, or its shares of the deal."""
 
+    msgs: tuple[Any, ...]
 
-def deck_to_wire(msgs: Sequence[Any]) -> dict[str, Any]:
-    return {"deck": list(msgs)}
+    def to_wire(self) -> dict[str, Any]:
+        return {"deck": list(self.msgs)}
+
+    @classmethod
+    def from_wire(cls, body: Any) -> DeckBody:
+        m = _map(body, EntryKind.DECK, {"deck"})
+        return cls(tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,7 +466,7 @@ class SeedBody:
 
     @classmethod
     def from_wire(cls, body: Any) -> SeedBody:
-        m = _map(body, "seed", {"deck"}, optional={"reason", "blame"})
+        m = _map(body, EntryKind.SEED, {"deck"}, optional={"reason", "blame"})
         reason = m.get("reason")
         blame = m.get("blame")
         return cls(
@@ -460,7 +487,7 @@ class MoveBody:
 
     @classmethod
     def from_wire(cls, body: Any) -> MoveBody:
-        m = _map(body, "move", {"card", "to"})
+        m = _map(body, EntryKind.MOVE, {"card", "to"})
         return cls(_int(m["card"], "card", 0, MAX_CARD_ID), _int(m["to"], "slot", 0, MAX_SLOT))
 
 
@@ -477,40 +504,46 @@ def chat_text(text: str) -> str:
     return local_value(lambda: _str(text, "message", MAX_CHAT_CHARS))
 
 
-def chat_from_wire(body: Any) -> str:
-    m = _map(body, "chat", {"text"})
-    return _str(m["text"], "chat text", MAX_CHAT_CHARS)
+@dataclass(frozen=True, slots=True)
+class ChatBody:
+    """Table talk."""
+
+    text: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"text": self.text}
+
+    @classmethod
+    def from_wire(cls, body: Any) -> ChatBody:
+        m = _map(body, EntryKind.CHAT, {"text"})
+        return cls(_str(m["text"], "chat text", MAX_CHAT_CHARS))
 
 
-def resign_from_wire(body: Any) -> str:
-    m = _map(body, "resign", {"reason"})
-    return _str(m["reason"], "reason", MAX_REASON_CHARS, allow_empty=True)
+@dataclass(frozen=True, slots=True)
+class ResignBody:
+    """A resignation, with its reason (which may be empty)."""
+
+    reason: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"reason": self.reason}
+
+    @classmethod
+    def from_wire(cls, body: Any) -> ResignBody:
+        m = _map(body, EntryKind.RESIGN, {"reason"})
+        return cls(_str(m["reason"], "reason", MAX_REASON_CHARS, allow_empty=True))
 
 
-# Structural validators by entry kind, for the log layer's per-kind registry: they check a
-# body's shape without game context (seat-dependent decoding happens in the session).
-def _validate_action(body: Any) -> None:
-    ActionBody.from_wire(body, seat=0)
-
-
-BODY_VALIDATORS: dict[str, Callable[[Any], object]] = {
-    "table.open": TableOpen.from_wire,
-    "lobby.join": LobbyJoin.from_wire,
-    "lobby.seat": LobbySeat.from_wire,
-    "deck": deck_from_wire,
-    "action": _validate_action,
-    "ack": AckBody.from_wire,
-    "move": MoveBody.from_wire,
-    "chat": chat_from_wire,
-    "resign": resign_from_wire,
-    "seed": SeedBody.from_wire,
-}
+# Every typed body: what the table of kinds (session/kinds.py) parses an entry's body into.
+Body = (TableOpen | LobbyJoin | LobbySeat | DeckBody | ActionBody | AckBody | MoveBody
+        | ChatBody | ResignBody | SeedBody)
 
 
 def validate_body(kind: str, body: Any) -> None:
-    """Check a body's shape for its kind (raises BadBody). The node calls it on every entry
-    a peer sends, before the entry is held, applied, stored or relayed."""
-    validator = BODY_VALIDATORS.get(kind)
-    if validator is None:
-        raise BadBody(f"unknown entry kind {kind[:MAX_REASON_CHARS]!r}")
-    validator(body)
+    """Check a body's shape for its kind (raises BadBody): the parser of its row in the
+    table of kinds. (Kept for the peer core, which calls it on every entry a peer sends,
+    before the entry is held, applied, stored or relayed; ``kinds.parse_entry`` does the
+    same and keeps the typed body with the entry, so that it is parsed once.)"""
+    from hanabi_p2p.session.kinds import parse_body  # (kinds imports this module)
+
+    parse_body(kind, body)

@@ -19,7 +19,7 @@ is still checked, so ``log show`` can show all that is valid.
 4. a replay of every entry through a ``Replica`` whose app is an unseated observer
    ``TableSession`` that knows every face: every action's legality, every clue's touched
    set, every state hash, turn order, every reveal an entry must carry. The replica stores
-   the whole set first and applies in place order (``table.place``: content alone). With a
+   the whole set first and applies in place order (``kinds.place``: content alone). With a
    seed missing (no faces) the observer checks what public reveals allow, as a spectator
    (``public_only``): cards played and discarded decode from the public key shares, a
    clue's touched cards are taken as named;
@@ -55,7 +55,7 @@ from hanabi_p2p.deck.group import DeckGroup, GroupError
 from hanabi_p2p.deck.steps import unlock
 from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.identity import fingerprint, verify_signature
-from hanabi_p2p.log.entry import Entry, signing_input
+from hanabi_p2p.log.entry import Entry, EntryKind, signing_input
 from hanabi_p2p.log.replica import AddResult, Replica, Status
 from hanabi_p2p.log.storage import CorruptLogError, GameHeader, LoadResult
 from hanabi_p2p.log.verify import digest
@@ -64,12 +64,12 @@ from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
+from hanabi_p2p.session import kinds as k
 from hanabi_p2p.session.deckio import deck_group
-from hanabi_p2p.session.table import STEP_OF_KIND, UNKNOWN_STEP, TableSession, place
+from hanabi_p2p.session.kinds import place, spec_of
+from hanabi_p2p.session.table import TableSession
 from hanabi_p2p.session.waiting import WaitKind
 
-# Entry kinds whose body carries deck messages in a "deck" list.
-DECK_CARRYING_KINDS = frozenset({"deck", "action", "ack", "seed"})
 # The verifier is nobody: an all-zero key is not a valid Ed25519 point, so no entry can be
 # signed by it and it can never be seated.
 OBSERVER_ID = bytes(32)
@@ -235,7 +235,7 @@ class _NoSigner:
 
 
 def canonical_order(entries: Iterable[Entry]) -> list[Entry]:
-    """Entries in place order (``table.place``: turn, step of the kind within the turn,
+    """Entries in place order (``kinds.place``: turn, step of the kind within the turn,
     author, seq; the hash breaks ties between equivocating versions): a function of the
     entries alone, so every copy of a game is checked and shown the same way."""
     return sorted(entries, key=lambda e: (place(e), e.hash))
@@ -298,7 +298,7 @@ def damaged_header_report(error: CorruptLogError) -> GameReport:
 
 def _guess_table(entries: Sequence[Entry]) -> bytes | None:
     for entry in canonical_order(entries):
-        if entry.kind == "table.open":
+        if entry.kind == EntryKind.TABLE_OPEN:
             return entry.table_id
     counts = Counter(entry.table_id for entry in entries)
     return min(counts, key=lambda t: (-counts[t], t)) if counts else None
@@ -354,17 +354,18 @@ def _table_and_seats(entries: Sequence[Entry]) -> _Table | None:
     """The config and deck group from the first valid table.open and the seat order from
     its author's lobby.seat; None if either is missing or malformed (the replay reports
     why)."""
-    opening = next((e for e in entries if e.kind == "table.open"), None)
+    opening = next((e for e in entries if e.kind == EntryKind.TABLE_OPEN), None)
     if opening is None:
         return None
     seating = next(
-        (e for e in entries if e.kind == "lobby.seat" and e.author == opening.author), None
+        (e for e in entries if e.kind == EntryKind.LOBBY_SEAT and e.author == opening.author),
+        None,
     )
     if seating is None:
         return None
     try:
-        opened = b.TableOpen.from_wire(opening.body)
-        seats = [seat.peer_id for seat in b.LobbySeat.from_wire(seating.body).seats]
+        opened = k.body_of(opening, k.TABLE_OPEN)
+        seats = [seat.peer_id for seat in k.body_of(seating, k.LOBBY_SEAT).seats]
     except HanabiError:
         return None
     if len(seats) != opened.config.players:
@@ -387,7 +388,8 @@ def _deck_transcript(
     seen: set[tuple[int, DeckMessage]] = set()
     for entry in entries:
         seat = seat_of.get(entry.author)
-        if seat is None or entry.kind not in DECK_CARRYING_KINDS:
+        spec = spec_of(entry.kind)
+        if seat is None or spec is None or not spec.carries_deck:
             continue
         wire = entry.body.get("deck") if isinstance(entry.body, dict) else None
         if not isinstance(wire, list) or len(wire) > b.MAX_DECK_MSGS:
@@ -573,10 +575,10 @@ def _why_stopped(observer: TableSession, applied: Sequence[Entry]) -> str | None
         return None
     seeds: list[tuple[bool, tuple[int, int, bytes, int], Entry, b.SeedBody | None]] = []
     for entry in applied:
-        if entry.kind != "seed":
+        if entry.kind != EntryKind.SEED:
             continue
         try:
-            body: b.SeedBody | None = b.SeedBody.from_wire(entry.body)
+            body: b.SeedBody | None = k.body_of(entry, k.SEED)
         except HanabiError:
             body = None
         seeds.append((body is None or body.blame is None, place(entry), entry, body))
@@ -631,7 +633,7 @@ def _problem_order(problem: Problem) -> tuple[int, tuple[int, int, bytes, int]]:
         return (1, (0, 0, b"", 0))
     if problem.kind is None:
         return (3, (0, 0, problem.author, problem.seq or 0))
-    step = STEP_OF_KIND.get(problem.kind, UNKNOWN_STEP)
+    step = k.step_of(problem.kind)
     return (2, (problem.turn or 0, step, problem.author, problem.seq or 0))
 
 

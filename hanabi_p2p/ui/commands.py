@@ -299,7 +299,7 @@ def parse_on_board(
         except HanabiError as exc:
             # Everything the engine forbids is normally caught above with a friendlier
             # reason; this is the safety net: the engine's message, in the player's language.
-            raise CommandError(translate_refusal(str(exc))) from None
+            raise CommandError(translate_refusal(exc)) from None
     return SendAction(action)
 
 

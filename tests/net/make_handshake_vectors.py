@@ -1,4 +1,4 @@
-"""Build protocol/vectors/net/handshake-v3.json: the link handshake and frame protection of
+"""Build protocol/vectors/net/handshake-v4.json: the link handshake and frame protection of
 protocol/SPEC.md §4.1-4.3 for fixed identities and fixed randomness, with and without a table
 code. Every input a third party needs is in the file (identity seeds, the random bytes each
 side draws, in order, the code as typed, the table id); every output too (each frame's wire
@@ -40,7 +40,7 @@ from hanabi_p2p.net.handshake import (
     table_code,
 )
 
-VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "net" / "handshake-v3.json"
+VECTORS = Path(__file__).resolve().parents[2] / "protocol" / "vectors" / "net" / "handshake-v4.json"
 
 # RFC 8032 section 7.1 test keys 1 and 2, as in protocol/vectors/log/entry-v1.json.
 SEEDS = {

@@ -1,6 +1,6 @@
 """Handshake (sans-IO): two machines wired in memory, h11's ConnectionPair idea.
 
-The byte-exact known-answer vector is protocol/vectors/net/handshake-v3.json
+The byte-exact known-answer vector is protocol/vectors/net/handshake-v4.json
 (tests/net/test_net_handshake_vectors.py).
 """
 
@@ -116,12 +116,14 @@ def test_wrong_table_refused() -> None:
     assert "table" in info.value.reason
 
 
-@pytest.mark.parametrize("old", [1, 2])  # 2: 0.2.0, whose deck is edwards25519
+# 2: 0.2.0, whose deck is edwards25519; 3: whose HAVE names no heads and whose `complete`
+# speaks for others
+@pytest.mark.parametrize("old", [1, 2, 3])
 def test_wrong_version_refused(old: int) -> None:
-    assert PROTOCOL_VERSION == 3
+    assert PROTOCOL_VERSION == 4
     a = make(ALICE, initiator=True, version=old)
     b = make(BOB, initiator=False)
-    with pytest.raises(VersionMismatchError, match=f"version {old}, we speak 3") as info:
+    with pytest.raises(VersionMismatchError, match=f"version {old}, we speak 4") as info:
         run_pair(a, b)
     assert "releases that speak the same version" in str(info.value)
 

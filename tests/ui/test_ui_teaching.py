@@ -230,11 +230,17 @@ def test_rules_give_the_copies_and_the_hand_sizes(lang: str) -> None:
 
 
 def test_engine_refusals_reach_the_player_translated() -> None:
+    from hanabi_p2p import refusals as rf
+    from hanabi_p2p.errors import IllegalAction
+
     i18n.setup("it")
-    assert translate_refusal("it is Bob's turn") == "è il turno di Bob"
-    assert translate_refusal("clue not allowed: no clue tokens left") != "no clue tokens left"
-    # an unknown message is shown as it is, made safe
-    assert translate_refusal("odd \x1b[2J thing") == "odd ?[2J thing"
+    assert translate_refusal(rf.NotYourTurn("Bob")) == "è il turno di Bob"
+    assert translate_refusal(rf.NoClueTokens()) != "no clue tokens left"
+    # a peer's name is made safe to print
+    assert translate_refusal(rf.NotYourTurn("B\x1b[2Jb")) == "è il turno di B?[2Jb"
+    # an untyped refusal, or a reason as text, is shown as it is, made safe
+    assert translate_refusal(IllegalAction("odd \x1b[2J thing")) == "odd ?[2J thing"
+    assert translate_refusal("it is Bob's turn") == "it is Bob's turn"
 
 
 def test_start_is_in_the_lobby_help_for_the_host_only() -> None:
@@ -334,7 +340,7 @@ def test_every_refusal_the_engine_gives_a_player_is_translated() -> None:
         with pytest.raises(IllegalAction) as refused:
             state.check(action)
         english = str(refused.value)
-        assert translate_refusal(english) != english, english
+        assert translate_refusal(refused.value) != english, english
 
 
 def test_a_burnt_fuse_is_counted_and_a_wrong_announcement_is_named() -> None:

@@ -301,7 +301,9 @@ def test_a_spectator_in_the_lobby_leaves_at_once_and_cannot_talk_or_start() -> N
 
 
 def test_the_cores_refusal_of_a_spectator_reads_in_the_players_language(lang: str) -> None:
+    from hanabi_p2p.refusals import SpectatorsWatch
     from hanabi_p2p.ui.refusals import translate_refusal
 
-    text = translate_refusal("spectators watch: they cannot play, talk or start the game")
+    text = translate_refusal(SpectatorsWatch())
+    assert str(SpectatorsWatch()) == "spectators watch: they cannot play, talk or start the game"
     assert "spectators watch" not in text and "{" not in text

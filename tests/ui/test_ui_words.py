@@ -185,16 +185,15 @@ def test_a_joiner_who_left_is_named_with_its_key() -> None:
 
 @pytest.mark.parametrize("lang", ["it", "ro", "nb"])
 def test_why_a_lobby_ended_is_said_in_the_players_language(lang: str) -> None:
-    """The core gives its reasons in English; every reason a lobby can end with is worded
-    again in the catalogs (none is left in English)."""
-    from hanabi_p2p.peer import lobby as core
+    """Every reason a lobby can end with is worded again in the catalogs, by its class
+    (none is left in English)."""
+    from hanabi_p2p import refusals as rf
     from hanabi_p2p.ui.refusals import translate_refusal
 
-    reasons = [core.REMOVED_BY_HOST, core.HOST_LEFT, core.TABLE_FILLED, core.TABLE_STARTED,
-               "the table did not fill within 30 s",
-               "the host has been unreachable for 600 s: its table has closed, or cannot be "
-               "reached from here"]
+    reasons = [rf.RemovedByHost(), rf.HostClosedTable(), rf.TableFull(),
+               rf.TableFullGameBegun(), rf.TableDidNotFill(30.0), rf.HostUnreachable(600)]
+    assert str(reasons[4]) == "the table did not fill within 30 s"
     i18n.setup(lang)
     said = [translate_refusal(reason) for reason in reasons]
-    assert all(line != reason for line, reason in zip(said, reasons, strict=True)), said
-    assert "30" in said[4] and "600" in said[5]
+    assert all(line != str(reason) for line, reason in zip(said, reasons, strict=True)), said
+    assert "30" in said[4] and "30.0" not in said[4] and "600" in said[5]

@@ -1,0 +1,108 @@
+"""The end stage of the table session: seeds, the deck audit, and stopping the game.
+
+At the end every peer publishes its deck seed (``seed``) and the audit recomputes the whole
+deck. A peer that stops the game (a fault, a player gone) publishes its seed at once, with
+why and whom it blames.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hanabi_p2p.deck.messages import SeedReveal
+from hanabi_p2p.log.entry import Entry
+from hanabi_p2p.session import bodies as b
+from hanabi_p2p.session import events as ev
+from hanabi_p2p.session import kinds as k
+from hanabi_p2p.session.base import GameFault, message_key
+from hanabi_p2p.session.phase import Phase, Trigger
+from hanabi_p2p.session.turns import TurnStage
+
+
+class EndStage(TurnStage):
+    """The end: seeds, the audit, and stopping the game for good."""
+
+    def _seed_ready(self, entry: Entry) -> bool:
+        """A seed is posted when its author's game ended at ``entry.turn`` (or when it left).
+        A seated peer waits until it is there too, so a peer that simply finished first is
+        not taken for one that left, and so does a spectator. The log verifier never stops
+        on a seed: at once."""
+        if self.observer and not self.watching:
+            return True
+        state = self.state
+        return (
+            state is None
+            or state.over
+            or self.phase == Phase.ABORTED
+            or (state.turn >= entry.turn and self.pending is None)
+        )
+
+    def _on_seed(self, entry: Entry, body: b.SeedBody) -> None:
+        seat = self._seat_or_fault(entry)
+        if seat in self.seeds_from:
+            raise GameFault(self._who(entry), "revealed its seed twice")
+        msgs = self._decode_deck(entry, body.deck)
+        if [message_key(m) for m in msgs] != [(SeedReveal.KIND,)]:
+            raise GameFault(self._who(entry), "a seed entry holds exactly its deck seed")
+        self.seeds_from.add(seat)
+        self._require_deck().receive_decoded(seat, msgs)  # a seed is answered by nothing
+        if self.phase in (Phase.DECK, Phase.PLAY) and (not self.observer or self.watching):
+            # its secrets are public now: every card it locked decodes, so play cannot go
+            # on. (The log verifier goes on checking what the others wrote meanwhile.)
+            who = self.describe(entry.author)
+            if body.reason:
+                claim = f"{who} stopped the game: {body.reason}"
+            else:
+                claim = f"{who} revealed its deck seed and left the game"
+            self.abort(None, claim)
+        self._audit_if_complete()
+
+    def _record_after_abort(self, entry: Entry, spec: k.KindSpec[b.Body]) -> None:
+        """We stopped the game: take the entry without playing it, but keep its deck
+        messages, so that the audit covers every message in the log."""
+        seat = self.seat_of(entry.author)
+        if seat is None or self.deck is None:
+            return
+        body = k.body_of(entry, spec)
+        wire: tuple[Any, ...] = ()
+        if isinstance(body, b.DeckBody):
+            wire = body.msgs
+        elif isinstance(body, b.ActionBody | b.AckBody):
+            wire = body.deck
+        self.deck.record(seat, self._decode_deck(entry, wire))
+
+    def _audit_if_complete(self) -> None:
+        if (
+            self._audit_at_end
+            and self.audit is None
+            and self.deck is not None  # a game stopped in the lobby has no deck to audit
+            and len(self.seeds_from) == len(self.seats)
+            and self.phase in (Phase.OVER, Phase.ABORTED)
+        ):
+            self._run_audit()
+
+    def _run_audit(self) -> None:
+        deck = self._require_deck()
+        result = deck.audit()
+        self._audited_messages = len(deck.transcript)
+        changed = self.audit is None or (result.ok, result.reason) != (
+            self.audit.ok, self.audit.reason)
+        self.audit = result
+        self._advance(Trigger.AUDITED)
+        if changed:
+            self._events.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
+
+    def abort(self, peer: bytes | None, reason: str) -> None:
+        """Stop the game for good (a cheat, a divergence, a peer gone): reveal our seed."""
+        if self.phase == Phase.ABORTED:
+            return
+        self.abort_reason = reason
+        self.blamed = peer
+        self._advance(Trigger.STOPPED)
+        self._events.append(ev.Fault(peer, reason, fatal=True))
+        if self.my_seat is not None and self.deck is not None:
+            seed = b.SeedBody(
+                tuple(self.deck.seed_reveal()), reason=b.clean_reason(reason), blame=peer
+            )
+            self._post(k.SEED, seed)
+        self._audit_if_complete()
