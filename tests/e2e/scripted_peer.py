@@ -28,10 +28,10 @@ from pathlib import Path
 from hanabi_p2p.commands.join import parse_address
 from hanabi_p2p.commands.peerargs import run_game
 from hanabi_p2p.datadir import DataDir
+from hanabi_p2p.frontends.headless import BotPlayer
+from hanabi_p2p.frontends.launch import Peer, PeerOptions, join_address
 from hanabi_p2p.log.entry import EntryKind, decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
-from hanabi_p2p.peer.frontends import BotPlayer
-from hanabi_p2p.peer.launch import Peer, PeerOptions, join_address
 from hanabi_p2p.peer.node import Timing
 from hanabi_p2p.rules.actions import Play
 from hanabi_p2p.session.bodies import ActionBody, Address
