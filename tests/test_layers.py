@@ -55,8 +55,8 @@ ALLOWED: dict[str, set[str]] = {
     "hanablive": BASE | {"rules"},
     "net": BASE | {"safe_text"},
     # the peer: its pure core, then the IO shell around it
-    "peer-core": BASE | {"deck", "identity", "log", "net", "ratelimit", "rules", "safe_text",
-                         "session"},
+    "peer-core": BASE | {"deck", "identity", "log", "net", "ratelimit", "refusals", "rules",
+                         "safe_text", "session"},
     "peer": BASE | {"peer-core", "deck", "identity", "log", "net", "ratelimit", "rules",
                     "safe_text", "session"},
     # words, the computer players, the screens
