@@ -79,7 +79,7 @@ class Waiting:
         if overdue is None:
             return
         peer_id = session.seats[overdue.seat].peer_id
-        what = "its turn" if overdue.what == "turn" else f"its {overdue.what}"
+        what = f"its {overdue.what.value}"
         reason = (f"waited {int(overdue.waited)} s for {ctx.describe(peer_id)} ({what}): "
                   "unreachable")
         session.abort(None, reason)

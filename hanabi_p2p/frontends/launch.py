@@ -18,9 +18,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hanabi_p2p import refusals as rf
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.deck.derive import SEED_BYTES
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
+from hanabi_p2p.frontends.headless import Frontend
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
@@ -38,8 +40,6 @@ from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import Counters
 from hanabi_p2p.peer.core import PeerCore
-from hanabi_p2p.peer.frontends import Frontend
-from hanabi_p2p.peer.lobby import TABLE_FILLED
 from hanabi_p2p.peer.node import Node, Timing
 from hanabi_p2p.peer.probe import probe_table
 from hanabi_p2p.peer.result import RESUME_COMMAND, GameResult
@@ -251,7 +251,8 @@ class Peer:
             self.private.path.unlink(missing_ok=True)
             return result
         over = session.phase in (AUDITED, ABORTED)
-        if over or result.failure == TABLE_FILLED or (not session.seats and self._left()):
+        if over or isinstance(result.refusal, rf.TableFull) or (
+                not session.seats and self._left()):
             # nothing to come back to: a finished game, or a lobby we left
             self.private.update(finished=True)
         return result
@@ -270,7 +271,7 @@ class Peer:
         if s.seats:
             out.table_code = table_code(self._table_id, [seat.peer_id for seat in s.seats])
         if s.state is not None:
-            out.end, out.score, out.rating = s.state.end.value, s.state.score, s.state.rating
+            out.end, out.score, out.rating = s.state.end, s.state.score, s.state.rating
         if s.audit is not None:
             out.audit_ok, out.audit_reason = s.audit.ok, s.audit.reason
             if not s.audit.ok:
@@ -280,6 +281,9 @@ class Peer:
         elif s.phase != AUDITED and out.failure is None:
             node_failure = self.node.failure if self.node else None
             out.failure = node_failure or "the game did not finish"
+            finished = self.core.finished if self.core is not None else None
+            if finished is not None and finished.failure == out.failure:
+                out.refusal = finished.refusal
         return out
 
 
