@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from hanabi_p2p import refusals as rf
 from hanabi_p2p.errors import Refusal
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
+from hanabi_p2p.lookalike import skeleton
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import PeerContext
-from hanabi_p2p.safe_text import fold_marks
 from hanabi_p2p.session.table import LOBBY
 
 # MSG topic in the lobby, host -> a joiner it removed (`kick`), just before closing the link:
@@ -38,8 +38,9 @@ Finish = Callable[[fx.EndKind, Refusal, bool], None]
 
 
 def fold_name(name: str) -> str:
-    """Names as people read them: case, accents and spacing do not make two names differ."""
-    return fold_marks(" ".join(name.split()))
+    """Names as people read them: case, accents, spacing and look-alike letters do not make
+    two names differ."""
+    return skeleton(name)
 
 
 def unique_name(name: str, taken: Iterable[str]) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import fingerprint
+from hanabi_p2p.lookalike import look_alike
 from hanabi_p2p.narration import narrator
 from hanabi_p2p.net.handshake import table_code
 from hanabi_p2p.rules.cards import Card
@@ -123,6 +124,7 @@ def _runner(session: TableSession, facts: ShellFacts, peer_id: bytes) -> str:
 
 def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
     assert session.table is not None
+    names = [name for peer_id, name in _members(session) if peer_id not in facts.removed]
     seats = tuple(
         LobbySeat(
             name,
@@ -132,6 +134,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
             connected=_lobby_connected(session, peer_id, facts.connected),
             runner=_runner(session, facts, peer_id),
             peer_id=peer_id,
+            looks_like=look_alike(name, names) or "",
         )
         for peer_id, name in _members(session)
         if peer_id not in facts.removed

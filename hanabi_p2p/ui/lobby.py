@@ -119,6 +119,9 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
             )
         if tags:
             line.append(("", "  (" + ", ".join(tags) + ")"))
+        if seat.looks_like:  # a name made to pass for another player's: say so
+            line.append(("class:dropped", "  " + _("looks like {name}").format(
+                name=safe_name(seat.looks_like))))
         if not seat.connected:
             line.append(("class:dropped", "  " + _("not connected")))
         lines.append(line)

@@ -25,6 +25,9 @@ class LobbySeat:
     runner: str = ""  # a computer player: the name of the player whose machine runs it,
     # or OWN_MACHINE for one on a machine of its own; "" for a person
     peer_id: bytes = b""  # who this is, for the host's `kick`
+    # another player's name this one reads as (a look-alike: `Sеat1` with a Cyrillic `е`
+    # beside `Seat1`), shown as a warning; "" when it reads as nobody else's
+    looks_like: str = ""
 
 
 @dataclass(frozen=True, slots=True)
