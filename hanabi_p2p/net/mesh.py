@@ -482,14 +482,20 @@ class Mesh:
         if self._closing:
             writer.close()
             return
-        wait = self.code_backoff_left(source)
+        wait, who = self.code_backoff_left(source), source
+        if wait <= 0 and self.accepting_new and self.table_code_wait > 0:
+            # many wrong codes from all addresses together: in the lobby every stranger
+            # waits (after the seating, `_may_connect` still lets seated players in)
+            wait, who = self.table_code_wait, "anywhere"
+            self.refused_table_wide += 1
         if wait > 0:
             # Refused before any work (no key exchange, no signature): a HELLO made once per
             # mesh, as every refusal starts with ours (so `join --address` still learns which
             # table this is), then a short reason so a player who mistyped the code knows to
             # wait rather than suspect the table.
-            self.refused_during_backoff += 1
-            reason = backoff_reason(source, math.ceil(wait))
+            if who == source:
+                self.refused_during_backoff += 1
+            reason = backoff_reason(who, math.ceil(wait))
             with contextlib.suppress(Exception):
                 writer.write(self._refusal_hello() + encode_frame(Error(clip_reason(reason))))
                 writer.close()

@@ -2,12 +2,15 @@
 
     attacker.py flood HOST PORT --count 200     open COUNT connections and say nothing
     attacker.py guess HOST PORT --count 30 [--table HEX]   try COUNT wrong table passwords
+    attacker.py links HOST PORT --count 300 [--table HEX]  open COUNT handshaked links, silent
 
 Prints one JSON object per line: for `flood` {"event": "holding", "open": N} once all
 connections are made (then it holds them until stdin closes); for `guess` one
 {"event": "guessed", "wrong_code": W, "refused": R, "other": O} at the end: W attempts whose
 password the host checked and refused, R refused unchecked (the host's back-off), O anything
-else. Every attempt uses a fresh identity key, as a stranger would.
+else; for `links` {"event": "holding", "open": N, "failed": F} once all are tried, then
+{"event": "still", "open": N} for each line read on stdin (how many the host kept). Every
+attempt uses a fresh identity key, as a stranger would.
 """
 
 from __future__ import annotations
@@ -78,9 +81,29 @@ async def guess(host: str, port: int, count: int, table_id: bytes) -> None:
     emit(event="guessed", wrong_code=wrong, refused=refused, other=other)
 
 
+async def links(host: str, port: int, count: int, table_id: bytes) -> None:
+    held, failed = [], 0
+    for _ in range(count):
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+            hs = Handshake(Stranger(), table_id, initiator=True, peer_label=host)
+            link = await open_link(reader, writer, hs, TIMING)
+        except (HanabiError, OSError):
+            failed += 1
+            continue
+        link.start()  # (answers keepalives: a live link that never says a word)
+        held.append(link)
+    emit(event="holding", open=sum(not link.closed for link in held), failed=failed)
+    loop = asyncio.get_running_loop()
+    while await loop.run_in_executor(None, sys.stdin.readline):
+        emit(event="still", open=sum(not link.closed for link in held))
+    for link in held:
+        await link.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["flood", "guess"])
+    parser.add_argument("mode", choices=["flood", "guess", "links"])
     parser.add_argument("host")
     parser.add_argument("port", type=int)
     parser.add_argument("--count", type=int, default=200)
@@ -88,6 +111,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.mode == "flood":
         asyncio.run(flood(args.host, args.port, args.count))
+    elif args.mode == "links":
+        asyncio.run(links(args.host, args.port, args.count, bytes.fromhex(args.table)))
     else:
         asyncio.run(guess(args.host, args.port, args.count, bytes.fromhex(args.table)))
 
