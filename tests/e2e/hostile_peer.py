@@ -10,6 +10,9 @@ MODE is one of:
     wrong-table  a well-formed HELLO for another table
     forged       a full, valid handshake (the real Mesh), then an ENTRY that claims to be
                  the host's but is signed with our own key
+    flood        a full handshake as a stranger (a spectator would be one), then HAVE and
+                 WANT frames as fast as we can for --wait seconds, dialling again whenever
+                 the host closes the link
 
 Prints one JSON object: our fingerprint, the frame types the host sent back, the reason of
 its ERROR frame if any, and how long the host kept the connection open.
@@ -32,7 +35,7 @@ from hanabi_p2p.net.handshake import PROTOCOL_VERSION
 from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer.probe import probe_table
 
-MODES = ("junk", "oversize", "silent", "wrong-table", "forged")
+MODES = ("junk", "oversize", "silent", "wrong-table", "forged", "flood")
 
 
 async def read_until_closed(reader: asyncio.StreamReader, decoder: fr.FrameDecoder,
@@ -99,6 +102,41 @@ async def forged_entry(host: str, port: int, wait: float) -> dict[str, Any]:
     return {"fingerprint": fingerprint(identity.peer_id), "sent": sent, "still_up": still_up}
 
 
+async def flood(host: str, port: int, wait: float) -> dict[str, Any]:
+    """HAVE and WANT as fast as the link takes them; how many, and why the host closed us."""
+    from hanabi_p2p.errors import HanabiError
+    from hanabi_p2p.net.handshake import Handshake
+    from hanabi_p2p.net.link import LinkTiming, open_link
+
+    table = await probe_table(host, port)
+    identity = Identity.generate()
+    sent, links, closed = 0, 0, []
+    frames = [fr.Have({}), fr.Want({})]
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+            hs = Handshake(identity, table.table_id, initiator=True, peer_label=host)
+            link = await open_link(reader, writer, hs, LinkTiming())
+        except (HanabiError, OSError) as exc:
+            closed.append(str(exc))
+            await asyncio.sleep(0.2)
+            continue
+        links += 1
+        link.start()
+        try:
+            while time.monotonic() < end:
+                for frame in frames * 50:
+                    link.send(frame)
+                    sent += 1
+                await asyncio.sleep(0.004)  # (the writer's turn: about 25 k frames a second)
+        except HanabiError as exc:
+            closed.append(str(exc))
+        await link.close()
+    return {"fingerprint": fingerprint(identity.peer_id), "sent": sent, "links": links,
+            "closed": closed[:20]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=MODES)
@@ -108,6 +146,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.mode == "forged":
         result = asyncio.run(forged_entry(args.host, args.port, args.wait))
+    elif args.mode == "flood":
+        result = asyncio.run(flood(args.host, args.port, args.wait))
     else:
         result = asyncio.run(raw_attack(args.mode, args.host, args.port, args.wait))
     print(json.dumps(result), flush=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import pytest
@@ -182,3 +183,34 @@ def test_a_seated_player_forking_its_action_is_named_by_every_honest_copy(
         assert told is not None
         status, output = told
         assert status == 1 and output.startswith("invalid: Cid ("), output
+
+
+BOT_DELAY = "0.1"
+
+
+def _played(procs: Procs, flood_s: float = 0.0) -> tuple[float, dict[str, Any] | None]:
+    """A 2-player bot game; its seconds from the first turn to the end, and what a stranger
+    flooding HAVE/WANT frames from the first turn on (for `flood_s` seconds) reported."""
+    # a little thinking per move, so that the game outlasts the stranger's budget
+    host, address = open_table(procs, 2, "--bot-delay", BOT_DELAY)
+    guest = join(procs, "Bob", address, "--bot-delay", BOT_DELAY)
+    host.wait_for(r"(?m)^turn 1\b")
+    started = time.monotonic()
+    flooder = attack(procs, "flood", address, wait=flood_s) if flood_s else None
+    expect_success([host, guest])
+    took = time.monotonic() - started
+    return took, report(flooder) if flooder is not None else None
+
+
+@pytest.mark.slow
+def test_a_stranger_flooding_frames_cannot_end_someone_elses_game(procs: Procs) -> None:
+    # issue 31 case 1: a `watch` link sending 12-15 k frames a second once ended the game
+    # ("waited 20 s for Seat2: unreachable"); now its excess is dropped unread, its link is
+    # closed (5 s over its budget, or silent about `watch`), and the players' frames go first
+    quiet, _ = _played(procs)
+    flooded, told = _played(procs, flood_s=min(quiet, 12.0))
+    assert told is not None and told["sent"] > 20_000, told
+    assert told["closed"], told  # the host closed the stranger's link (it sees no reason)
+    print(f"game: {quiet:.1f} s unwatched, {flooded:.1f} s flooded "
+          f"({told['sent']} frames sent over {told['links']} links)")
+    assert flooded <= 2 * quiet + 3.0, (quiet, flooded)
