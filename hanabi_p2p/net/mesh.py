@@ -78,10 +78,11 @@ EVENT_QUEUE_LIMIT = 1024
 # delay a player's frames (it once filled the shared queue and ended a game).
 GUEST_QUEUE_LIMIT = 256
 # Links of peers that are not seated while the lobby is open, per source address and in all;
-# past either the link idle the longest is closed (oldest idle first). Play keeps fewer
+# past either the link idle the longest is closed (oldest idle first). One machine may run
+# several computer players and a few spectators: 16 from one address. Play keeps fewer
 # (`max_guests`). Both are lowered to fit the open-file limit read at start (`gate.FdShares`).
 MAX_LOBBY_LINKS = 32
-MAX_LOBBY_LINKS_PER_SOURCE = 8
+MAX_LOBBY_LINKS_PER_SOURCE = 16
 # Wrong table codes from all addresses together: the first few in a row are free (friends'
 # typos), then every stranger waits 1 s, 2 s, 4 s, ... at most 32 s per further wrong code.
 TABLE_CODE_FREE_GUESSES = 8

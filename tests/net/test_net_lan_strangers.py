@@ -71,7 +71,7 @@ def test_1000_silent_lobby_links_under_1024_open_files_leave_the_table_joinable(
     host.say()
     report = host.expect("report")
     assert report["links"] <= cap
-    assert report["closed_lobby_links"] >= 3 * LINKS_PER_ATTACKER - cap - 3 * 8
+    assert report["closed_lobby_links"] >= 3 * LINKS_PER_ATTACKER - cap
     joiner = Lines(h_joiner, tmp_path / "joiner.err", str(HERE / "lobby_joiner.py"),
                    h_host.address, port, "--interface", h_joiner.address)
     joiner.expect("joined")
