@@ -1,12 +1,14 @@
 """Issue 31 on a namespace LAN, real processes: 1,000 silent lobby links from three machines
 against a host under the usual 1,024 open-file limit. The host keeps its lobby's caps (well
 under the limit), says nothing on stderr (no traceback flood), and a joiner on a fourth
-machine still gets in and stays."""
+machine still gets in and stays. And a host under 64 open files flooded with 300
+connections: out of descriptors it says so in one line, and a joiner still gets in."""
 
 from __future__ import annotations
 
 import json
 import queue
+import socket
 import subprocess
 import sys
 import threading
@@ -87,3 +89,45 @@ def test_1000_silent_lobby_links_under_1024_open_files_leave_the_table_joinable(
     assert report["joined"] and report["links"] <= cap
     errors = (tmp_path / "host.err").read_text()
     assert "Traceback" not in errors and len(errors.splitlines()) <= 1, errors[-2000:]
+
+
+class LoopbackHost:
+    """Runs a helper in this machine's own network stack (loopback only)."""
+
+    def __init__(self) -> None:
+        self.processes: list[subprocess.Popen[str]] = []
+
+    def popen(self, *command: str, **kw: Any) -> subprocess.Popen[str]:
+        process = subprocess.Popen(list(command), text=True, cwd=HERE, **kw)
+        self.processes.append(process)
+        return process
+
+
+@pytest.mark.process
+@pytest.mark.socket
+def test_running_out_of_descriptors_is_one_line_and_a_joiner_still_gets_in(
+        tmp_path: Path) -> None:
+    machine = LoopbackHost()
+    try:
+        host = Lines(machine, tmp_path / "host.err",  # type: ignore[arg-type]
+                     str(HERE / "lobby_host.py"), "--interface", "127.0.0.1",
+                     "--open-files", "64")
+        port = host.expect("listening")["port"]
+        flood = [socket.create_connection(("127.0.0.1", port)) for _ in range(300)]
+        host.say()
+        report = host.expect("report")
+        assert report["out_of_files"] > 0  # the system refused the host descriptors
+        for sock in flood:
+            sock.close()
+        joiner = Lines(machine, tmp_path / "joiner.err",  # type: ignore[arg-type]
+                       str(HERE / "lobby_joiner.py"), "127.0.0.1", str(port),
+                       "--interface", "127.0.0.1")
+        joiner.expect("joined")
+        host.say()
+        errors = (tmp_path / "host.err").read_text()
+        assert "Traceback" not in errors and len(errors.splitlines()) == 1, errors[-2000:]
+        assert "cannot accept connections for now" in errors
+    finally:
+        for process in machine.processes:
+            process.kill()
+            process.wait()
