@@ -38,7 +38,7 @@ from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.log.replica import Replica
 from hanabi_p2p.log.storage import GameFile
 from hanabi_p2p.net import frames as fr
-from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, LinkTimeoutError
+from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, LinkFloodError, LinkTimeoutError
 from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
 from hanabi_p2p.peer import collector
@@ -219,9 +219,9 @@ class Node:
             elif isinstance(event, PeerUp):
                 core.handle(ins.PeerUp(event.peer_id, now))
             elif isinstance(event, PeerDown):
-                if isinstance(event.error, LinkAuthError):
-                    # altered, injected or replayed bytes on the path: shown and counted,
-                    # never held against the peer the link was for
+                if isinstance(event.error, LinkAuthError | LinkFloodError):
+                    # altered, injected or replayed bytes on the path, or a link flooding
+                    # us: shown and counted, never held against the peer the link was for
                     core.handle(ins.LinkFailed(event.reason, now, peer_id=event.peer_id))
                 core.handle(ins.PeerDown(event.peer_id, event.reason, now))
             elif isinstance(event, LinkFailed) and _worth_reporting(event):

@@ -190,7 +190,8 @@ BOT_DELAY = "0.1"
 
 def _played(procs: Procs, flood_s: float = 0.0) -> tuple[float, dict[str, Any] | None]:
     """A 2-player bot game; its seconds from the first turn to the end, and what a stranger
-    flooding HAVE/WANT frames from the first turn on (for `flood_s` seconds) reported."""
+    flooding HAVE/WANT frames from the first turn on (for `flood_s` seconds) reported, with
+    the host's lines about it ("shown")."""
     # a little thinking per move, so that the game outlasts the stranger's budget
     host, address = open_table(procs, 2, "--bot-delay", BOT_DELAY)
     guest = join(procs, "Bob", address, "--bot-delay", BOT_DELAY)
@@ -199,7 +200,12 @@ def _played(procs: Procs, flood_s: float = 0.0) -> tuple[float, dict[str, Any] |
     flooder = attack(procs, "flood", address, wait=flood_s) if flood_s else None
     expect_success([host, guest])
     took = time.monotonic() - started
-    return took, report(flooder) if flooder is not None else None
+    if flooder is None:
+        return took, None
+    told = report(flooder)
+    # the host shows why it closed the link, by fingerprint and address
+    told["shown"] = [line for line in host.stdout.splitlines() if "frames a second" in line]
+    return took, told
 
 
 @pytest.mark.slow
@@ -211,6 +217,9 @@ def test_a_stranger_flooding_frames_cannot_end_someone_elses_game(procs: Procs) 
     flooded, told = _played(procs, flood_s=min(quiet, 12.0))
     assert told is not None and told["sent"] > 20_000, told
     assert told["closed"], told  # the host closed the stranger's link (it sees no reason)
+    if flooded > 6.0:  # (long enough to be 5 s over budget)
+        assert any(told["fingerprint"] in line and "@127.0.0.1:" in line
+                   for line in told["shown"]), told["shown"]
     print(f"game: {quiet:.1f} s unwatched, {flooded:.1f} s flooded "
           f"({told['sent']} frames sent over {told['links']} links)")
     assert flooded <= 2 * quiet + 3.0, (quiet, flooded)
