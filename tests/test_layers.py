@@ -43,6 +43,8 @@ ALLOWED: dict[str, set[str]] = {
     "helpformat": set(),  # how every --help ends (cli's and the commands' parsers)
     "sodium_library": set(),  # loads the deck's native library once per process
     "safe_text": {"limits"},
+    "lookalike": set(),  # names that look alike (Unicode's confusables)
+    "userfile": BASE | {"portable"},  # reading a file handed to us: regular, within a cap
     "i18n": {"errors"},
     "refusals": {"errors"},  # every refusal of the rules and the session, typed
     "datadir": BASE | {"portable"},
@@ -50,19 +52,20 @@ ALLOWED: dict[str, set[str]] = {
     # the pure game: rules, deck, log, session
     "rules": BASE | {"refusals"},
     "deck": BASE | {"rules", "sodium_library"},
-    "log": BASE | {"datadir", "identity", "portable"},
+    "log": BASE | {"datadir", "identity", "portable", "userfile"},
     "session": BASE | {"deck", "identity", "log", "refusals", "rules"},
     "hanablive": BASE | {"rules"},
-    "net": BASE | {"safe_text"},
+    "net": BASE | {"ratelimit", "safe_text"},
     # the peer: its pure core, then the IO shell around it
-    "peer-core": BASE | {"deck", "identity", "log", "net", "ratelimit", "refusals", "rules",
-                         "safe_text", "session"},
+    "peer-core": BASE | {"deck", "identity", "log", "lookalike", "net", "ratelimit", "refusals",
+                         "rules", "safe_text", "session"},
     "peer": BASE | {"peer-core", "deck", "identity", "log", "net", "ratelimit", "rules",
                     "safe_text", "session"},
     # words, the computer players, the screens
     "narration": {"i18n", "rules", "safe_text", "session"},
     "bots": BASE | {"i18n", "narration", "rules", "safe_text"},
-    "ui": BASE | {"bots", "datadir", "i18n", "identity", "narration", "net", "portable",
+    "ui": BASE | {"bots", "datadir", "i18n", "identity", "lookalike", "narration", "net",
+                  "portable",
                   "ratelimit", "refusals", "rules", "safe_text", "session"},
     # front ends of a peer, the commands, the entry point
     "frontends": BASE | {"bots", "datadir", "deck", "i18n", "identity", "log", "narration",
@@ -72,7 +75,7 @@ ALLOWED: dict[str, set[str]] = {
     # command by name with importlib, an import ast does not see, so that is no cycle here)
     "commands": BASE | {"hanabi_p2p", "cli", "datadir", "frontends", "hanablive", "helpformat",
                         "i18n", "identity", "log", "narration", "net", "peer", "peer-core",
-                        "rules", "safe_text", "session", "ui"},
+                        "rules", "safe_text", "session", "ui", "userfile"},
     "cli": BASE | {"hanabi_p2p", "helpformat", "safe_text"},
     "__main__": {"cli"},
 }
