@@ -47,11 +47,11 @@ SMALLEST_COMPARED = 20
 # the names that hold it. A new name of one of these values fails the test until it is looked
 # at (is it one of these under another name? import it) and added here.
 COINCIDENCES: dict[int, set[str]] = {
-    32: {"MAX_DEPTH", "MAX_FINGERPRINT_CHARS", "MAX_PLAYER_NAME_CHARS", "MAX_TOKEN_CHARS",
-         "MAX_TOPIC_CHARS"},
+    32: {"MAX_DEPTH", "MAX_FINGERPRINT_CHARS", "MAX_LOBBY_LINKS", "MAX_PLAYER_NAME_CHARS",
+         "MAX_TOKEN_CHARS", "MAX_TOPIC_CHARS"},
     64: {"MAX_HOST_LEN", "MAX_PLAYER_NAME_LENGTH", "MAX_TABLES"},
     200: {"MAX_REASON_CHARS", "MAX_UNVERIFIED_LINES"},
-    256: {"MAX_ENTRIES_PER_ANSWER", "MAX_SECRET_BYTES"},
+    256: {"GUEST_QUEUE_LIMIT", "MAX_ENTRIES_PER_ANSWER", "MAX_SECRET_BYTES"},
     1024: {"EVENT_QUEUE_LIMIT", "MAX_AHEAD", "MAX_COMPLETE_BYTES", "MAX_HEADER_PAYLOAD",
            "MAX_REMEMBERED_BAD", "MAX_TRACKED_SOURCES", "_MAX_STR_BYTES"},
     10000: {"MAX_ACTIONS", "MAX_SETTLE_ROUNDS"},
