@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from hanabi_p2p.commands.replay import MAX_FILE_BYTES
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.log.storage import MAGIC, MAX_GAME_RECORDS, GameHeader, encode_record
 
@@ -172,5 +173,14 @@ def test_a_100000_digit_integer_in_a_hanablive_file_is_one_line(tmp_path: Path,
 
 
 def test_a_hanablive_file_over_the_cap_is_refused_unread(tmp_path: Path) -> None:
-    (tmp_path / "game.json").write_bytes(b" " * 6_000_000)
+    (tmp_path / "game.json").write_bytes(b" " * (MAX_FILE_BYTES + 1))
     assert_refused(run("replay", "game.json", cwd=tmp_path), "larger than any game file")
+
+
+def test_a_hanablive_file_of_empty_objects_under_the_cap_costs_little(tmp_path: Path) -> None:
+    # JSON costs far more in memory than on disk: 4.8 MB of `{}` once took 140 MiB
+    count = (MAX_FILE_BYTES - 100) // 3
+    text = '{"players": ["a", "b"], "deck": [' + ",".join(["{}"] * count) + '], "actions": []}'
+    (tmp_path / "game.json").write_text(text)
+    assert (tmp_path / "game.json").stat().st_size <= MAX_FILE_BYTES
+    assert_refused(run("replay", "game.json", cwd=tmp_path), "deck[0]")
