@@ -584,17 +584,15 @@ class Mesh:
         self._code_refused_until[source] = now + delay
         self._code_guard.wrong_code(now)
         # The oldest sources are forgotten first, but never one still waiting: more
-        # addresses cannot flush the back-off of those that guessed (the table-wide wait
-        # bounds the guesses of sources past the cap).
-        while len(self._code_refused_until) > MAX_TRACKED_SOURCES:
-            oldest, until = next(iter(self._code_refused_until.items()))
-            if until > now:
-                del self._code_refused_until[source]  # the newest is the one not kept
-                break
-            del self._code_refused_until[oldest]
-        for table in (self._code_streak, self._failed_code_by_source):
+        # addresses cannot flush the back-off of those that guessed (when all are waiting,
+        # the newest is not kept; the table-wide wait bounds the guesses of those).
+        for table in (self._code_streak, self._failed_code_by_source, self._code_refused_until):
             while len(table) > MAX_TRACKED_SOURCES:
-                del table[next(iter(table))]
+                gone = next((s for s in table if self._code_refused_until.get(s, 0.0) <= now),
+                            source)
+                del table[gone]
+                if gone == source:
+                    break
 
     def _handshake(self, *, initiator: bool, label: str, expected: bytes | None) -> Handshake:
         return Handshake(
