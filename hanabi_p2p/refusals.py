@@ -234,6 +234,22 @@ class NotSeated(Refusal):
     template = "you are not seated at this table"
 
 
+@dataclass(eq=False)
+class TooManyMoves(Refusal):
+    """Our hand reordered as often as one turn allows (session/pace.py)."""
+
+    template = "you have moved cards {count} times this turn: wait for the next turn"
+    count: int
+
+
+@dataclass(eq=False)
+class TooMuchTalk(Refusal):
+    """As many chat lines as one turn allows (session/pace.py)."""
+
+    template = "you have said {count} lines this turn: wait for the next turn"
+    count: int
+
+
 # ---------------------------------------------------------------- the peer core
 
 

@@ -60,7 +60,9 @@ class LobbyStage(SessionBase):
         self._post(k.LOBBY_SEAT, b.LobbySeat(tuple(seats)))
 
     def say(self, text: str) -> None:
-        self._post(k.CHAT, b.ChatBody(b.chat_text(text)))
+        body = b.ChatBody(b.chat_text(text))
+        self._check_side_post(k.CHAT.kind)
+        self._post(k.CHAT, body)
 
     def _on_table_open(self, entry: Entry, table: b.TableOpen) -> None:
         if self.table is not None:

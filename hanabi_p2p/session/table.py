@@ -39,6 +39,7 @@ from hanabi_p2p.log.entry import Entry, EntryKind
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import kinds as k
+from hanabi_p2p.session import pace
 from hanabi_p2p.session.base import GameFault
 from hanabi_p2p.session.dealing import is_deal
 from hanabi_p2p.session.end import EndStage
@@ -167,12 +168,16 @@ class TableSession(EndStage):
             raise GameFault(
                 self._who(entry), f"a {entry.kind} entry belongs to no turn (its turn must be 0)"
             )
+        limit = self.side_posts.over_limit(entry.author, spec.kind)
+        if limit is not None:  # (every kind counts, whatever the phase: SPEC 5.5)
+            raise GameFault(self._who(entry), pace.fault_text(spec.kind, limit))
         if entry.author == self.me:
             self._note_purpose(entry)
         if self.phase == Phase.ABORTED and not spec.after_abort:
             self._record_after_abort(entry, spec)
         else:
             self._handle(entry, k.body_of(entry, spec))
+        self.side_posts.note(entry.author, spec.kind)
         if (
             self.audit is not None
             and self.deck is not None

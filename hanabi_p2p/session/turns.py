@@ -70,6 +70,7 @@ class TurnStage(DeckStage):
     def move_card(self, card: int, to: int) -> None:
         state = self._require_state()
         state.check(Move(self._require_seat(), card, to))
+        self._check_side_post(k.MOVE.kind)
         self._post(k.MOVE, b.MoveBody(card, to))
 
     def resign(self, reason: str = "") -> None:

@@ -524,7 +524,9 @@ def _replay(
         old_deck_groups=True, public_only=faces is None,
     )
     recorder = _Recorder(observer, report)
-    replica = Replica(table_id, recorder)
+    # unbounded: the verifier holds the whole log it was given (already in memory), and a
+    # holding limit a valid game can reach would be a fault no live peer saw (SPEC 5.5)
+    replica = Replica(table_id, recorder, bounded=False)
     if arrival_order:
         results: list[tuple[Entry | None, AddResult]] = [(e, replica.add(e)) for e in entries]
     else:
@@ -537,8 +539,8 @@ def _replay(
             and result.equivocation is None  # reported by the structural checks already
             and entry.hash not in recorder.refused
         ):
-            # refused by the replica itself (a broken chain link, too far ahead, over the
-            # holding budget): its author's fault like any other refusal
+            # refused by the replica itself (a broken chain link): its author's fault like
+            # any other refusal (the verifier's replica has no holding budget to exceed)
             recorder._note([Problem.of(entry, _tidy(result.reason, entry))])
     for rejection in replica.rejections:  # refusals while retrying held entries
         if rejection.entry.hash not in recorder.refused and not any(
