@@ -250,6 +250,20 @@ class TooMuchTalk(Refusal):
     count: int
 
 
+@dataclass(eq=False)
+class NoGameToAbandon(Refusal):
+    """A request to end the game by agreement with no game under way, or without a seat."""
+
+    template = "there is no game to end by agreement"
+
+
+@dataclass(eq=False)
+class AbandonAskedAlready(Refusal):
+    """We asked already to end the game by agreement: the others' votes are awaited."""
+
+    template = "you asked already to end the game: waiting for the others to agree"
+
+
 # ---------------------------------------------------------------- the peer core
 
 

@@ -141,6 +141,11 @@ class SessionBase:
         self._posted: set[str] = set()  # purposes of entries already in our chain
         self.side_posts = SidePosts()  # moves and chat lines per author this turn
         self._resign_reason: str | None = None
+        # ending by agreement (SPEC 5.3): the seats whose vote is applied, whether we want
+        # it, and the turn at which the game ended so (None while it has not)
+        self.abandon_votes: set[int] = set()
+        self._abandon_wanted = False
+        self.abandoned_at: int | None = None
         self._outbox: list[Post] = []  # our entries not yet signed
         self._events: list[ev.Event] = []
 

@@ -534,9 +534,27 @@ class ResignBody:
         return cls(_str(m["reason"], "reason", MAX_REASON_CHARS, allow_empty=True))
 
 
+@dataclass(frozen=True, slots=True)
+class AbandonBody:
+    """A vote to end the game by agreement (SPEC 5.3). ``end``: the vote of the seat to
+    move, in place of its action, once every other seat has voted: the game ends there."""
+
+    end: bool
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"end": self.end}
+
+    @classmethod
+    def from_wire(cls, body: Any) -> AbandonBody:
+        m = _map(body, EntryKind.ABANDON, {"end"})
+        if not isinstance(m["end"], bool):
+            raise BadBody("end must be true or false")
+        return cls(m["end"])
+
+
 # Every typed body: what the table of kinds (session/kinds.py) parses an entry's body into.
 Body = (TableOpen | LobbyJoin | LobbySeat | DeckBody | ActionBody | AckBody | MoveBody
-        | ChatBody | ResignBody | SeedBody)
+        | ChatBody | ResignBody | SeedBody | AbandonBody)
 
 
 def validate_body(kind: str, body: Any) -> None:

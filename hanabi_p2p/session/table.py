@@ -137,9 +137,26 @@ class TableSession(EndStage):
             return entry.turn < state.turn or (
                 self.pending is not None and self.pending.turn == entry.turn
             )
+        if kind is EntryKind.ABANDON:
+            return self._abandon_ready(entry)
         # move
         move = k.body_of(entry, k.MOVE)
         return move.card < state.draw_index or state.over
+
+    def _abandon_ready(self, entry: Entry) -> bool:
+        """A vote applies at once; the vote that ends the game, like a resignation, at the
+        start of its author's turn (nothing pending), and only once every other seat's vote
+        is applied: nothing else can move the game on there, so every peer ends it at that
+        same point (SPEC 5.4)."""
+        if not k.body_of(entry, k.ABANDON).end:
+            return True
+        state = self.state
+        seat = self.seat_of(entry.author)
+        assert state is not None
+        if seat is None or state.over:
+            return True  # (refused, or nothing to end, in apply)
+        return (self.pending is None and state.turn >= entry.turn
+                and state.current_seat == seat and self._others_voted(seat))
 
     def _action_ready(self, entry: Entry) -> bool:
         state = self.state
@@ -212,6 +229,8 @@ class TableSession(EndStage):
                 self._on_resign(entry, body)
             case b.SeedBody():
                 self._on_seed(entry, body)
+            case b.AbandonBody():
+                self._on_abandon(entry, body)
             case _:
                 assert_never(body)
 

@@ -133,6 +133,8 @@ class GameReport:
     unapplied: list[Entry] = field(default_factory=list)  # held to the end (canonical order)
     waiting_for: list[tuple[int, WaitKind]] = field(default_factory=list)  # at the end
     stopped: str | None = None  # why the players' sessions stopped the game early, if they did
+    # the turn at which every seat agreed to end the game (SPEC 5.3), None if they did not
+    abandoned_at: int | None = None
     # entries of authors outside the game (never seated): set aside, never judged
     ignored: list[Problem] = field(default_factory=list)
     torn_tail_bytes: int = 0  # a torn last record dropped on loading (SPEC 3.8): not a fault
@@ -211,8 +213,11 @@ class GameReport:
         if verdict is Verdict.UNFINISHED:
             return f"unfinished: {self.unfinished_reason()}"
         assert self.config is not None and self.state is not None
+        said = "valid"
+        if self.abandoned_at is not None:  # a distinct verdict line, exit status as valid
+            said = f"valid (abandoned by agreement at turn {self.abandoned_at + 1})"
         return (
-            f"valid: {self.config.players} players, {variant_text(self.config)}, "
+            f"{said}: {self.config.players} players, {variant_text(self.config)}, "
             f"score {self.state.score} ({self.state.rating})"
         )
 
@@ -562,6 +567,7 @@ def _replay(
     report.applied = list(replica.applied)
     report.unapplied = replica.held()
     report.state = observer.state
+    report.abandoned_at = observer.abandoned_at
     report.waiting_for = observer.waiting_for()
     report.stopped = _why_stopped(observer, report.applied)
     _learn_names(observer, report)
