@@ -192,6 +192,11 @@ class SessionBase:
             and k.purpose(EntryKind.ACTION, self.state.turn, None) not in self._posted
         )
 
+    @property
+    def asked_to_abandon(self) -> bool:
+        """We asked to end the game by agreement, or agreed to it (SPEC 5.3)."""
+        return self._abandon_wanted
+
     def can_act(self) -> bool:
         """It is our turn and we see every card we are entitled to see (clues need faces)."""
         return self.my_turn() and not self._undecoded_others_cards()

@@ -105,3 +105,41 @@ def test_abandon_is_refused_before_the_deal_and_after_the_game() -> None:
     net.run(net.all_finished)
     with pytest.raises(rf.TableClosed):
         net.command(net.peers[1], fx.Abandon())
+
+
+def test_a_computer_player_agrees_when_another_player_asks() -> None:
+    """The BotPlayer front end, at a real session of a SimNet game: once a person asks to
+    end the game, it agrees by itself (once), and the game ends abandoned."""
+    import asyncio
+
+    from hanabi_p2p.frontends.headless import BotPlayer
+
+    net, mover = _game_at_turn(2, seed=84, turn=3)
+    person = mover  # the player to move asks; its partner is a computer player
+    computer = _others(net, person)[0]
+    commands: list[fx.Command] = []
+
+    class Handle:  # the part of a PeerHandle a BotPlayer uses
+        session = computer.session
+        finished = False
+
+        def command(self, command: fx.Command) -> None:
+            commands.append(command)
+            net.command(computer, command)
+
+    front = BotPlayer(out=None)
+    front.peer = Handle()  # type: ignore[assignment]
+
+    async def ask_and_wait() -> None:
+        net.command(person, fx.Abandon())
+        net.run_for(0.5)
+        front.on_events([e for e in computer.events if isinstance(e, ev.AbandonVoted)])
+        front.on_events([ev.AbandonVoted(person.session.my_seat or 0)])  # told twice
+        await asyncio.sleep(0.01)
+
+    asyncio.run(ask_and_wait())
+    assert commands == [fx.Abandon()]
+    net.run(net.all_finished)
+    at = net.peers[0].session.abandoned_at
+    assert at is not None
+    _check_abandoned(net, at)
