@@ -71,6 +71,7 @@ DECK_SEEDS = {
         "fd3feb3c9250b7974a9b528b69636321a461b55ef55b7beafd809a9a9e925b79",
         "a6342fa0fdb8b294d97fc6103d92089b25fa5e039f52a8e8a95f64d6589c1f78",
     ),
+    "abandoned-2p": ("ab" * 32, "cd" * 32),  # (issue 29 case 8: chosen, not drawn)
 }
 EXTRA_DECK_SEED = b"\x01" * 32
 
@@ -348,6 +349,44 @@ def side_post_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
     ]
 
 
+# ---- issue 29 case 8: ending a game by agreement (SPEC 5.3, 5.4, 5.7)
+
+ABANDON_ITEM = 29
+
+
+def abandoned_game() -> list[Entry]:
+    """2 players: p0 clues at turn 1 and asks to end the game; p1, to move at turn 2,
+    agrees: its vote ends the game there, in place of its action."""
+    table = old_table("abandoned-2p", GameConfig(2))
+    seat_everyone(table)
+    p0, p1 = (p.session for p in table.peers)
+    assert p0.state is not None
+    card = p0.state.hands[1][0]
+    face = p0.state.faces[card]
+    assert face is not None
+    p0.take_action(Clue(0, 1, rank=face.rank))
+    table.pump()
+    p0.abandon()
+    table.pump()
+    p1.abandon()
+    table.pump()
+    assert p0.abandoned_at == 1 and p0.audit is not None and p0.audit.ok
+    return applied(table)
+
+
+def abandon_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
+    a = bases["abandoned-2p"]
+    vote = find(a, 0, "abandon")
+    return [
+        case("a game ended by agreement", ABANDON_ITEM, "5.3, 5.7", "abandoned-2p", bases),
+        case("the end vote of a seat that is not to move", ABANDON_ITEM, "5.4", "abandoned-2p",
+             bases, *rewrite(a, 0, vote, body={"end": True}), phrase="can never apply"),
+        case("a second vote of one seat", ABANDON_ITEM, "5.5", "abandoned-2p", bases,
+             added=[append(a, 0, "abandon", 1, {"end": False})],
+             phrase="asked twice to end the game by agreement"),
+    ]
+
+
 def game_file(entries: Sequence[Entry], tail: bytes) -> bytes:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.hlog"
@@ -439,6 +478,8 @@ def build() -> dict[str, Any]:
              phrase="diverged at turn 2"),
     ]
     cases += side_post_cases(bases)
+    bases["abandoned-2p"] = abandoned_game()
+    cases += abandon_cases(bases)
     last = max((e for e in s if e.kind == "seed"), key=lambda e: e.hash)
     rest = [e for e in s if e is not last]
     whole = game_file([*rest, last], b"")
