@@ -605,6 +605,8 @@ def _learn_names(observer: TableSession, report: GameReport) -> None:
         report.config = observer.table.config
         report.table_options = tuple(o.value for o in b.TABLE_OPTION_ORDER
                                      if o in observer.table.table_options)
+        if observer.table.turn_timer is not None:
+            report.table_options += (f"turn timer {observer.table.turn_timer} s",)
         report.deck_group = observer.table.deck_group.value
         if observer.host_id is not None:
             report.names[observer.host_id] = observer.table.host_name
