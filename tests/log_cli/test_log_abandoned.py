@@ -46,3 +46,15 @@ def test_log_verify_of_an_abandoned_game_is_valid_abandoned_with_exit_status_0(
     assert any("asks to end the game by agreement" in line for line in shown.lines)
     assert any("Every player agreed: the game ends here, at turn 5" in line
                for line in shown.lines)
+
+
+def test_log_verify_json_names_the_turn_of_the_agreement(tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    table = _abandoned_game(turns=2)
+    path = store_in_data_dir(tmp_path / "peer0", table.peers[0].replica.applied)
+    result = run_cli("log", "verify", str(path), "--json")
+    assert result.code == 0
+    doc = json.loads(result.out)
+    assert doc["verdict"] == "valid" and doc["game"]["abandoned_at"] == 3
+    assert doc["summary"].startswith("valid (abandoned by agreement at turn 3)")
