@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hanabi_p2p import refusals as rf
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.deck.derive import SEED_BYTES
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
@@ -39,7 +40,6 @@ from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import Counters
 from hanabi_p2p.peer.core import PeerCore
-from hanabi_p2p.peer.lobby import TABLE_FILLED
 from hanabi_p2p.peer.node import Node, Timing
 from hanabi_p2p.peer.probe import probe_table
 from hanabi_p2p.peer.result import RESUME_COMMAND, GameResult
@@ -254,7 +254,8 @@ class Peer:
             self.private.path.unlink(missing_ok=True)
             return result
         over = session.phase in (AUDITED, ABORTED)
-        if over or result.failure == TABLE_FILLED or (not session.seats and self._left()):
+        if over or isinstance(result.refusal, rf.TableFull) or (
+                not session.seats and self._left()):
             # nothing to come back to: a finished game, or a lobby we left
             self.private.update(finished=True)
         return result
@@ -283,6 +284,9 @@ class Peer:
         elif s.phase != AUDITED and out.failure is None:
             node_failure = self.node.failure if self.node else None
             out.failure = node_failure or "the game did not finish"
+            finished = self.core.finished if self.core is not None else None
+            if finished is not None and finished.failure == out.failure:
+                out.refusal = finished.refusal
         return out
 
 

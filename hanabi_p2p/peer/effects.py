@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hanabi_p2p.deck.errors import DeckCheatError
+from hanabi_p2p.errors import Refusal
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.net.frames import Frame
 from hanabi_p2p.rules.actions import Action
@@ -199,12 +200,15 @@ class EndKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Finished:
-    """The peer is done; ``failure`` says why when the game did not finish well."""
+    """The peer is done; ``failure`` says why when the game did not finish well, and
+    ``refusal`` the same typed, when it is one of ours (why a lobby ended without a game:
+    the front end words it in the player's language from its class)."""
 
     kind: EndKind
     failure: str | None = None
     forget: bool = False  # see Leave.forget
     chosen: bool = False  # our player chose to leave (a Leave command)
+    refusal: Refusal | None = None
 
 
 Effect = (StoreEntry | Send | Broadcast | Connect | AdmitOnly | Disconnect | Notify | CheckDeck

@@ -80,7 +80,7 @@ class Waiting:
         if overdue is None:
             return
         peer_id = session.seats[overdue.seat].peer_id
-        what = "its turn" if overdue.what == "turn" else f"its {overdue.what}"
+        what = f"its {overdue.what.value}"
         verdict = (f"timed out (the table's turn timer is {timer} s)" if overdue.turn_timer
                    else "unreachable")
         reason = (f"waited {int(overdue.waited)} s for {ctx.describe(peer_id)} ({what}): "
