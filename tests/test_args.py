@@ -58,6 +58,8 @@ BAD_HOST = [
     ["--port", "70000"],
     ["--port", "-1"],
     ["--wait-timeout", "0"],
+    ["--turn-timer", "0"],
+    ["--turn-timer", "86401"],
     ["--bot-delay", "-1"],
     ["--code", "   "],
     ["--code", "x" * 300],

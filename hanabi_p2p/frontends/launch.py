@@ -82,6 +82,9 @@ class PeerOptions:
     watching: bool = False
     # host: how the table is run beyond the rules (hints, hands shown to spectators)
     table_options: frozenset[TableOption] = frozenset()
+    # host: the longest a turn may last before the others end the game "timed out" (None:
+    # none, a thinking player is never timed out; SPEC 5.6)
+    turn_timer: int | None = None
     # how the player comes back to this game if it stops (None: a practice game, it cannot)
     resume_command: str | None = RESUME_COMMAND
 
@@ -315,7 +318,8 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     peer.save_private(role="host", host_id=identity.peer_id,
                       host_address=list(peer.listen_address().to_wire()), bots=bots,
                       auto_start=opts.auto_start, advertise=opts.advertise)
-    peer.session.open_table(table_name, opts.name, config, opts.table_options)
+    peer.session.open_table(table_name, opts.name, config, opts.table_options,
+                            turn_timer=opts.turn_timer)
     node.flush()
     if opts.advertise:
         peer.advertiser = TableAdvertiser(opts.interface, peer.mesh.port, _advert(peer, config))

@@ -238,6 +238,8 @@ class PeerCore(CoreBase[Stage]):
             self._chat.record(event.now)
         elif isinstance(command, fx.Resign):
             session.resign(command.reason)
+        elif isinstance(command, fx.Abandon):
+            session.abandon()
         elif isinstance(command, fx.Start):
             self.hosting.start_game(by_command=True)
         elif isinstance(command, fx.Kick):

@@ -95,6 +95,11 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
+class Abandon:
+    """Ask to end the game by agreement, or agree to it (session ``abandon``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     """Host: seat the players waiting in the lobby and start the deal."""
 
@@ -115,7 +120,7 @@ class Leave:
     forget: bool = False
 
 
-Command = Act | Say | Resign | Start | Kick | Leave
+Command = Act | Say | Resign | Abandon | Start | Kick | Leave
 
 
 # -- effects (for the IO shell) ---------------------------------------------------------------

@@ -28,7 +28,7 @@ def test_steps_order_the_lobby_then_the_deck_then_a_turn() -> None:
     assert [spec.step for spec in by_step] == list(range(len(k.SPECS)))
     assert [spec.kind.value for spec in by_step] == [
         "table.open", "lobby.join", "chat", "lobby.seat", "deck", "resign", "action", "ack",
-        "move", "seed"]
+        "move", "seed", "abandon"]  # (abandon, protocol 4, last: no other place moved)
     assert k.step_of("no such kind") == k.UNKNOWN_STEP > max(s.step for s in by_step)
 
 
