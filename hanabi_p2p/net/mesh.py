@@ -675,6 +675,8 @@ class Mesh:
         try:
             while True:
                 frame = await link.recv()
+                if link.peer_id not in self._links:  # closed to make room: PeerDown is out
+                    raise LinkClosedError(link.label, "closed to make room in the lobby")
                 now = loop.time()
                 budget = info.as_guest if self._is_guest(link.peer_id) else info.as_seated
                 if not budget.take(now):
