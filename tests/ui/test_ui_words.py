@@ -37,6 +37,7 @@ def test_completion_of_command_words_by_screen() -> None:
         "info",
         "hint",
         "say",
+        "abandon",
         "log",
         "rules",
         "help",
