@@ -53,6 +53,7 @@ from hanabi_p2p.deck.derive import PeerSecrets, card_points
 from hanabi_p2p.deck.errors import Check
 from hanabi_p2p.deck.group import DeckGroup, GroupError
 from hanabi_p2p.deck.steps import unlock
+from hanabi_p2p.deck.withheld import audit_withheld_seed
 from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.identity import fingerprint, verify_signature
 from hanabi_p2p.log.entry import Entry, EntryKind, signing_input
@@ -470,6 +471,14 @@ def _settle_audit(
         if not steps.ok and steps.blamed_seat is not None:
             report.problems.append(Problem(f"deck check failed: {steps.reason}",
                                            seats[steps.blamed_seat]))
+            return
+        # a forger that keeps its seed back is named all the same once the others' seeds
+        # prove a card of its deck is none (deck/withheld.py; SPEC 5.7)
+        withheld = audit_withheld_seed(config, report.table_id, seats, transcript,
+                                       group=table.group)
+        if withheld is not None and withheld.blamed_seat is not None:
+            report.problems.append(Problem(f"deck audit failed: {withheld.reason}",
+                                           seats[withheld.blamed_seat]))
         return
     result = audit(config, report.table_id, seats, transcript, group=table.group)
     report.audit = result

@@ -19,11 +19,13 @@ this program still rebuilds it byte for byte.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +36,8 @@ if str(SESSION_TESTS) not in sys.path:  # the harness lives beside the session t
 from make_game_vector import public_state  # noqa: E402
 from session_harness import TABLE_ID, Peer, Table  # noqa: E402
 
-from hanabi_p2p.deck.messages import PublicKey  # noqa: E402
+from hanabi_p2p.deck.messages import PublicKey, Shuffle  # noqa: E402
+from hanabi_p2p.deck.peer import DeckPeer  # noqa: E402
 from hanabi_p2p.identity import Identity, fingerprint  # noqa: E402
 from hanabi_p2p.log import canonical  # noqa: E402
 from hanabi_p2p.log.entry import Entry, make_entry  # noqa: E402
@@ -72,6 +75,11 @@ DECK_SEEDS = {
         "a6342fa0fdb8b294d97fc6103d92089b25fa5e039f52a8e8a95f64d6589c1f78",
     ),
 }
+# Issue 29's base: a 3-player game whose last seat forges its shuffle (deck seeds derived
+# from the base's name, fixed like the others').
+DECK_SEEDS["forged-shuffle-3p"] = tuple(
+    hashlib.sha256(f"forged-shuffle-3p/seat/{seat}".encode()).hexdigest() for seat in range(3))
+FORGER = 2  # the seat that forges its phase-1 shuffle in "forged-shuffle-3p"
 EXTRA_DECK_SEED = b"\x01" * 32
 
 
@@ -206,6 +214,44 @@ def lobby_with_an_extra_joiner() -> list[Entry]:
     return applied(table)
 
 
+@contextmanager
+def forging_shuffle(seat: int) -> Iterator[None]:
+    """While it lasts, the DeckPeer of ``seat`` moves one base point from its shuffle's
+    first point to its second: the sum, and so the sum proof, is unchanged (SPEC 2.9)."""
+    made = DeckPeer._make_shuffle
+
+    def forged(self: DeckPeer) -> Shuffle:
+        honest = made(self)
+        if self.my_seat != seat:
+            return honest
+        g = self.group
+        points = list(honest.points)
+        points[0] = g.add(points[0], g.base_point)
+        points[1] = g.sub(points[1], g.base_point)
+        return dataclasses.replace(honest, points=tuple(points))
+
+    DeckPeer._make_shuffle = forged  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        DeckPeer._make_shuffle = made  # type: ignore[method-assign]
+
+
+def forged_shuffle() -> list[Entry]:
+    """3 players; the last seat forges its shuffle keeping the sum. The first two cards of
+    the deck (seat 0's hand) decode to no card at seats 1 and 2 when the deal comes in:
+    they stop the game blaming nobody (SPEC 2.9), and every seat publishes its seed."""
+    with forging_shuffle(FORGER):
+        table = old_table("forged-shuffle-3p", GameConfig(3))
+        seat_everyone(table)
+    for peer in table.peers:
+        assert peer.session.blamed is None and peer.session.abort_reason is not None
+        assert "the deck is corrupt" in peer.session.abort_reason
+    honest = table.peers[0].session.audit
+    assert honest is not None and honest.blamed_seat == FORGER
+    return applied(table)
+
+
 # ---- rewriting a chain (what a cheater who edits its own history can do)
 
 
@@ -266,8 +312,10 @@ def first_bad(report: GameReport) -> dict[str, Any] | None:
 
 
 def case(name: str, item: int, spec: str, base: str, bases: dict[str, list[Entry]],
-         dropped: Sequence[Entry] = (), added: Sequence[Entry] = (), phrase: str = ""
-         ) -> dict[str, Any]:
+         dropped: Sequence[Entry] = (), added: Sequence[Entry] = (), phrase: str = "",
+         issue: int = 14) -> dict[str, Any]:
+    """One case; ``item`` is its number in ``issue`` (14, or 29 for the cases a seated
+    cheater's attacks added; only those write their issue)."""
     drop = {e.hash for e in dropped}
     log = [e for e in bases[base] if e.hash not in drop] + list(added)
     report = verify_game(log)
@@ -278,10 +326,28 @@ def case(name: str, item: int, spec: str, base: str, bases: dict[str, list[Entry
         assert phrase and phrase in bad["reason"], (name, bad)
         bad["reason_contains"] = phrase
         del bad["reason"]
-    return {"name": name, "item": item, "spec": spec, "base": base,
+    return {"name": name, "item": item, **({"issue": issue} if issue != 14 else {}),
+            "spec": spec, "base": base,
             "drop": sorted(e.hash.hex() for e in dropped),
             "add": [e.encoded.hex() for e in added],
             "verdict": report.verdict.value, "first_bad": bad, "digest": report.digest}
+
+
+def issue_29_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
+    """Issue 29: what a seated cheater does must never get an honest player named."""
+    f = bases["forged-shuffle-3p"]
+    return [
+        # case 1: a card that does not decode stops the game blaming nobody; the audit
+        # names the seat whose step does not reproduce, and a seed kept back hides nothing
+        case("a forged shuffle, every seed revealed", 1, "2.9, 2.10, 5.7",
+             "forged-shuffle-3p", bases, phrase="its shuffle does not reproduce", issue=29),
+        case("a forged shuffle whose forger keeps its seed back", 1, "2.9, 5.7",
+             "forged-shuffle-3p", bases, dropped=[find(f, FORGER, "seed")],
+             phrase="never revealed its seed", issue=29),
+        case("a forged shuffle and an honest seat's seed missing", 1, "2.9, 5.7",
+             "forged-shuffle-3p", bases, dropped=[find(f, 0, "seed")],
+             phrase="its shuffle does not reproduce", issue=29),
+    ]
 
 
 def game_file(entries: Sequence[Entry], tail: bytes) -> bytes:
@@ -296,7 +362,8 @@ def game_file(entries: Sequence[Entry], tail: bytes) -> bytes:
 def build() -> dict[str, Any]:
     short, forgetful_hash = short_game()
     bases = {"short-2p": short, "first-turn-resignation-3p": first_turn_resignation(),
-             "lobby-extra-joiner-2p": lobby_with_an_extra_joiner()}
+             "lobby-extra-joiner-2p": lobby_with_an_extra_joiner(),
+             "forged-shuffle-3p": forged_shuffle()}
     s = bases["short-2p"]
     r = bases["first-turn-resignation-3p"]
     lobby = bases["lobby-extra-joiner-2p"]
@@ -374,6 +441,7 @@ def build() -> dict[str, Any]:
              added=[e for e in wrong_hash[1] if e.kind != "seed"],
              phrase="diverged at turn 2"),
     ]
+    cases += issue_29_cases(bases)
     last = max((e for e in s if e.kind == "seed"), key=lambda e: e.hash)
     rest = [e for e in s if e is not last]
     whole = game_file([*rest, last], b"")
@@ -416,7 +484,7 @@ def main() -> None:
     print(f"wrote {VECTOR_PATH}")
     for c in doc["cases"]:
         bad = c["first_bad"]
-        print(f"  item {c['item']:>2} {c['verdict']:<10} {c['name']}"
+        print(f"  {c.get('issue', 14)}.{c['item']:<2} {c['verdict']:<10} {c['name']}"
               + (f"  [{bad['kind']} seq {bad['seq']}: {bad['reason_contains']}]" if bad else ""))
 
 
