@@ -10,11 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from hanabi_p2p.deck.messages import SeedReveal
+from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.log.entry import Entry
+from hanabi_p2p.rules.actions import Clue
+from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import bodies as b
+from hanabi_p2p.session import deckio
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session import kinds as k
-from hanabi_p2p.session.base import GameFault, message_key
+from hanabi_p2p.session.base import GameFault, message_key, turn_label
 from hanabi_p2p.session.phase import Phase, Trigger
 from hanabi_p2p.session.turns import TurnStage
 
@@ -84,6 +88,8 @@ class EndStage(TurnStage):
     def _run_audit(self) -> None:
         deck = self._require_deck()
         result = deck.audit()
+        if result.ok:
+            result = self._check_clues(result)
         self._audited_messages = len(deck.transcript)
         changed = self.audit is None or (result.ok, result.reason) != (
             self.audit.ok, self.audit.reason)
@@ -91,6 +97,31 @@ class EndStage(TurnStage):
         self._advance(Trigger.AUDITED)
         if changed:
             self._events.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
+
+    def _check_clues(self, audited: deckio.AuditResult) -> deckio.AuditResult:
+        """Every clue of the game checked against the audited faces. A clue's touched set
+        is checked live only by a peer that sees the target's hand: with 2 players nobody
+        but its giver does, so a false one (a card named that the clue does not touch)
+        passes the game. The log verifier checks every clue against these faces (SPEC
+        5.7); the live end does too, so that its verdict is the verifier's: a false clue
+        fails the audit, naming its giver (SPEC 5.3 step 5)."""
+        state = self.state
+        if state is None or self.config is None:
+            return audited
+        replay = GameState(self.config, [audited.faces.get(i)
+                                         for i in range(self.config.deck_size)])
+        for action in state.history:
+            turn = replay.turn
+            try:
+                replay.apply(action)
+            except IllegalAction as exc:
+                if isinstance(action, Clue):
+                    who = self.describe(self.seats[action.seat].peer_id)
+                    return deckio.AuditResult(
+                        False, action.seat,
+                        f"{who}'s clue at {turn_label(turn)} was false: {exc}")
+                # (a hand move that no longer fitted was dropped live too: SPEC 5.3)
+        return audited
 
     def abort(self, peer: bytes | None, reason: str) -> None:
         """Stop the game for good (a cheat, a divergence, a peer gone): reveal our seed."""

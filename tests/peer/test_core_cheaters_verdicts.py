@@ -12,12 +12,15 @@ from core_harness import SimNet, SimPeer
 
 from hanabi_p2p.deck.messages import Shuffle
 from hanabi_p2p.deck.peer import DeckPeer
-from hanabi_p2p.log.entry import decode_entry
+from hanabi_p2p.log.entry import Entry, decode_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import Timing
+from hanabi_p2p.rules.actions import Clue, TurnAction
 from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
+from hanabi_p2p.session import kinds as k
 from hanabi_p2p.session.table import ABORTED
 from hanabi_p2p.session.verify import Verdict, verify_game
 
@@ -130,3 +133,69 @@ def test_a_player_gone_without_its_seed_is_not_named_by_the_withheld_seed_audit(
         report = verify_game(p.stored)
         assert report.verdict is Verdict.UNFINISHED, report.headline()
         assert report.missing_seeds
+
+
+def test_a_false_clue_in_a_two_player_game_fails_the_live_end_as_it_fails_the_log() -> None:
+    """Mallory's clue names, among Alice's cards, one it does not touch. Alice cannot see
+    her hand, so nobody checks it during the game (protocol 3 ended it `deck audit: valid`
+    while `log verify` said invalid). The live end checks every clue against the audited
+    faces: both copies' live verdict names Mallory, as `log verify` does."""
+    net = SimNet(GameConfig(2), seed=77)
+    alice, mallory = net.peers
+    session = mallory.session
+    honest_take = session.take_action
+    lied: list[int] = []
+
+    def lying_take(action: TurnAction) -> None:
+        state = session.state
+        assert state is not None
+        # (in the last round: the card it lies about is then seldom revealed by a play)
+        if lied or not isinstance(action, Clue) or state.final_round_turns_left is None:
+            honest_take(action)
+            return
+        truth = session._with_touched(action)
+        extra = [card for card in state.hands[action.target]
+                 if card not in (truth.touched or ()) and not state.clues[card]]
+        if not extra:
+            honest_take(action)
+            return
+        lie = dataclasses.replace(truth, touched=frozenset({*(truth.touched or ()), extra[0]}))
+        digest = session._my_hash(state.turn) or state.public_hash()
+        lied.append(state.turn)
+        session._post(k.ACTION, b.ActionBody(lie, digest, ()))
+
+    honest_on_action = session._on_action
+
+    def blind_to_own_lie(entry: Entry, body: b.ActionBody) -> None:
+        # (the cheater's program takes its own lie: it checks it as the target would,
+        # with the target's faces out of sight)
+        state = session.state
+        seat = session.seat_of(entry.author)
+        action = body.for_seat(seat).action if seat is not None else None
+        if entry.author != mallory.peer_id or not isinstance(action, Clue) or state is None:
+            honest_on_action(entry, body)
+            return
+        hand = list(state.hands[action.target])
+        hidden = [(card, state.faces[card], state._fi[card]) for card in hand]
+        for card in hand:
+            state.faces[card], state._fi[card] = None, -1
+        try:
+            honest_on_action(entry, body)
+        finally:
+            for card, face, index in hidden:
+                state.faces[card], state._fi[card] = face, index
+
+    session.take_action = lying_take  # type: ignore[method-assign]
+    session._on_action = blind_to_own_lie  # type: ignore[method-assign]
+    net.play_to_end()
+    assert lied
+    for p in (alice, mallory):
+        audit = p.session.audit
+        assert audit is not None and not audit.ok
+        assert audit.blamed_seat == p.session.seat_of(mallory.peer_id)
+        assert "clue" in audit.reason
+    assert alice.session.blamed is None
+    names_only(alice, mallory.peer_id)
+    report = verify_game(alice.stored)
+    assert "clue touches" in report.problems[0].reason
+    assert no_blame_but(net, mallory.peer_id)

@@ -336,6 +336,11 @@ def case(name: str, item: int, spec: str, base: str, bases: dict[str, list[Entry
 def issue_29_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
     """Issue 29: what a seated cheater does must never get an honest player named."""
     f = bases["forged-shuffle-3p"]
+    s = bases["short-2p"]
+    clue = find(s, 0, "action", 0)
+    kind, target, named, value, touched = clue.body["act"]
+    hand = range(5, 10)  # p1's hand at turn 1 (SPEC 5.3: seat 1 holds positions H..2H-1)
+    false_touched = sorted({*touched, min(set(hand) - set(touched))})
     return [
         # case 1: a card that does not decode stops the game blaming nobody; the audit
         # names the seat whose step does not reproduce, and a seed kept back hides nothing
@@ -347,6 +352,12 @@ def issue_29_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
         case("a forged shuffle and an honest seat's seed missing", 1, "2.9, 5.7",
              "forged-shuffle-3p", bases, dropped=[find(f, 0, "seed")],
              phrase="its shuffle does not reproduce", issue=29),
+        # case 5: a clue naming a card it does not touch, which no player but its giver
+        # could check in a 2-player game: the audited faces show it (the live end too)
+        case("a false clue in a 2-player game", 5, "5.3, 5.5, 5.7", "short-2p", bases,
+             *rewrite(s, 0, clue, body={**clue.body, "act": [kind, target, named, value,
+                                                              false_touched]}),
+             phrase="clue touches", issue=29),
     ]
 
 
