@@ -59,8 +59,8 @@ from pathlib import Path
 from typing import Any
 
 from hanabi_p2p.datadir import DataDir
-from hanabi_p2p.peer.frontends import BotPlayer, Frontend
-from hanabi_p2p.peer.launch import GameResult, Peer, PeerOptions, host_table, join_address
+from hanabi_p2p.frontends.headless import BotPlayer, Frontend
+from hanabi_p2p.frontends.launch import GameResult, Peer, PeerOptions, host_table, join_address
 from hanabi_p2p.peer.node import Node
 from hanabi_p2p.rules.cards import GameConfig
 

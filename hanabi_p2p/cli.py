@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from hanabi_p2p import __version__
-from hanabi_p2p.commands.helpformat import with_examples
 from hanabi_p2p.errors import GameInUse, HanabiError, UserLeft
+from hanabi_p2p.helpformat import with_examples
 from hanabi_p2p.safe_text import safe
 
 EXIT_USAGE = 2

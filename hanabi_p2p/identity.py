@@ -16,7 +16,6 @@ import functools
 import hashlib
 import os
 import stat
-import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,14 +33,13 @@ from nacl.exceptions import BadSignatureError
 
 from hanabi_p2p.datadir import DataDir, atomic_write
 from hanabi_p2p.errors import UserError
-from hanabi_p2p.limits import PEER_ID_BYTES
+from hanabi_p2p.limits import PEER_ID_BYTES, SIGNATURE_BYTES
 from hanabi_p2p.portable import open_no_follow, permission_bits_apply
+from hanabi_p2p.safe_text import REPLACEMENT, safe_name
 
 SEED_BYTES = 32
-SIGNATURE_BYTES = 64
 KEY_FILE_MODE = 0o600
 MAX_KEY_FILE_BYTES = 4096
-MAX_NAME_CHARS = 24
 
 FINGERPRINT_DOMAIN = b"hanabi-p2p/v1/fingerprint"
 CROCKFORD_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -169,24 +167,9 @@ def fingerprint(peer_id: bytes) -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
-def clean_name(name: str) -> str:
-    """A peer-chosen name made safe for a terminal: no control/format characters, bounded."""
-    kept = []
-    for ch in name:
-        category = unicodedata.category(ch)
-        if category[0] == "C" or category in ("Zl", "Zp"):
-            kept.append("?")
-        else:
-            kept.append(ch)
-    cleaned = " ".join("".join(kept).split())
-    if len(cleaned) > MAX_NAME_CHARS:
-        cleaned = cleaned[: MAX_NAME_CHARS - 1] + "…"
-    return cleaned or "?"
-
-
 def display_name(name: str, peer_id: bytes) -> str:
     """How a player is shown everywhere: "Alice (K7QF-2M9D)"."""
-    return f"{clean_name(name)} ({fingerprint(peer_id)})"
+    return f"{safe_name(name) or REPLACEMENT} ({fingerprint(peer_id)})"
 
 
 # Signature checks whose answer the process keeps (see `verify_signature`): a 5-player game

@@ -23,9 +23,25 @@ MAX_PLAYER_NAME_CHARS = 32
 # Spectators one seated peer serves at once (each costs it a link and a copy of every frame);
 # the peer's mesh lets at most this many links of peers that are not seated stay up.
 MAX_WATCHERS = 8
+# An Ed25519 signature (entries, handshake transcripts).
+SIGNATURE_BYTES = 64
+# A TCP port (a table's address, --port).
+MAX_PORT = 65535
 # Seats at a table.
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 # The largest encoded log entry. A deck message for 60 cards with proofs is about 8 KiB;
 # 64 KiB leaves room for variants and stays well under the network frame limit.
 MAX_ENTRY_BYTES = 64 * 1024
+# A sequence number (of a log entry, of a frame): an unsigned 32-bit integer on the wire.
+MAX_SEQ = 2**32 - 1
+# Table talk: one message, as typed, carried and shown. Also the most of any other text a peer
+# chose (a reason) that an output shows.
+MAX_CHAT_CHARS = 280
+# A reason given on the wire (resigning, stopping the game, a BYE or an ERROR frame).
+MAX_REASON_CHARS = 200
+# A name as every output shows it (safe_text.safe_name): names carried may be longer
+# (MAX_PLAYER_NAME_CHARS), a screen's columns are not.
+MAX_SHOWN_NAME_CHARS = 24
+# One line typed at the full-screen UI's prompt.
+MAX_INPUT_CHARS = 400

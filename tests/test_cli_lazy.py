@@ -114,7 +114,7 @@ def test_the_probe_sees_heavy_imports_where_they_are_needed() -> None:
 
 
 # What a join needs only once its table is found: it loads them while it browses (issue 13).
-GAME = ("hanabi_p2p.peer.launch", "hanabi_p2p.peer.core", "hanabi_p2p.deck", "hanabi_p2p.bots",
+GAME = ("hanabi_p2p.frontends.launch", "hanabi_p2p.peer.core", "hanabi_p2p.deck", "hanabi_p2p.bots",
         "hanabi_p2p.session.table", "hanabi_p2p.net.handshake", "prompt_toolkit", "rbcl")
 
 

@@ -107,8 +107,8 @@ def test_joining_a_table_whose_game_is_open_in_another_window_is_refused_before_
     the same player, and its link would push the first window's aside: refused first."""
     import asyncio
 
-    from hanabi_p2p.peer.frontends import Headless
-    from hanabi_p2p.peer.launch import PeerOptions, join_known
+    from hanabi_p2p.frontends.headless import Headless
+    from hanabi_p2p.frontends.launch import PeerOptions, join_known
 
     path = unfinished_game(tmp_path / "data")
 

@@ -6,7 +6,7 @@ reads ``Advice.text``. So a self-play game pays nothing for the text, and the se
 out in the language chosen at start-up (``hanabi_p2p.i18n.setup``), whenever that was.
 
 Cards are written as the table writes them (letter and number, ``R3``, the same in every
-language) and colours with the table's own colour words (``hanabi_p2p.ui.terms``).
+language) and colours with the table's own colour words (``hanabi_p2p.narration.terms``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from enum import Enum
 from typing import NamedTuple
 
 from hanabi_p2p.i18n import N_, _, ngettext
+from hanabi_p2p.narration.terms import colour_name
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.rules.cards import Card
 from hanabi_p2p.safe_text import safe_name
-from hanabi_p2p.ui.terms import colour_name
 
 
 class Say(Enum):

@@ -13,23 +13,23 @@ from hanabi_p2p.commands.peerargs import (
     run_game,
 )
 from hanabi_p2p.errors import HanabiError, UserError
+from hanabi_p2p.frontends.launch import host_table
 from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.limits import (
     MAX_PLAYERS,
+    MAX_PORT,
     MAX_TABLE_NAME_CHARS,
     MIN_PLAYERS,
     PEER_ID_BYTES,
     TABLE_ID_BYTES,
 )
 from hanabi_p2p.net.discovery import TableAd
-from hanabi_p2p.peer.launch import host_table
 from hanabi_p2p.peer.preload import start_loading
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session.bodies import TableOpen, TableOption
 
 HELP = "open a table on the network and wait for players"
-MAX_PORT = 65535
 TABLE_NAME_SUFFIX = "'s table"
 
 

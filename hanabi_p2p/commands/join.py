@@ -17,7 +17,7 @@ from hanabi_p2p.commands.peerargs import (
 )
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _
-from hanabi_p2p.limits import MAX_TABLE_NAME_CHARS
+from hanabi_p2p.limits import MAX_PORT, MAX_TABLE_NAME_CHARS
 from hanabi_p2p.net.discovery import (
     MAX_BROWSE_S,
     AmbiguousTable,
@@ -32,17 +32,16 @@ from hanabi_p2p.net.discovery import (
 )
 from hanabi_p2p.peer.preload import start_loading
 from hanabi_p2p.peer.result import RESUME_COMMAND
-from hanabi_p2p.safe_text import safe
+from hanabi_p2p.safe_text import safe_name
 
 if TYPE_CHECKING:
-    from hanabi_p2p.peer.frontends import Frontend
-    from hanabi_p2p.peer.launch import GameResult, PeerOptions
+    from hanabi_p2p.frontends.headless import Frontend
+    from hanabi_p2p.frontends.launch import GameResult, PeerOptions
     from hanabi_p2p.peer.probe import CheckedTable, ProbeResult
 
 HELP = "join a table found on the network, or at --address HOST:PORT"
 # The longest a join looks for tables; it stops as soon as the answer is clear (see settled).
 BROWSE_SECONDS = 3.0
-MAX_PORT = 65535
 # replaced by the interface saved with the game being resumed
 RESUME_PLACEHOLDER_INTERFACE = "127.0.0.1"
 # A browse that goes on after a refused advert looks at least this long (a fresh browser
@@ -51,8 +50,8 @@ MIN_BROWSE_S = 0.5
 # What a join needs once it has found its table: imported on a thread while it looks, since
 # the browse mostly waits (for the answers, then for late ones), and nothing here is needed
 # before the table is found. Importing them first made a person wait for both in turn.
-GAME_MODULES = ("hanabi_p2p.peer.probe", "hanabi_p2p.peer.launch", "hanabi_p2p.ui.narrate",
-                "hanabi_p2p.ui.live")
+GAME_MODULES = ("hanabi_p2p.peer.probe", "hanabi_p2p.frontends.launch",
+                "hanabi_p2p.narration.narrator", "hanabi_p2p.ui.live")
 # ... and a computer player's (`--bot`), which a person's join never needs
 BOT_MODULES = ("hanabi_p2p.bots.hgroup",)
 
@@ -110,14 +109,14 @@ def run(args: argparse.Namespace) -> int:
     frontend = choose_frontend(args)  # no terminal and no --bot: refused before any change
     start_loading()  # meanwhile, on a thread (see peer.preload)
     if args.resume:
-        from hanabi_p2p.peer.launch import resume
+        from hanabi_p2p.frontends.launch import resume
 
         # a resumed game listens where it did before (saved with the game), so a network
         # without a default route is no obstacle; an --interface given is checked anyway
         opts = peer_options(args, interface=args.interface or RESUME_PLACEHOLDER_INTERFACE)
         return run_game(lambda: resume(opts, frontend, args.table), frontend)
     if args.address:
-        from hanabi_p2p.peer.launch import join_address
+        from hanabi_p2p.frontends.launch import join_address
 
         opts = peer_options(args)
         host, port = parse_address(args.address)
@@ -156,7 +155,7 @@ async def choose_table(tables: list[FoundTable], wanted: str | None) -> CheckedT
         return genuine[0]
     checked_one = await check_advert(table, PROBE_TIMEOUT_S, PROBE_ATTEMPTS)
     if not checked_one.genuine:
-        name = safe(table.ad.name, MAX_TABLE_NAME_CHARS)
+        name = safe_name(table.ad.name, MAX_TABLE_NAME_CHARS)
         raise AdvertRefused(f"not joining {name!r}: {checked_one.problem}", [checked_one])
     return checked_one
 
@@ -203,7 +202,7 @@ async def _find_on(interface: str, args: argparse.Namespace,
     frontend.status(_("looking for tables on {interface} ...").format(interface=interface))
     checked = await find_table(interface, args.table, args.browse_seconds)
     assert checked.probe is not None  # a genuine table answered
-    return checked.table, checked.probe, safe(checked.table.ad.name, MAX_TABLE_NAME_CHARS)
+    return checked.table, checked.probe, safe_name(checked.table.ad.name, MAX_TABLE_NAME_CHARS)
 
 
 async def _find_and_join(args: argparse.Namespace, frontend: Frontend) -> GameResult:
@@ -215,7 +214,7 @@ async def _find_and_join(args: argparse.Namespace, frontend: Frontend) -> GameRe
             table, probe, name = await _find_on(interface, args, frontend)
     except* HanabiError as errors:  # (the loading cannot fail so: the browse's own error)
         raise errors.exceptions[0] from None
-    from hanabi_p2p.peer.launch import join_known
+    from hanabi_p2p.frontends.launch import join_known
 
     opts = peer_options(args, interface=interface)
     if table.ad.seats_taken >= table.ad.seats_total:

@@ -29,15 +29,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from hanabi_p2p import __version__
+from hanabi_p2p import __version__, i18n
 from hanabi_p2p.commands import log_json, replay_interactive
-from hanabi_p2p.commands.helpformat import with_examples
 from hanabi_p2p.commands.log_story import story_lines
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.hanablive import export_game
+from hanabi_p2p.helpformat import with_examples
 from hanabi_p2p.log.storage import MAGIC, CorruptLogError, parse
-from hanabi_p2p.safe_text import safe
+from hanabi_p2p.safe_text import ELLIPSIS, safe
 from hanabi_p2p.session.verify import (
     GameReport,
     Verdict,
@@ -70,7 +70,6 @@ LIST_GAP = "  "
 # fit get a line of their own.
 SHRINKABLE_COLUMNS = {"VARIANT": 8, "NAME": 10}
 PLAYERS_INDENT = "    "  # the players' own line, when they do not fit on the game's
-ELLIPSIS = "…"
 # The verdict `list` shows is cached beside the log (<table>.hlog.verdict) and used only while
 # the log's bytes hash the same and the program is the same version; `verify` never uses it.
 # The format changes whenever a verdict may: 2 since a game whose seeds are missing has its
@@ -108,6 +107,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         _add_game_argument(p)
         add_data_dir_argument(p)
         p.add_argument("--json", action="store_true", help=JSON_HELP)
+        if name == "show":  # (verify's lines are read by programs: always English)
+            p.add_argument("--lang", metavar="LANG", help="language of the story: en, it, ro, "
+                           "nb (default: from the environment)")
 
     text = "the game in another format (hanab.live JSON, which `replay` reads)"
     p = sub.add_parser("export", help=text, description=text, **_epilog("export"))
@@ -342,6 +344,7 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    i18n.setup(args.lang)
     path, report = _read_and_remember(args)
     header = report.header
     # a table that never started is shown whole: nothing is missing from what there is

@@ -1,4 +1,6 @@
-"""`log show`'s story of a game: one line per event, with the signatures behind it.
+"""`log show`'s story of a game: one line per event, with the signatures behind it, in the
+one narrator's words (the player's language); what only a check of the log tells (entries
+not checked, the deck after the audit) stays in English, like `log verify`.
 
 Split from commands/log.py, which reads the games and prints what this module words.
 """
@@ -8,15 +10,17 @@ from __future__ import annotations
 from collections import Counter
 
 from hanabi_p2p.errors import HanabiError
+from hanabi_p2p.i18n import _
 from hanabi_p2p.log.entry import Entry, EntryKind
+from hanabi_p2p.narration import narrator as say
+from hanabi_p2p.net.handshake import table_code
 from hanabi_p2p.rules.actions import Clue, Discard, Play
-from hanabi_p2p.rules.engine import GameState
+from hanabi_p2p.rules.engine import End, GameState
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.kinds import ACTION, body_of
 from hanabi_p2p.session.verify import (
     GameReport,
     Problem,
-    variant_text,
 )
 
 CHECK = "✓"  # a verified signature behind a line
@@ -42,7 +46,7 @@ def story_lines(report: GameReport) -> list[str]:
             add(CROSS, report.describe(item))
         elif isinstance(item, ev.TurnResolved):
             marks = CHECK * signed["turn", item.turn]
-            add(marks, f"turn {item.turn + 1:<3} {_turn_text(report, item, names)}")
+            add(marks, _turn_text(report, item, names))
         else:
             text = _event_text(report, item, names)
             if text is not None:
@@ -77,53 +81,39 @@ def _signatures_by_line(report: GameReport) -> Counter[tuple[str, int]]:
 
 
 def _event_text(report: GameReport, event: ev.Event, names: list[str]) -> str | None:
-    def seat(s: int) -> str:
-        return names[s] if 0 <= s < len(names) else f"seat {s}"
-
+    # every sentence from the one narrator, as on the table and in headless lines
     if isinstance(event, ev.TableOpened):
-        config = report.config
-        what = f": {config.players} players, {variant_text(config)}" if config else ""
-        host = report.label(report.players[0].peer_id) if report.players else "the host"
-        return f"{host} opens the table '{event.name}'{what}"
+        host = report.label(report.players[0].peer_id) if report.players else _("the host")
+        return say.opened_by_line(host, event.name, report.config)
     if isinstance(event, ev.PlayerJoined):
-        return f"{report.label(event.peer_id)} asks for a seat"
+        return say.sits_down_line(report.label(event.peer_id))
     if isinstance(event, ev.Seated):
-        return "seats: " + ", ".join(f"{p.seat} {report.label(p.peer_id)}"
-                                     for p in report.players)
-    if isinstance(event, ev.DeckReady):
-        return "the deck is shuffled and locked by every player; cards are dealt"
+        ids = [p.peer_id for p in report.players]
+        code = table_code(report.table_id, ids) if report.table_id is not None and ids else ""
+        return say.seated_line(code, [report.label(peer_id) for peer_id in ids])
     if isinstance(event, ev.HandMoved):
-        return f"{seat(event.seat)} moves a card of their hand to slot {event.to + 1}"
-    if isinstance(event, ev.Chat):
-        return f"{seat(event.seat) if event.seat >= 0 else 'someone'}: \"{event.text}\""
-    if isinstance(event, ev.Resigned):
-        reason = f": {event.reason}" if event.reason else ""
-        return f"{seat(event.seat)} resigns{reason}"
+        return say.hand_moved_line(say.seat_name(names, event.seat), event.to)
     if isinstance(event, ev.GameOver):
-        rating = f" ({report.state.rating})" if report.state is not None else ""
-        return f"game over ({event.end}): score {event.score}{rating}"
-    if isinstance(event, ev.Audited):
-        result = "ok" if event.ok else f"failed: {event.reason}"
-        return f"every seed revealed; deck audit {result}"
-    return None
+        rating = report.state.rating if report.state is not None else None
+        return say.game_over_line(End(event.end), event.score, rating)
+    return "; ".join(say.event_lines(event, names)) or None
 
 
 def _turn_text(report: GameReport, event: ev.TurnResolved, names: list[str]) -> str:
-    # the one narrator (ui/narrate), as on the table and in headless lines
-    from hanabi_p2p.ui.narrate import describe
-
-    text = "; ".join(describe(event.action, event.outcome, names, event.before.hands,
-                              event.before))
+    """The turn's line, plus what the audit revealed: the faces a clue touched, the card
+    drawn (said after the action, before any line on how the game ended)."""
+    first, *more = say.describe(event.action, event.outcome, names, event.before.hands,
+                                event.before) or [""]
     faces = report.faces
     action, outcome = event.action, event.outcome
     if isinstance(action, Clue) and faces:
         touched = [str(faces[c]) for c in event.before.hands[action.target]
                    if c in outcome.touched]
         if touched:
-            text += f" [{' '.join(touched)}]"
+            first += f" [{' '.join(touched)}]"
     if outcome.drew is not None and outcome.drew in faces:
-        text += f"; draws {faces[outcome.drew]}"
-    return text
+        first += "; " + say.draws_text(faces[outcome.drew])
+    return say.turn_line(event.turn, "; ".join([first, *more]))
 
 
 def _dealt_hands(report: GameReport) -> list[str]:
@@ -132,7 +122,7 @@ def _dealt_hands(report: GameReport) -> list[str]:
     if not faces or config is None:
         return []
     start = GameState(config, [faces[i] for i in range(config.deck_size)])
-    return [f"{player.name}'s hand: {' '.join(str(faces[c]) for c in start.hands[player.seat])}"
+    return [say.hand_line(player.name, [faces[c] for c in start.hands[player.seat]])
             for player in report.players]
 
 

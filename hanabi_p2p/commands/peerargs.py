@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING
 from hanabi_p2p import i18n
 from hanabi_p2p.datadir import DataDir, add_data_dir_argument
 from hanabi_p2p.errors import HanabiError, UserError
+from hanabi_p2p.frontends.headless import BotPlayer, Frontend
 from hanabi_p2p.i18n import _
 from hanabi_p2p.net.discovery import check_interface, default_interface_address, lan_addresses
-from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.safe_text import safe
 
 # The game's modules (the peer, its node and session) are imported where they are used:
 # `join` imports them while it looks for its table (commands/join.py).
 if TYPE_CHECKING:
-    from hanabi_p2p.peer.launch import GameResult, PeerOptions
+    from hanabi_p2p.frontends.launch import GameResult, PeerOptions
 
 # Upper bounds of the time options: beyond them a value is a typo, not a wish (a day of
 # waiting for one player; a minute between a computer player's moves).
@@ -127,7 +127,7 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
                  port: int = 0, advertise: bool = True) -> PeerOptions:
     """The options of a peer, after every check (`check_common`); the data directory is
     tightened (or warned about) only then, as the first thing this command changes."""
-    from hanabi_p2p.peer.launch import PeerOptions
+    from hanabi_p2p.frontends.launch import PeerOptions
     from hanabi_p2p.peer.node import Timing
 
     check_common(args)
@@ -182,7 +182,7 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
             i18n.setup(args.lang)
         return BotPlayer(delay=args.bot_delay or 0.0)
     if no_screen_reason() is None:
-        from hanabi_p2p.peer.screen import HUMAN_TABLE_BOT_DELAY_S, ScreenFrontend
+        from hanabi_p2p.frontends.screen import HUMAN_TABLE_BOT_DELAY_S, ScreenFrontend
         from hanabi_p2p.ui.symbols import Theme
 
         delay = HUMAN_TABLE_BOT_DELAY_S if args.bot_delay is None else args.bot_delay

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from hanabi_p2p.commands.peerargs import add_common, choose_frontend, peer_options, run_game
+from hanabi_p2p.frontends.launch import host_table
 from hanabi_p2p.i18n import _
-from hanabi_p2p.peer.launch import host_table
 from hanabi_p2p.peer.preload import start_loading
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
 from hanabi_p2p.session.bodies import TableOption

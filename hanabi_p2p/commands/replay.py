@@ -17,9 +17,8 @@ from hanabi_p2p import i18n
 from hanabi_p2p.commands import replay_interactive
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError
 from hanabi_p2p.hanablive import ImportedGame, InvalidGameFile, load_game
+from hanabi_p2p.narration.narrator import describe, final_summary
 from hanabi_p2p.rules.engine import GameState
-from hanabi_p2p.rules.narrate import final_summary
-from hanabi_p2p.ui.narrate import describe
 
 HELP = "replay a game file (hanab.live JSON) turn by turn, or the bundled example"
 
@@ -112,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"action {index} is illegal ({names[action.seat]}): {exc}")
             break
         if not args.json:
-            # the one narrator (ui/narrate), as on the table, in headless lines and log show
+            # the one narrator, as on the table, in headless lines and log show
             text = "; ".join(describe(action, outcome, names, before.hands, before))
             print(f"turn {before.turn + 1:<3} {text}")
             if before.final_round_turns_left is None and state.final_round_turns_left:

@@ -25,8 +25,8 @@ from hanabi_p2p.net.discovery import (
     default_interface_address,
 )
 from hanabi_p2p.peer.probe import CheckedTable, check_advert
-from hanabi_p2p.safe_text import safe, safe_name
-from hanabi_p2p.ui.text import ELLIPSIS, fit, get_cwidth, plain
+from hanabi_p2p.safe_text import ELLIPSIS, safe, safe_name
+from hanabi_p2p.ui.text import fit, get_cwidth, plain
 
 HELP = "list the tables hosted on the local network"
 DEFAULT_TIMEOUT_S = 3.0
@@ -85,7 +85,8 @@ def _row(checked: CheckedTable) -> tuple[str, ...]:
         None if checked.probe is None else checked.probe.uses_secret
     ]
     return (
-        _mark(checked) + safe(ad.name, MAX_TABLE_NAME_CHARS),  # peer-provided: the one sanitiser
+        # peer-provided: the one sanitiser
+        _mark(checked) + safe_name(ad.name, MAX_TABLE_NAME_CHARS),
         variant,
         f"{ad.seats_taken}/{ad.seats_total}",
         _host(table),
@@ -158,7 +159,8 @@ def format_tables(tables: list[CheckedTable], columns: int = SCREEN_COLUMNS) -> 
     lines = [_line(row, widths) for row in rows]
     for checked in tables:
         table = checked.table
-        where = f"{safe(table.ad.name, MAX_TABLE_NAME_CHARS)!r} at {table.address}:{table.port}"
+        name = safe_name(table.ad.name, MAX_TABLE_NAME_CHARS)
+        where = f"{name!r} at {table.address}:{table.port}"
         if not table.compatible:  # said here, whole: in its variant cell it could be cut
             lines.append(f"{where}: protocol v{table.ad.version}: cannot join (it needs another "
                          "version of hanabi-p2p)")

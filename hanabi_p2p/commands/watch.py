@@ -28,9 +28,9 @@ from hanabi_p2p.commands.peerargs import (
     report_result,
 )
 from hanabi_p2p.datadir import add_data_dir_argument
+from hanabi_p2p.frontends.headless import Frontend, Headless
+from hanabi_p2p.frontends.launch import GameResult, PeerOptions, watch_address, watch_table
 from hanabi_p2p.i18n import _
-from hanabi_p2p.peer.frontends import Frontend, Headless
-from hanabi_p2p.peer.launch import GameResult, PeerOptions, watch_address, watch_table
 
 HELP = "watch a game at a table on the network (or at --address HOST:PORT)"
 
@@ -69,7 +69,7 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
             i18n.setup(args.lang)
         return Headless()
     if no_screen_reason() is None:
-        from hanabi_p2p.peer.screen import ScreenFrontend
+        from hanabi_p2p.frontends.screen import ScreenFrontend
         from hanabi_p2p.ui.symbols import Theme
 
         return ScreenFrontend(lang=args.lang, resume_command=None, theme=Theme(args.theme))

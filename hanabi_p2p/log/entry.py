@@ -31,13 +31,15 @@ from typing import Any, Protocol, TypeVar, cast
 import msgpack
 
 from hanabi_p2p.errors import LocalProtocolError, RemoteProtocolError
-from hanabi_p2p.identity import (
+from hanabi_p2p.identity import fingerprint, is_valid_peer_id, verify_signature
+from hanabi_p2p.limits import (
+    ENTRY_HASH_BYTES,
+    MAX_ENTRY_BYTES,
+    MAX_SEQ,
+    PEER_ID_BYTES,
     SIGNATURE_BYTES,
-    fingerprint,
-    is_valid_peer_id,
-    verify_signature,
+    TABLE_ID_BYTES,
 )
-from hanabi_p2p.limits import ENTRY_HASH_BYTES, MAX_ENTRY_BYTES, PEER_ID_BYTES, TABLE_ID_BYTES
 from hanabi_p2p.log import canonical
 
 LOG_VERSION = 1
@@ -46,8 +48,8 @@ ZERO_HASH = bytes(HASH_BYTES)
 SIGN_DOMAIN = b"hanabi-p2p/v1/entry"
 HASH_DOMAIN = b"hanabi-p2p/v1/entry-hash"
 
-# Limits on peer input (MAX_ENTRY_BYTES, with the reason for its size, is in hanabi_p2p.limits).
-MAX_SEQ = 2**32 - 1
+# Limits on peer input (MAX_ENTRY_BYTES and MAX_SEQ, shared with the frames, are in
+# hanabi_p2p.limits).
 MAX_TURN = 2**16 - 1
 MAX_VERSION = 255
 ENVELOPE_FIELDS = 9

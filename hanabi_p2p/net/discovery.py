@@ -51,7 +51,7 @@ from hanabi_p2p.limits import (
     TABLE_ID_BYTES,
 )
 from hanabi_p2p.net.version import PROTOCOL_VERSION
-from hanabi_p2p.safe_text import safe, safe_name
+from hanabi_p2p.safe_text import safe_name
 
 SERVICE_TYPE = "_hanabi-p2p._tcp.local."
 INSTANCE_PREFIX = "hanabi-"
@@ -340,7 +340,7 @@ def describe_table(table: FoundTable) -> str:
     """One table in an error message: its name, seats, host and id (peer text made safe)."""
     ad = table.ad
     host = f"{safe_name(ad.host_name)} " if ad.host_name else ""
-    return (f"{safe(ad.name, MAX_TABLE_NAME_CHARS)!r} ({ad.seats_taken}/{ad.seats_total} "
+    return (f"{safe_name(ad.name, MAX_TABLE_NAME_CHARS)!r} ({ad.seats_taken}/{ad.seats_total} "
             f"seats, host {host}{safe_name(ad.host_fingerprint)}, id {ad.table_id.hex()[:8]})")
 
 
@@ -355,7 +355,7 @@ def pick_table(tables: Sequence[FoundTable], wanted: str | None) -> FoundTable:
     usable = [t for t in tables if t.compatible]
     if wanted:
         found = _matches(tables, wanted)
-        shown = safe(wanted, MAX_TABLE_NAME_CHARS)
+        shown = safe_name(wanted, MAX_TABLE_NAME_CHARS)
         for kind, fitting in (("have an id starting with", found.by_id),
                               ("are named", found.by_name)):
             if len(fitting) == 1:
@@ -375,7 +375,7 @@ def pick_table(tables: Sequence[FoundTable], wanted: str | None) -> FoundTable:
                 f"the table {shown!r} is open, but its host runs a hanabi-p2p that speaks "
                 f"network protocol {elsewhere[0].ad.version} and this one speaks "
                 f"{PROTOCOL_VERSION}: both players need releases that speak the same version")
-        names = ", ".join(repr(safe(t.ad.name, MAX_TABLE_NAME_CHARS)) for t in usable)
+        names = ", ".join(repr(safe_name(t.ad.name, MAX_TABLE_NAME_CHARS)) for t in usable)
         raise UserError(f"no table named {shown!r} on the network (visible: {names or 'none'})")
     if not usable:
         hint = " (some speak another protocol version)" if tables else ""

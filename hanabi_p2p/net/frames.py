@@ -34,8 +34,17 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
 from hanabi_p2p.errors import LocalProtocolError
-from hanabi_p2p.limits import ENTRY_HASH_BYTES, MAX_ENTRY_BYTES, PEER_ID_BYTES, TABLE_ID_BYTES
+from hanabi_p2p.limits import (
+    ENTRY_HASH_BYTES,
+    MAX_ENTRY_BYTES,
+    MAX_REASON_CHARS,
+    MAX_SEQ,
+    PEER_ID_BYTES,
+    SIGNATURE_BYTES,
+    TABLE_ID_BYTES,
+)
 from hanabi_p2p.net.errors import FrameError, LinkAuthError
+from hanabi_p2p.safe_text import safe
 
 # A frame's record (its msgpack payload; after the handshake the payload's ciphertext with
 # its AEAD tag) is at most this long: four times the log's largest entry (MAX_ENTRY_BYTES,
@@ -50,10 +59,8 @@ AEAD_TAG_BYTES = 16
 MAX_PAYLOAD_BYTES = MAX_FRAME_BYTES - AEAD_TAG_BYTES
 MAX_MESSAGE_BODY_BYTES = MAX_ENTRY_BYTES
 MAX_TOPIC_CHARS = 32
-MAX_REASON_CHARS = 200
 # HAVE/WANT map one entry per log author: players (<= 5) plus room for a later spectator role.
 MAX_AUTHORS = 16
-MAX_SEQ = 2**32 - 1
 MAX_PING_NONCE = 2**32 - 1
 
 # X25519 public key of the handshake's ephemeral Diffie-Hellman (fresh per connection)
@@ -63,7 +70,6 @@ LINK_KEY_BYTES = 32
 MAX_FRAME_COUNTER = 2**64 - 1
 POINT_BYTES = 32
 MAC_BYTES = 32
-SIGNATURE_BYTES = 64
 MAX_VERSION = 2**16 - 1
 
 # The widest frame has this many fields after the tag; msgpack arrays longer than that are
@@ -285,9 +291,9 @@ FRAME_TYPES: dict[str, type[Frame]] = {
 
 
 def clip_reason(reason: str) -> str:
-    """Make any text fit a BYE/ERROR reason (printable, short) so sending it cannot fail."""
-    printable = "".join(ch if ch.isprintable() else "?" for ch in reason)
-    return printable[:MAX_REASON_CHARS]
+    """Make any text fit a BYE/ERROR reason (printable, short) so sending it cannot fail: the
+    one sanitiser's rules (whatever it leaves is printable), cut to the wire's limit."""
+    return safe(reason, MAX_REASON_CHARS)
 
 
 # -- encoding -------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hanabi_p2p.log.entry import Entry
+from hanabi_p2p.log.entry import Entry, EntryKind
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import PeerContext
 from hanabi_p2p.ratelimit import TokenBucket
@@ -64,7 +64,7 @@ class Admission:
         if session.host_id != self.ctx.me or author in session.joins:
             return True
         # a newcomer's first entry must be its request for a seat, and there must be room
-        if entry.seq != 0 or entry.kind != "lobby.join":
+        if entry.seq != 0 or entry.entry_kind is not EntryKind.LOBBY_JOIN:
             return False
         return waiting() < MAX_LOBBY_JOINERS
 

@@ -34,7 +34,8 @@ from hanabi_p2p.peer.lobby import JoinerLobby
 from hanabi_p2p.peer.replication import Replication
 from hanabi_p2p.peer.spectators import ReportedWatchers
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.bodies import Address, validate_body
+from hanabi_p2p.session.bodies import Address
+from hanabi_p2p.session.kinds import parse_entry
 from hanabi_p2p.session.table import ABORTED, AUDITED, PLAY, TableSession
 
 
@@ -159,7 +160,7 @@ class CoreBase(Generic[StageT]):
                 return
         elif isinstance(frame, fr.Have | fr.Want) and not self.replication.takes_sync_frame(
                 peer_id):
-            pass  # over its budget: dropped unread (it asks again at its next round)
+            return  # over its budget: dropped unread, nothing to settle (it asks again)
         elif isinstance(frame, fr.Have):
             self._on_have(peer_id, dict(frame.next_seq), frame.heads)
         elif isinstance(frame, fr.Want):
@@ -270,7 +271,7 @@ class CoreBase(Generic[StageT]):
             return  # fetched again by HAVE/WANT when it calms down
         try:
             entry = decode_entry(frame.data)
-            validate_body(entry.kind, entry.body)
+            parse_entry(entry)  # (kept on the entry: the session reads it, never again)
         except HanabiError as exc:
             # bytes without a valid signature are nobody's word: a link problem, not a cheat
             self.ctx.link_problem(peer_id, f"sent an entry that does not verify: {exc}")

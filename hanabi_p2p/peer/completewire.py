@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from hanabi_p2p.errors import RemoteProtocolError
-from hanabi_p2p.identity import SIGNATURE_BYTES, verify_signature
-from hanabi_p2p.limits import MAX_PLAYERS, PEER_ID_BYTES, TABLE_ID_BYTES
+from hanabi_p2p.identity import verify_signature
+from hanabi_p2p.limits import MAX_PLAYERS, MAX_SEQ, PEER_ID_BYTES, SIGNATURE_BYTES, TABLE_ID_BYTES
 from hanabi_p2p.log import canonical
-from hanabi_p2p.log.entry import MAX_SEQ
 from hanabi_p2p.net.handshake import Signer
 
 COMPLETE_TOPIC = "complete"

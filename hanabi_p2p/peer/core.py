@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hanabi_p2p.errors import IllegalAction, LocalProtocolError
-from hanabi_p2p.log.entry import Entry, make_entry
+from hanabi_p2p import refusals as rf
+from hanabi_p2p.errors import LocalProtocolError
+from hanabi_p2p.log.entry import Entry, EntryKind, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.peer import effects as fx
@@ -47,6 +48,7 @@ from hanabi_p2p.ratelimit import SlidingWindow
 from hanabi_p2p.rules.actions import Move, TurnAction
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address
+from hanabi_p2p.session.kinds import Post
 from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, OVER, PLAY, TableSession
 
 # Our own table talk: at most this many messages per window.
@@ -221,20 +223,19 @@ class PeerCore(CoreBase[Stage]):
         self._before_input()
         command, session = event.command, self.session
         if self.stage is Stage.DONE and not isinstance(command, fx.Leave):
-            raise IllegalAction("the table is closed: nothing more can be sent")
+            raise rf.TableClosed()
         if isinstance(command, fx.Act):
             action = command.action
             if isinstance(action, Move):
                 session.move_card(action.card, action.to)
             else:
                 if session.my_turn() and not session.can_act():
-                    raise IllegalAction("one moment: the last card is still being revealed")
+                    raise rf.CardBeingRevealed()
                 assert isinstance(action, TurnAction)
                 session.take_action(action)
         elif isinstance(command, fx.Say):
             if not self._chat.allows(event.now):
-                raise IllegalAction(
-                    f"slow down: at most {CHAT_BURST} messages every {CHAT_WINDOW_S:g} s")
+                raise rf.SlowDown(CHAT_BURST, CHAT_WINDOW_S)
             session.say(command.text)  # (a refused text is not counted)
             self._chat.record(event.now)
         elif isinstance(command, fx.Resign):
@@ -299,23 +300,24 @@ class PeerCore(CoreBase[Stage]):
 
     # ================================================================ posting and settling
 
-    def _sign(self, kind: str, turn: int, body: object) -> Entry:
+    def _sign(self, post: Post) -> Entry:
         seq, prev = self.replica.next_link(self.me)
+        kind, turn, body = post.wire()
         entry = make_entry(self.identity, table_id=self.session.table_id, seq=seq,
                            prev=prev, turn=turn, kind=kind, body=body)
         self.replication.made(entry)
         return entry
 
-    def _send_first(self, outbox: list[tuple[str, int, object]]) -> bool:
+    def _send_first(self, outbox: list[Post]) -> bool:
         """Our turn action alone: store and send it before applying it ourselves. The others
         are waiting for it, and our own application of it (the rules, the deck, the events
         for our screen) changes nothing in its bytes: the session checked the action against
         the rules before posting it. The shell says when it has sent it (`ActionSent`), and
         every other input applies it first, so nothing sees our state without it; the
         session meanwhile says it is not our turn (we have acted)."""
-        if len(outbox) != 1 or outbox[0][0] != "action" or self._loading:
+        if len(outbox) != 1 or outbox[0].kind is not EntryKind.ACTION or self._loading:
             return False
-        entry = self._sign(*outbox[0])
+        entry = self._sign(outbox[0])
         self.counters.applied_at.setdefault(entry.hash, self.ctx.now)  # (when it was made)
         self._unapplied = entry
         self._stored_early.add(entry.hash)
@@ -334,11 +336,11 @@ class PeerCore(CoreBase[Stage]):
         (lobby decisions), until nothing more happens; then check whether we are done."""
         session = self.session
         for _ in range(MAX_SETTLE_ROUNDS):
-            outbox = session.take_outbox()
+            outbox = session.take_posts()
             if self._send_first(outbox):
                 return  # the rest once the shell has sent it (`ActionSent`, or any input)
-            for kind, turn, body in outbox:
-                self._apply_result(self.replica.add(self._sign(kind, turn, body)), source=None)
+            for post in outbox:
+                self._apply_result(self.replica.add(self._sign(post)), source=None)
             events = session.take_events()
             self.ctx.events.extend(events)  # first: what they cause is reported after them
             self._on_session_events(events)

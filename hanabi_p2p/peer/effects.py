@@ -1,9 +1,11 @@
-"""What goes into the peer core and what comes out of it: small immutable records.
+"""What comes out of the peer core, and the commands a player gives it: small immutable
+records (what goes in is in ``hanabi_p2p.peer.inputs``).
 
-The core (``hanabi_p2p.peer.core``) is fed link events, frames, commands and the time, and
-answers with effects the IO shell carries out in order. Order matters: an own entry's
-``StoreEntry`` always comes before the ``Broadcast`` of its frame, so nothing we said is lost
-to a crash (a resumed peer must never sign a second, different entry with the same number).
+The core (``hanabi_p2p.peer.core``, or ``watcher`` for a spectator) is fed link events,
+frames, commands and the time, and answers with effects the IO shell carries out in order.
+Order matters: an own entry's ``StoreEntry`` always comes before the ``Broadcast`` of its
+frame, so nothing we said is lost to a crash (a resumed peer must never sign a second,
+different entry with the same number).
 """
 
 from __future__ import annotations
@@ -174,7 +176,7 @@ class Notify:
 @dataclass(frozen=True, slots=True)
 class CheckDeck:
     """Run these deck proof checks (pure; any thread, in parallel: libsodium releases the
-    GIL) and report with ``PeerCore.deck_checked``: the DeckCheatError the first failing job
+    GIL) and report with the ``DeckChecked`` input: the DeckCheatError the first failing job
     in list order raised (so the blame never depends on timing), or None. Until then the
     deck is not ready and nothing is revealed; our own shuffle or lock is sent already."""
 

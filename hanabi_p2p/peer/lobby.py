@@ -16,7 +16,7 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from hanabi_p2p.errors import IllegalAction
+from hanabi_p2p import refusals as rf
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
@@ -96,11 +96,11 @@ class HostLobby:
         session = self.ctx.session
         if not self.is_host:
             if by_command:
-                raise IllegalAction("only the host starts the game")
+                raise rf.OnlyHostStarts()
             return
         if session.table is None or session.seats or session.has_outbox:
             if by_command and session.seats:
-                raise IllegalAction("the game has started already")
+                raise rf.GameStartedAlready()
             return
         players = session.table.config.players
         # two joiners who raced for one name: the first keeps it, the other is not seated
@@ -118,18 +118,18 @@ class HostLobby:
         if 1 + len(waiting) < players:
             if by_command:
                 missing = players - 1 - len(waiting)
-                raise IllegalAction(f"waiting for {missing} more player(s) to sit down")
+                raise rf.WaitingForPlayers(missing)
             return
         session.seat_players(self.ctx.address, joiners=waiting[: players - 1])
 
     def kick(self, peer_id: bytes) -> None:
         session = self.ctx.session
         if not self.is_host:
-            raise IllegalAction("only the host removes players")
+            raise rf.OnlyHostRemoves()
         if session.seats:
-            raise IllegalAction("the game has started: nobody can be removed now")
+            raise rf.TooLateToRemove()
         if peer_id not in session.joins:
-            raise IllegalAction("nobody like that is waiting in the lobby")
+            raise rf.NotInLobby()
         self.kicked.add(peer_id)
         self.ctx.connected.discard(peer_id)
         self.remove(peer_id)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hanabi_p2p.rules.engine import End
+
 # What brings a player back to a game its program left (followed by --data-dir DIR where one
 # was given: see commands/peerargs.py). Here, not beside the node that uses it, so that the
 # commands name it without importing the peer.
@@ -16,7 +18,7 @@ class GameResult:
     """How a peer's game ended; `failure` is None when it finished and was audited."""
 
     log_path: Path
-    end: str = "in_progress"
+    end: End = End.IN_PROGRESS
     score: int = 0
     rating: str = ""
     audit_ok: bool | None = None

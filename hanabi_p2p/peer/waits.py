@@ -16,14 +16,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-WaitKey = tuple[int, str]  # (seat, what)
-TURN = "turn"
+from hanabi_p2p.session.waiting import WaitKind
+
+WaitKey = tuple[int, WaitKind]  # (seat, what)
 
 
 @dataclass(frozen=True, slots=True)
 class Overdue:
     seat: int
-    what: str
+    what: WaitKind
     waited: float
 
 
@@ -58,7 +59,7 @@ class WaitClock:
             if seat == my_seat:
                 continue
             since = began
-            if what == TURN:
+            if what is WaitKind.TURN:
                 silent = silent_since(seat)
                 if silent is None:
                     continue

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hanabi_p2p.errors import HanabiError, IllegalAction, LocalProtocolError
+from hanabi_p2p import refusals as rf
+from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.peer import effects as fx
@@ -104,9 +105,9 @@ class WatcherCore(CoreBase[WatchStage]):
     def _command(self, event: ins.Command) -> None:
         command = event.command
         if self.stage is WatchStage.DONE and not isinstance(command, fx.Leave):
-            raise IllegalAction("the table is closed: nothing more can be sent")
+            raise rf.TableClosed()
         if not isinstance(command, fx.Leave):
-            raise IllegalAction("spectators watch: they cannot play, talk or start the game")
+            raise rf.SpectatorsWatch()
         forget = command.forget and not self.session.seats
         self._finish(fx.EndKind.LEFT, command.reason, forget=forget, chosen=True)
 
@@ -157,7 +158,7 @@ class WatcherCore(CoreBase[WatchStage]):
 
     def _settle(self) -> None:
         session = self.session
-        if session.take_outbox():
+        if session.take_posts():
             raise LocalProtocolError("a spectator's session posted an entry: it never signs")
         events = session.take_events()
         self.ctx.events.extend(events)

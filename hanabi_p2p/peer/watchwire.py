@@ -18,8 +18,13 @@ from typing import Any
 import msgpack
 
 from hanabi_p2p.deck.messages import MAX_DECK_SIZE
-from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, MAX_WATCHERS, PEER_ID_BYTES
-from hanabi_p2p.session.bodies import MAX_REASON, BadBody, spectator_name
+from hanabi_p2p.limits import (
+    MAX_PLAYER_NAME_CHARS,
+    MAX_REASON_CHARS,
+    MAX_WATCHERS,
+    PEER_ID_BYTES,
+)
+from hanabi_p2p.session.bodies import BadBody, spectator_name
 
 WATCH_TOPIC = "watch"
 WATCH_KEYS_TOPIC = "watch.keys"
@@ -36,7 +41,7 @@ def _unpack(data: bytes, what: str) -> Any:
     try:
         return msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
                                max_array_len=MAX_DECK_SIZE, max_map_len=0,
-                               max_str_len=4 * max(MAX_PLAYER_NAME_CHARS, MAX_REASON),
+                               max_str_len=4 * max(MAX_PLAYER_NAME_CHARS, MAX_REASON_CHARS),
                                max_bin_len=PEER_ID_BYTES, max_ext_len=0)
     except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError,
             msgpack.StackError, UnicodeDecodeError) as exc:
@@ -89,11 +94,11 @@ def decode_watchers(data: bytes) -> dict[bytes, str]:
 
 
 def encode_refusal(reason: str) -> bytes:
-    return msgpack.packb(reason[:MAX_REASON])  # type: ignore[no-any-return]
+    return msgpack.packb(reason[:MAX_REASON_CHARS])  # type: ignore[no-any-return]
 
 
 def decode_refusal(data: bytes) -> str:
     value = _unpack(data, WATCH_REFUSED_TOPIC)
-    if not isinstance(value, str) or len(value) > MAX_REASON:
-        raise BadBody(f"watch.no: body must be a text of at most {MAX_REASON} characters")
+    if not isinstance(value, str) or len(value) > MAX_REASON_CHARS:
+        raise BadBody(f"watch.no: body must be a text of at most {MAX_REASON_CHARS} characters")
     return value

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.limits import MAX_PLAYERS, MIN_PLAYERS
@@ -147,19 +147,31 @@ class GameConfig:
         return self.variant is Variant.RAINBOW and card.suit is Suit.MULTI
 
 
-def rating(config: GameConfig, score: int, won: bool | None = None) -> str:
-    """The rating key of a final score (translated by the UI).
+class Rating(StrEnum):
+    """What a final score is called (the words of the rulebook; translated by the UI). A
+    StrEnum: its values are the keys the log's JSON and the game summaries write."""
 
-    Keys: horrible, mediocre, honourable, excellent, amazing, legendary, divine; with
-    all_or_nothing only "win" or "loss".
-    """
+    HORRIBLE = "horrible"
+    MEDIOCRE = "mediocre"
+    HONOURABLE = "honourable"
+    EXCELLENT = "excellent"
+    AMAZING = "amazing"
+    LEGENDARY = "legendary"
+    DIVINE = "divine"
+    WIN = "win"  # all_or_nothing: every firework complete
+    LOSS = "loss"  # all_or_nothing: anything less
+
+
+def rating(config: GameConfig, score: int, won: bool | None = None) -> Rating:
+    """The rating of a final score; with all_or_nothing only WIN or LOSS."""
     if config.all_or_nothing:
-        return "win" if won else "loss"
+        return Rating.WIN if won else Rating.LOSS
     if score >= 30:
-        return "divine"
+        return Rating.DIVINE
     if score >= 25:
-        return "legendary"
-    for limit, key in ((5, "horrible"), (10, "mediocre"), (15, "honourable"), (20, "excellent")):
+        return Rating.LEGENDARY
+    for limit, key in ((5, Rating.HORRIBLE), (10, Rating.MEDIOCRE), (15, Rating.HONOURABLE),
+                       (20, Rating.EXCELLENT)):
         if score <= limit:
             return key
-    return "amazing"
+    return Rating.AMAZING

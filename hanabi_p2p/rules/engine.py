@@ -50,7 +50,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 
 import msgpack
 
@@ -63,6 +63,7 @@ from hanabi_p2p.rules.cards import (
     RANKS,
     Card,
     GameConfig,
+    Rating,
     Suit,
     rating,
 )
@@ -109,11 +110,21 @@ class ClueRecord:
     touched: bool
 
 
+class OutcomeKind(StrEnum):
+    """What kind of action an `Outcome` is the result of."""
+
+    PLAY = "play"
+    DISCARD = "discard"
+    CLUE = "clue"
+    MOVE = "move"  # a card moved within its holder's hand (not a turn)
+    TERMINATE = "terminate"
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What one applied action did, for logs, UIs and computer players."""
 
-    kind: str  # "play" | "discard" | "clue" | "move" | "terminate"
+    kind: OutcomeKind
     seat: int
     card: int | None = None
     face: Card | None = None
@@ -279,7 +290,7 @@ class GameState:
         return total
 
     @property
-    def rating(self) -> str:
+    def rating(self) -> Rating:
         return rating(self.config, self.score, won=self.end is End.PERFECT)
 
     @property
@@ -520,14 +531,14 @@ class GameState:
             hand = self.hands[action.seat]
             hand.remove(action.card)
             hand.insert(action.to, action.card)
-            return Outcome("move", action.seat, card=action.card, end=self.end)
+            return Outcome(OutcomeKind.MOVE, action.seat, card=action.card, end=self.end)
         if isinstance(action, Terminate):
             self.end = End.TERMINATED
-            return Outcome("terminate", action.seat, end=self.end)
+            return Outcome(OutcomeKind.TERMINATE, action.seat, end=self.end)
         if isinstance(action, Clue):
             self._apply_clue(action, touched)
             self._end_turn(drew=False)
-            return Outcome("clue", action.seat, touched=touched, end=self.end)
+            return Outcome(OutcomeKind.CLUE, action.seat, touched=touched, end=self.end)
         return self._apply_play_or_discard(action)
 
     def _apply_clue(self, clue: Clue, touched: frozenset[int]) -> None:
@@ -565,12 +576,12 @@ class GameState:
         gained = 0
         placed = strike = False
         if isinstance(action, Discard):
-            kind = "discard"
+            kind = OutcomeKind.DISCARD
             self._to_discard_pile(card, fi)
             self.clue_tokens += 1
             gained = 1
         else:
-            kind = "play"
+            kind = OutcomeKind.PLAY
             announce = action.announce
             if announce is not None and not self._table.colour_mask[announce] >> fi & 1:
                 strike = True  # choreography: wrong colour announced

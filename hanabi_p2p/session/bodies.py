@@ -20,22 +20,26 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from hanabi_p2p.errors import RemoteProtocolError, UserError
-from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS, MAX_TABLE_NAME_CHARS, PEER_ID_BYTES
+from hanabi_p2p.limits import (
+    MAX_CHAT_CHARS,
+    MAX_PLAYER_NAME_CHARS,
+    MAX_PORT,
+    MAX_REASON_CHARS,
+    MAX_TABLE_NAME_CHARS,
+    PEER_ID_BYTES,
+)
 from hanabi_p2p.limits import MAX_PLAYERS as MAX_SEATS
 from hanabi_p2p.limits import MIN_PLAYERS as MIN_SEATS
 from hanabi_p2p.log.entry import EntryKind
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import OPTION_NAMES, RANKS, GameConfig, Suit, Variant
 
-MAX_CHAT = 280
-MAX_REASON = 200
 MAX_HOST_LEN = 64
 MAX_DECK_MSGS = 128  # one deal entry carries at most 5 hands x 5 cards of shares, plus slack
 MAX_CARD_ID = 59  # largest deck is 60 cards
 HASH_LEN = 32
 MAX_TOUCHED = 6  # a hand holds at most 5 cards; one slack as the wire format always had
 MAX_OPTIONS = len(OPTION_NAMES)
-MAX_PORT = 65535
 MAX_SLOT = 4  # hands hold at most 5 cards
 
 _T = TypeVar("_T")
@@ -129,7 +133,7 @@ def spectator_name(value: Any) -> str:
 
 def _enum_text(value: Any, what: str, allowed: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in allowed:
-        raise BadBody(f"unknown {what} {value!r}"[:MAX_REASON])
+        raise BadBody(f"unknown {what} {value!r}"[:MAX_REASON_CHARS])
     return value
 
 
@@ -361,7 +365,7 @@ def action_from_wire(value: Any, seat: int) -> TurnAction:
             return Clue(seat, target, colour=colour, touched=touched)
         if v[2] == "rank":
             return Clue(seat, target, rank=_int(v[3], "rank", RANKS[0], RANKS[-1]), touched=touched)
-    raise BadBody(f"malformed {name[:MAX_REASON]!r} action")
+    raise BadBody(f"malformed {name[:MAX_REASON_CHARS]!r} action")
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,7 +459,7 @@ class SeedBody:
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"deck": list(self.deck)}
         if self.reason is not None:
-            out["reason"] = self.reason[:MAX_REASON]
+            out["reason"] = self.reason[:MAX_REASON_CHARS]
         if self.blame is not None:
             out["blame"] = self.blame
         return out
@@ -468,7 +472,7 @@ class SeedBody:
         return cls(
             tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
             # only a resign may give an empty reason: a seed's reason is there to be read
-            None if reason is None else _str(reason, "reason", MAX_REASON),
+            None if reason is None else _str(reason, "reason", MAX_REASON_CHARS),
             None if blame is None else _bytes(blame, "blamed peer", PEER_ID_BYTES),
         )
 
@@ -491,13 +495,13 @@ def clean_reason(text: str) -> str:
     """A reason of ours (often an error message) fit for a seed body: controls become
     spaces, cut to the limit, never empty."""
     cleaned = "".join(" " if _in_ranges(c, _CONTROL_RANGES) else c for c in text)
-    cleaned = cleaned[:MAX_REASON]
+    cleaned = cleaned[:MAX_REASON_CHARS]
     return "stopped the game" if is_blank(cleaned) else cleaned
 
 
 def chat_text(text: str) -> str:
     """Check table talk typed locally with the same rules peers apply (UserError)."""
-    return local_value(lambda: _str(text, "message", MAX_CHAT))
+    return local_value(lambda: _str(text, "message", MAX_CHAT_CHARS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,7 +516,7 @@ class ChatBody:
     @classmethod
     def from_wire(cls, body: Any) -> ChatBody:
         m = _map(body, EntryKind.CHAT, {"text"})
-        return cls(_str(m["text"], "chat text", MAX_CHAT))
+        return cls(_str(m["text"], "chat text", MAX_CHAT_CHARS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,7 +531,7 @@ class ResignBody:
     @classmethod
     def from_wire(cls, body: Any) -> ResignBody:
         m = _map(body, EntryKind.RESIGN, {"reason"})
-        return cls(_str(m["reason"], "reason", MAX_REASON, allow_empty=True))
+        return cls(_str(m["reason"], "reason", MAX_REASON_CHARS, allow_empty=True))
 
 
 # Every typed body: what the table of kinds (session/kinds.py) parses an entry's body into.

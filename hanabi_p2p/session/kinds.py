@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, Generic, TypeVar
 
+from hanabi_p2p.limits import MAX_REASON_CHARS
 from hanabi_p2p.log.entry import Entry, EntryKind
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session.deckio import purpose_of_wire
@@ -104,7 +105,7 @@ def parse_body(kind: str, body: Any) -> b.Body:
     """A body's typed value by the parser of its kind; raises BadBody (and nothing else)."""
     spec = spec_of(kind)
     if spec is None:
-        raise b.BadBody(f"unknown entry kind {kind[:b.MAX_REASON]!r}")
+        raise b.BadBody(f"unknown entry kind {kind[:MAX_REASON_CHARS]!r}")
     return spec.parse(body)
 
 

@@ -44,6 +44,7 @@ from hanabi_p2p.session.dealing import is_deal
 from hanabi_p2p.session.end import EndStage
 from hanabi_p2p.session.kinds import Place, Stage, place
 from hanabi_p2p.session.phase import Phase
+from hanabi_p2p.session.waiting import WaitKind
 
 # The old module-level names stay: the peer and the UI compare phases with them.
 LOBBY, DECK, PLAY, OVER, AUDITED, ABORTED = (
@@ -54,11 +55,11 @@ LOBBY, DECK, PLAY, OVER, AUDITED, ABORTED = (
 class TableSession(EndStage):
     """The game as one peer sees it. Feed it entries; read its state, outbox and events."""
 
-    def waiting_for(self) -> list[tuple[int, str]]:
+    def waiting_for(self) -> list[tuple[int, WaitKind]]:
         """(seat, what) the game is waiting for, for 'waiting for Bob' displays and timeouts."""
-        out: list[tuple[int, str]] = []
+        out: list[tuple[int, WaitKind]] = []
         if self.phase == Phase.DECK and self.deck is not None:
-            out.extend((s, "deck shuffle") for s in self.deck.waiting_for())
+            out.extend((s, WaitKind.DECK_SHUFFLE) for s in self.deck.waiting_for())
         elif self.phase == Phase.PLAY and self.state is not None and self.deck is not None:
             lacking: set[int] = set()
             if self.pending is not None:
@@ -67,11 +68,12 @@ class TableSession(EndStage):
             # may need them to give a clue, and we need them to check one
             for card in self._undecoded_others_cards():
                 lacking.update(self.deck.missing_keys(card))
-            out.extend((s, "key share") for s in sorted(lacking))
+            out.extend((s, WaitKind.KEY_SHARE) for s in sorted(lacking))
             if not out and not self.state.over:
-                out.append((self.state.current_seat, "turn"))
+                out.append((self.state.current_seat, WaitKind.TURN))
         elif self.phase == Phase.OVER:
-            out.extend((s, "seed") for s in range(len(self.seats)) if s not in self.seeds_from)
+            out.extend((s, WaitKind.SEED) for s in range(len(self.seats))
+                       if s not in self.seeds_from)
         return out
 
     def note_own(self, entry: Entry) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from hanabi_p2p import refusals as rf
 from hanabi_p2p.deck.messages import OwnerKey, PublicKey, SharedKeys
 from hanabi_p2p.errors import IllegalAction
+from hanabi_p2p.limits import MAX_REASON_CHARS
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.rules.actions import Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.session import bodies as b
@@ -85,7 +86,7 @@ class TurnStage(DeckStage):
             me = self.name_of(self.my_seat)
             self.abort(None, f"{me} left before the deal" + (f": {reason}" if reason else ""))
             return
-        self._resign_reason = reason[: b.MAX_REASON]
+        self._resign_reason = reason[:MAX_REASON_CHARS]
         self._post_resign_if_due()
 
     def _post_resign_if_due(self) -> None:

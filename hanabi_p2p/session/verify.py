@@ -69,6 +69,7 @@ from hanabi_p2p.session import kinds as k
 from hanabi_p2p.session.deckio import deck_group
 from hanabi_p2p.session.kinds import place, spec_of
 from hanabi_p2p.session.table import TableSession
+from hanabi_p2p.session.waiting import WaitKind
 
 # The verifier is nobody: an all-zero key is not a valid Ed25519 point, so no entry can be
 # signed by it and it can never be seated.
@@ -131,7 +132,7 @@ class GameReport:
     timeline: list[ev.Event | Problem] = field(default_factory=list)
     applied: list[Entry] = field(default_factory=list)  # in application order
     unapplied: list[Entry] = field(default_factory=list)  # held to the end (canonical order)
-    waiting_for: list[tuple[int, str]] = field(default_factory=list)  # (seat, what) at the end
+    waiting_for: list[tuple[int, WaitKind]] = field(default_factory=list)  # at the end
     stopped: str | None = None  # why the players' sessions stopped the game early, if they did
     # entries of authors outside the game (never seated): set aside, never judged
     ignored: list[Problem] = field(default_factory=list)

@@ -41,6 +41,7 @@ from prompt_toolkit.layout.processors import BeforeInput
 from prompt_toolkit.output import Output
 
 from hanabi_p2p.i18n import _, pgettext
+from hanabi_p2p.limits import MAX_INPUT_CHARS
 from hanabi_p2p.rules.actions import Action
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.ui.board import Board, board_from_state
@@ -52,6 +53,7 @@ from hanabi_p2p.ui.commands import (
     Kick,
     Mode,
     Note,
+    Panel,
     Quit,
     Say,
     SendAction,
@@ -77,13 +79,10 @@ from hanabi_p2p.ui.watch import render_watch, watch_board, watch_labels, watch_s
 # The input line below the screen body; under it the message, which wraps onto a few rows.
 INPUT_ROWS = 1
 MAX_MESSAGE_ROWS = 3
-MAX_INPUT_CHARS = 400
 # How long a line under the input stays: a notice (someone sat down) is news for a moment,
 # a refusal until it has been read; the log keeps everything that matters for longer.
 NOTICE_SECONDS = 8.0
 ERROR_SECONDS = 30.0
-# Panels shown over the table instead of the board.
-PANELS = ("help", "rules", "log", "info")
 
 
 class SessionCallbacks(Protocol):
@@ -143,7 +142,7 @@ class App:
         self._callbacks = callbacks
         self._view: ScreenView | None = None
         self._board: Board | None = None
-        self._panel: str | None = None  # one of PANELS, or None
+        self._panel: Panel | None = None
         self._info: list[str] = []  # the card story the "info" panel shows
         self._scroll = 0  # lines scrolled back in the log or panel
         self._message: Line = []
@@ -255,7 +254,7 @@ class App:
         return self._view
 
     @property
-    def panel(self) -> str | None:
+    def panel(self) -> Panel | None:
         return self._panel
 
     @property
@@ -423,7 +422,7 @@ class App:
         elif isinstance(intent, Say):
             self._callbacks.on_say(intent.text)
         elif isinstance(intent, Show):
-            self._panel = None if self._panel == intent.what else intent.what
+            self._panel = None if self._panel is intent.what else intent.what
             self._scroll = 0
         elif isinstance(intent, Start):
             view = self._view
@@ -442,7 +441,7 @@ class App:
             self.notify(self._callbacks.on_hint(), seconds=None)
         elif isinstance(intent, Info):
             self._info = self._story(intent.card)
-            self._panel = "info"
+            self._panel = Panel.INFO
             self._scroll = 0
         elif isinstance(intent, Quit):
             if self._confirm_leave and self._game_on() and not self._leaving:
@@ -536,12 +535,12 @@ class App:
     def _panel_lines(self, rows: int, columns: int) -> list[Line]:
         view = self._view
         titles = {
-            "help": _("Help"),
-            "rules": _("Rules"),
-            "log": _("Game log"),
-            "info": _("Card story"),
+            Panel.HELP: _("Help"),
+            Panel.RULES: _("Rules"),
+            Panel.LOG: _("Game log"),
+            Panel.INFO: _("Card story"),
         }
-        title: Line = [("class:title", titles.get(self._panel or "", ""))]
+        title: Line = [("class:title", titles[self._panel] if self._panel else "")]
         title.append(("class:dim", "  " + _("(Esc to close, PageUp/PageDown to scroll)")))
         bottom: Line = []
         if isinstance(view, TableView) and self._board is not None:
@@ -550,14 +549,14 @@ class App:
         elif isinstance(view, WatchView) and self._board is not None:
             bottom = watch_status(view, self._board, watch_labels(view), self._glyphs, columns)
         room = rows - 1 - (1 if bottom else 0)
-        if self._panel == "log":
+        if self._panel is Panel.LOG:
             log = view.log if isinstance(view, TableView | WatchView | EndView) else ()
             body = log_lines(log, columns, room, self._scroll)
         else:
-            if self._panel == "rules":
+            if self._panel is Panel.RULES:
                 config = getattr(view, "config", None)
                 text = rules_summary(config.variant if config is not None else None)
-            elif self._panel == "info":
+            elif self._panel is Panel.INFO:
                 text = self._info
             else:
                 is_host = isinstance(view, LobbyView) and view.i_am_host

@@ -26,6 +26,8 @@ from typing import TypeVar
 
 from hanabi_p2p.errors import HanabiError, UserError
 from hanabi_p2p.i18n import _, ngettext
+from hanabi_p2p.limits import MAX_CHAT_CHARS, MAX_INPUT_CHARS
+from hanabi_p2p.narration.terms import colour_name
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, RANKS, Suit
 from hanabi_p2p.rules.engine import GameState
@@ -33,11 +35,6 @@ from hanabi_p2p.safe_text import fold_marks
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.notes import MAX_NOTE_CHARS
 from hanabi_p2p.ui.refusals import translate_refusal
-from hanabi_p2p.ui.terms import colour_name
-
-# Table talk is relayed to every peer; keep it to a sentence or two.
-MAX_SAY_CHARS = 280
-MAX_COMMAND_CHARS = 400
 
 
 class CommandError(UserError):
@@ -79,11 +76,20 @@ class Say:
     text: str
 
 
+class Panel(StrEnum):
+    """What the screen can show over the board instead of it (a command's word each)."""
+
+    HELP = "help"
+    RULES = "rules"
+    LOG = "log"
+    INFO = "info"  # a card's story
+
+
 @dataclass(frozen=True, slots=True)
 class Show:
-    """Show a panel locally: "log", "rules" or "help". Nothing is sent."""
+    """Show a panel locally. Nothing is sent."""
 
-    what: str
+    what: Panel
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,16 +228,16 @@ def _common(word: str, line: str, mode: Mode) -> Intent:
         if not who:
             raise CommandError(_("usage: kick NAME (or the seat number)"))
         return Kick(who)
-    return Show(word)
+    return Show(Panel(word))  # (every other word of every mode is a panel's)
 
 
 def _say_text(line: str) -> str:
     text = line.strip().split(None, 1)[1].strip() if len(line.split()) > 1 else ""
     if not text:
         raise CommandError(_("usage: say TEXT"))
-    if len(text) > MAX_SAY_CHARS:
+    if len(text) > MAX_CHAT_CHARS:
         raise CommandError(
-            _("that is too long to say: at most {count} characters").format(count=MAX_SAY_CHARS)
+            _("that is too long to say: at most {count} characters").format(count=MAX_CHAT_CHARS)
         )
     return "".join(ch for ch in text if ch.isprintable())
 
@@ -245,7 +251,7 @@ def parse_on_board(
 ) -> Intent | None:
     """Parse a command of a screen showing a board (the table, or the end with its final
     board); None for a blank line. Raises `CommandError` saying why."""
-    if len(line) > MAX_COMMAND_CHARS:
+    if len(line) > MAX_INPUT_CHARS:
         raise CommandError(_("that command is too long"))
     words = line.split()
     if not words:
@@ -301,7 +307,7 @@ def parse_watching(line: str, board: Board | None, names: Sequence[str]) -> Inte
     """Parse a command of the spectator's table: only what reads the table (`info NAME
     SLOT`, `log`, `rules`, `help`) and `quit`; a player's command gets a one-line reason.
     `board` is None in the lobby, before the deal."""
-    if len(line) > MAX_COMMAND_CHARS:
+    if len(line) > MAX_INPUT_CHARS:
         raise CommandError(_("that command is too long"))
     words = line.split()
     if not words:

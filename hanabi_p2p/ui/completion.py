@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
+from hanabi_p2p.narration.terms import colour_name
 from hanabi_p2p.rules.cards import RANKS
 from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.board import Board
 from hanabi_p2p.ui.commands import COMMANDS, CommandError, Mode, command_word, find_player, fold
-from hanabi_p2p.ui.terms import colour_name
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 
 from hanabi_p2p import i18n
 from hanabi_p2p.i18n import _
+from hanabi_p2p.narration.narrator import chat_line, describe
 from hanabi_p2p.rules.actions import Action, Move, Play
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.ui.app import INPUT_ROWS, App
 from hanabi_p2p.ui.end import render_end
 from hanabi_p2p.ui.lobby import render_lobby
-from hanabi_p2p.ui.narrate import chat_line, describe
 from hanabi_p2p.ui.table import render_table
 from hanabi_p2p.ui.text import plain_lines
 from hanabi_p2p.ui.view import EndView, LobbySeat, LobbyView, TableView

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from hanabi_p2p.i18n import _
-from hanabi_p2p.rules.cards import MAX_STRIKES
+from hanabi_p2p.narration.terms import end_reason, rating_word
+from hanabi_p2p.rules.cards import MAX_STRIKES, Rating
 from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_style
 from hanabi_p2p.ui.table import log_lines
-from hanabi_p2p.ui.terms import end_reason, rating_word
 from hanabi_p2p.ui.text import Line, fit, flow, join_cells, wrap_text
 from hanabi_p2p.ui.view import EndView
 
@@ -40,7 +40,7 @@ def render_end(
     ]
     if config.all_or_nothing:
         result: Line = [("class:label", _("Result")), ("", ": ")]
-        won = view.rating == "win"
+        won = view.rating is Rating.WIN
         result.append(("class:good" if won else "class:bad", rating_word(view.rating)))
         lines.append(result)
     else:

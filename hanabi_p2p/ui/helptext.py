@@ -6,9 +6,9 @@ The same summary is printed by `hanabi-p2p rules` and shown by the `rules` comma
 from __future__ import annotations
 
 from hanabi_p2p.i18n import _
+from hanabi_p2p.narration.terms import option_name, variant_name
 from hanabi_p2p.rules.cards import GameConfig, Variant
 from hanabi_p2p.ui.commands import Mode
-from hanabi_p2p.ui.terms import option_name, variant_name
 from hanabi_p2p.ui.text import wrap_text
 
 # The command column is typed as shown, in every language; only the explanation is translated.

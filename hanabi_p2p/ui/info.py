@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from hanabi_p2p.i18n import _
+from hanabi_p2p.narration.narrator import seat_name
+from hanabi_p2p.narration.terms import colour_name
 from hanabi_p2p.rules.cards import RANKS, Card
 from hanabi_p2p.rules.engine import GameState
-from hanabi_p2p.ui.narrate import seat_name
-from hanabi_p2p.ui.terms import colour_name
 
 
 def card_story(

@@ -3,7 +3,7 @@
 Pure: reads the session (never changes it) plus the few facts only the peer's shell knows
 (which peers are connected, our address, the log lines so far) and returns the view to show;
 `event_lines` turns the session's events into lines of the game log. The shell
-(`hanabi_p2p.peer.screen`) calls both after every change.
+(`hanabi_p2p.frontends.screen`) calls both after every change.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import fingerprint
+from hanabi_p2p.narration import narrator
 from hanabi_p2p.net.handshake import table_code
 from hanabi_p2p.rules.cards import Card
 from hanabi_p2p.rules.engine import End
@@ -19,15 +20,7 @@ from hanabi_p2p.safe_text import safe, safe_name
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import ABORTED, OVER, PLAY, TableSession
-from hanabi_p2p.ui.narrate import (
-    audit_line,
-    chat_line,
-    deck_ready_line,
-    describe,
-    left_line,
-    seated_line,
-    stopped_line,
-)
+from hanabi_p2p.session.waiting import WaitKind
 from hanabi_p2p.ui.view import (
     NO_SEAT,
     OWN_MACHINE,
@@ -40,10 +33,6 @@ from hanabi_p2p.ui.view import (
     Watching,
     WatchView,
 )
-
-# What a turn's wait is called in `TableSession.waiting_for`: the status line already names
-# the player to move, so only other waits (key shares, shuffle steps) are listed.
-TURN_WAIT = "turn"
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +175,8 @@ def table_view(session: TableSession, facts: ShellFacts) -> TableView:
         fingerprints=tuple(fingerprint(seat.peer_id) for seat in session.seats),
         table_code=code_of(session, facts.table_id),
         log=facts.log,
-        waiting_for=tuple(seat for seat, what in session.waiting_for() if what != TURN_WAIT),
+        waiting_for=tuple(seat for seat, what in session.waiting_for()
+                          if what is not WaitKind.TURN),
         disconnected=_disconnected(session, facts.connected),
         status=facts.status,
         runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
@@ -204,7 +194,8 @@ def watch_view(session: TableSession, facts: ShellFacts, watching: Watching) -> 
         watching=watching,
         table_name=session.table.name,
         log=facts.log,
-        waiting_for=tuple(seat for seat, what in session.waiting_for() if what != TURN_WAIT),
+        waiting_for=tuple(seat for seat, what in session.waiting_for()
+                          if what is not WaitKind.TURN),
         disconnected=_disconnected(session, facts.connected),
         status=facts.status,
         runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
@@ -283,22 +274,8 @@ def _face_up_hands(session: TableSession) -> tuple[tuple[Card | None, ...], ...]
 
 
 def event_lines(event: ev.Event, session: TableSession, table_id: bytes) -> list[str]:
-    """Lines of the game log for one session event (most events add none)."""
-    if isinstance(event, ev.TurnResolved):
-        return describe(
-            event.action, event.outcome, session.names, event.before.hands, event.before
-        )
-    if isinstance(event, ev.Chat):
-        name = session.name_of(event.seat) if 0 <= event.seat < len(session.seats) else "?"
-        return [chat_line(name, event.text)]
-    if isinstance(event, ev.Seated):
-        return [seated_line(code_of(session, table_id) or "")]
-    if isinstance(event, ev.DeckReady):
-        return [deck_ready_line()]
-    if isinstance(event, ev.Resigned):
-        return [left_line(session.name_of(event.seat), event.reason)]
-    if isinstance(event, ev.Audited):
-        return [audit_line(event.ok, event.reason)]
-    if isinstance(event, ev.Fault) and event.fatal:
-        return [stopped_line(event.reason)]
-    return []
+    """Lines of the game log for one session event (most events add none), in the one
+    narrator's words."""
+    # (the code is a hash over every seat: made only for the line that says it)
+    code = (code_of(session, table_id) or "") if isinstance(event, ev.Seated) else ""
+    return narrator.event_lines(event, session.names, code)

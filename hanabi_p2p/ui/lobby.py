@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from hanabi_p2p.i18n import _, ngettext
+from hanabi_p2p.narration.terms import variant_summary
 from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs
-from hanabi_p2p.ui.terms import variant_summary
 from hanabi_p2p.ui.text import Line, fit, wrap_text
 from hanabi_p2p.ui.view import OWN_MACHINE, LobbyView
 from hanabi_p2p.ui.watch import watcher_lines, watching_text

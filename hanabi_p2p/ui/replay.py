@@ -8,7 +8,7 @@ application around them is `hanabi_p2p.ui.replay_app`.
 Every piece of the board is drawn by the live table's own functions (ui/table.py): the
 header, each card with its clue marks, and under each hand the row of what its holder knew
 of it then, so a replay shows the same rows as the table did. The words are the one
-narrator's (ui/narrate.py). Only the faces differ: a replay shows every hand, which the
+narrator's (narration/narrator.py). Only the faces differ: a replay shows every hand, which the
 live table never does for the viewer's own hand.
 """
 
@@ -19,12 +19,14 @@ from enum import Enum
 
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError
 from hanabi_p2p.i18n import _, ngettext
+from hanabi_p2p.narration.narrator import describe, seat_name, turn_line
+from hanabi_p2p.narration.terms import variant_summary
 from hanabi_p2p.rules.actions import Action, Clue
 from hanabi_p2p.rules.cards import RANKS, Card, GameConfig
+from hanabi_p2p.rules.copies import is_last_copy
 from hanabi_p2p.rules.engine import GameState, Outcome
 from hanabi_p2p.safe_text import safe, safe_name
-from hanabi_p2p.ui.board import Board, CardCell, board_from_state, is_last_copy
-from hanabi_p2p.ui.narrate import describe, seat_name, turn_line
+from hanabi_p2p.ui.board import Board, CardCell, board_from_state
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs
 from hanabi_p2p.ui.table import (
     MAX_NAME_COLUMNS,
@@ -38,7 +40,6 @@ from hanabi_p2p.ui.table import (
     _spread,
     log_lines,
 )
-from hanabi_p2p.ui.terms import variant_summary
 from hanabi_p2p.ui.text import Line, fit, join_cells, pad, width
 from hanabi_p2p.ui.view import NO_SEAT  # a replay is nobody's seat: every hand face up
 

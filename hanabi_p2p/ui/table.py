@@ -11,11 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hanabi_p2p.i18n import _, ngettext
+from hanabi_p2p.narration.terms import end_reason, variant_summary
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, RANKS, Card
 from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.board import Board, CardCell, board_from_state
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_letter, suit_style
-from hanabi_p2p.ui.terms import end_reason, variant_summary
 from hanabi_p2p.ui.text import Line, fit, flow, join_cells, pad, width, wrap_text
 from hanabi_p2p.ui.view import OWN_MACHINE, TableView, WatcherRow, WatchView
 

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 from wcwidth import wcwidth
 
+from hanabi_p2p.safe_text import ELLIPSIS
+
 if TYPE_CHECKING:  # importing prompt_toolkit costs ~0.1 s, too much for `hanabi-p2p rules`
     from prompt_toolkit.formatted_text import StyleAndTextTuples
 
@@ -30,7 +32,6 @@ def get_cwidth(text: str) -> int:
     return sum(max(0, wcwidth(ch)) for ch in text)
 
 
-ELLIPSIS = "…"
 ASCII_ELLIPSIS = "~"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from hanabi_p2p.rules.cards import Card, GameConfig, Suit
+from hanabi_p2p.rules.cards import Card, GameConfig, Rating, Suit
 from hanabi_p2p.rules.engine import End, GameState
 
 
@@ -118,7 +118,7 @@ class WatchView:
 class EndView:
     config: GameConfig
     score: int
-    rating: str  # a key of cards.rating: "legendary", "win", ...
+    rating: Rating
     end: End
     fireworks: tuple[tuple[Suit, int], ...]
     strikes: int = 0

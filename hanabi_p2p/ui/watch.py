@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 
 from hanabi_p2p.i18n import _, ngettext
+from hanabi_p2p.narration.terms import end_reason, variant_summary
 from hanabi_p2p.safe_text import safe_name
 from hanabi_p2p.ui.board import Board
 from hanabi_p2p.ui.replay import face_up_board, hand_lines
@@ -25,7 +26,6 @@ from hanabi_p2p.ui.table import (
     labels_for,
     log_lines,
 )
-from hanabi_p2p.ui.terms import end_reason, variant_summary
 from hanabi_p2p.ui.text import Line, fit
 from hanabi_p2p.ui.view import WatcherRow, Watching, WatchView
 

@@ -13,6 +13,8 @@ MODE is one of:
                      discard with its key share, so the card can never be revealed
     hesitant-join    connects to the host but asks for its seat only once FILE exists (to
                      lose the race for the last seat deterministically)
+    fork-action      on its first turn, sends its action to every seat but the next one, and
+                     to that one a chat line signed under the same number (a fork)
 
 Ends like a real peer (`log: PATH` last) when the honest peers give up on it.
 """
@@ -22,18 +24,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 from pathlib import Path
-from typing import Any
 
 from hanabi_p2p.commands.join import parse_address
 from hanabi_p2p.commands.peerargs import run_game
 from hanabi_p2p.datadir import DataDir
-from hanabi_p2p.log.entry import make_entry
+from hanabi_p2p.frontends.headless import BotPlayer
+from hanabi_p2p.frontends.launch import Peer, PeerOptions, join_address
+from hanabi_p2p.log.entry import EntryKind, decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
-from hanabi_p2p.peer.frontends import BotPlayer
-from hanabi_p2p.peer.launch import Peer, PeerOptions, join_address
 from hanabi_p2p.peer.node import Timing
 from hanabi_p2p.rules.actions import Play
 from hanabi_p2p.session.bodies import ActionBody, Address
+from hanabi_p2p.session.kinds import Post
 
 WITHHELD_FROM = 3
 
@@ -69,18 +71,53 @@ class ShareWithholder(BotPlayer):
 
     def attach(self, peer: Peer) -> None:
         super().attach(peer)
-        take_outbox = peer.session.take_outbox
+        take_posts = peer.session.take_posts
 
-        def without_shares() -> list[tuple[str, int, Any]]:
+        def without_shares() -> list[Post]:
             kept = []
-            for kind, turn, body in take_outbox():
-                if kind == "ack" and turn >= WITHHELD_FROM:
-                    self._print(f"cheat: withheld my key share for turn {turn + 1}")
+            for post in take_posts():
+                if post.kind is EntryKind.ACK and post.turn >= WITHHELD_FROM:
+                    self._print(f"cheat: withheld my key share for turn {post.turn + 1}")
                     continue
-                kept.append((kind, turn, body))
+                kept.append(post)
             return kept
 
-        peer.session.take_outbox = without_shares  # type: ignore[method-assign]
+        peer.session.take_posts = without_shares  # type: ignore[method-assign]
+
+
+class ForkingPlayer(BotPlayer):
+    """On its first turn, signs its action for everyone but the first other seat, and for
+    that seat, under the same number, a chat line instead (two signed entries, one number:
+    a fork). Protocol 3 compared counts only and never noticed."""
+
+    def attach(self, peer: Peer) -> None:
+        super().attach(peer)
+        self.forked = False
+        assert peer.node is not None  # (the launcher attaches the front end to a node)
+        mesh = peer.node.mesh
+        broadcast = mesh.broadcast
+
+        def forking(frame: fr.Frame) -> int:
+            entry = decode_entry(frame.data) if isinstance(frame, fr.Entry) else None
+            if (self.forked or entry is None or entry.kind != "action"
+                    or entry.author != peer.identity.peer_id):
+                return broadcast(frame)
+            self.forked = True
+            seats = peer.session.seats
+            mine = peer.session.my_seat
+            assert mine is not None
+            target = seats[(mine + 1) % len(seats)].peer_id
+            twin = make_entry(peer.identity, table_id=entry.table_id, seq=entry.seq,
+                              prev=entry.prev, turn=entry.turn, kind="chat",
+                              body={"text": "nothing to see here"})
+            sent = 0
+            for other in sorted(mesh.connected - {target}):
+                sent += mesh.send(other, frame)
+            sent += mesh.send(target, fr.Entry(twin.encoded))
+            self._print(f"cheat: forked my action at seq {entry.seq} ({sent} links)")
+            return sent
+
+        mesh.broadcast = forking  # type: ignore[method-assign]
 
 
 class HesitantJoiner(BotPlayer):
@@ -111,6 +148,7 @@ class HesitantJoiner(BotPlayer):
 
 
 FRONTENDS: dict[str, type[BotPlayer]] = {
+    "fork-action": ForkingPlayer,
     "illegal-action": IllegalPlayer,
     "withhold-share": ShareWithholder,
     "hesitant-join": HesitantJoiner,

@@ -10,7 +10,15 @@ import re
 from typing import Any
 
 import pytest
-from e2e_helpers import Proc, Procs, bot_args, expect_success, log_authors, verify_log
+from e2e_helpers import (
+    Proc,
+    Procs,
+    bot_args,
+    expect_success,
+    log_authors,
+    log_verify_cli,
+    verify_log,
+)
 
 from hanabi_p2p.log.storage import load
 
@@ -155,3 +163,22 @@ def test_a_seated_player_withholding_its_key_share_ends_the_game_unreachable(
     assert error.startswith("game not finished: waited "), host.describe()
     assert "Cid (" in error and "key share" in error and "unreachable" in error
     verify_log(host.log_path, finished=False)
+
+
+def test_a_seated_player_forking_its_action_is_named_by_every_honest_copy(
+    procs: Procs,
+) -> None:
+    """Cid sends its first action to Ann and, under the same number, a chat line to Bob
+    (protocol 4: HAVE names each author's head, so the fork is found, proven and blamed
+    on the two signatures; in protocol 3 Ann and Bob ended up blaming each other)."""
+    host, address = open_table(procs, 3)
+    honest = [host, join(procs, "Bob", address)]
+    cheater = cheat(procs, "fork-action", address)
+    cheater.wait_for("cheat: forked")
+    expect_cheat_named(honest, "signed two different entries with the same number")
+    for proc in honest:
+        # each honest copy keeps both versions: its own verification names Cid
+        told = log_verify_cli(proc.log_path)
+        assert told is not None
+        status, output = told
+        assert status == 1 and output.startswith("invalid: Cid ("), output

@@ -14,7 +14,6 @@ from hanabi_p2p.errors import UserError
 from hanabi_p2p.identity import (
     CROCKFORD_ALPHABET,
     Identity,
-    clean_name,
     display_name,
     fingerprint,
     is_valid_peer_id,
@@ -94,11 +93,8 @@ def test_display_name_cleans_hostile_names() -> None:
     pid = bytes.fromhex(RFC8032_PUB_1)
     assert display_name("Alice", pid) == "Alice (656T-5SZ6)"
     assert display_name("Eve\x1b[2J\nroot", pid) == "Eve?[2J?root (656T-5SZ6)"
-    assert clean_name("") == "?"
-    assert clean_name("  spaced \t out ") == "spaced ? out"
-    long = clean_name("x" * 100)
-    assert len(long) == 24 and long.endswith("…")
-    assert clean_name("a\u202eb") == "a?b"  # bidi override is a format character
+    # (the rules themselves are safe_text's: tests/test_safe_text.py)
+    assert display_name("  ", pid) == display_name("", pid) == "? (656T-5SZ6)"
 
 
 def test_load_or_create_creates_a_private_key_once(tmp_path: Path) -> None:

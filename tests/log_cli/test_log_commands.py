@@ -14,6 +14,7 @@ import pytest
 from game_files import TABLE_ID, TABLE_NAME, join_records, split_records, store_in_data_dir
 from session_harness import Table
 
+from hanabi_p2p import i18n
 from hanabi_p2p.commands.log import (
     LIST_COLUMNS,
     LIST_ID_CHARS,
@@ -103,7 +104,24 @@ def test_show_tells_the_game_turn_by_turn_with_a_check_per_signature(
     assert turns[0].split()[3] == "p0"  # seat 0 moves first
     assert any(f"p0 ({game.peers[0].identity.fingerprint}) opens the table '{TABLE_NAME}': "
                "3 players, standard" in line for line in result.lines)
-    assert any("deck audit ok" in line for line in result.lines)
+    assert any(line.endswith("Deck audit passed: every card matches the shuffle")
+               for line in result.lines)
+
+
+def test_show_tells_the_story_in_the_language_asked(data_dir: Path, run_cli) -> None:
+    english = run_cli("log", "show", TABLE_HEX, "--data-dir", str(data_dir), "--lang", "en")
+    try:
+        italian = run_cli("log", "show", TABLE_HEX, "--data-dir", str(data_dir), "--lang", "it")
+    finally:
+        i18n.setup("en")  # (in-process: the tests after this one read English)
+    assert italian.code == english.code == 0
+    assert len(italian.lines) == len(english.lines)
+    # the story in the narrator's Italian, as the table says it...
+    assert any(" gioca " in line for line in italian.lines)
+    assert not any(" plays " in line for line in italian.lines)
+    assert any("apre il tavolo" in line for line in italian.lines)
+    # ...and the verdict and digest, read by programs, the same in both
+    assert italian.lines[-1] == english.lines[-1] and italian.lines[-1].startswith("digest: ")
 
 
 def test_show_reveals_every_face_after_the_audit(game: Table, data_dir: Path, run_cli) -> None:
@@ -211,7 +229,7 @@ def test_show_never_sends_control_characters_to_the_terminal(game: Table, tmp_pa
     path = store_in_data_dir(tmp_path, [*stored, chat])
     result = run_cli("log", "show", str(path))
     assert result.code == 0
-    assert 'p1: "gg ?2J?"' in result.out
+    assert "p1 says: gg ?2J?" in result.out
     assert not any((ord(c) < 32 and c != "\n") or 0x7F <= ord(c) < 0xA0 for c in result.out)
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_p2p.errors import LocalProtocolError, RemoteProtocolError
-from hanabi_p2p.limits import MAX_ENTRY_BYTES
+from hanabi_p2p.limits import MAX_ENTRY_BYTES, MAX_REASON_CHARS
 from hanabi_p2p.net.errors import FrameError
 from hanabi_p2p.net.frames import (
     MAX_AUTHORS,
@@ -189,6 +189,8 @@ def test_clip_reason_makes_any_text_sendable() -> None:
     reason = clip_reason("bad\x1b[31m" + "y" * 500)
     assert len(encode_frame(Bye(reason))) > 0
     assert "\x1b" not in reason
+    assert len(reason) == MAX_REASON_CHARS and reason.endswith("…")  # a cut shows
+    assert clip_reason("no\u00a0break\u2028line") == "no break?line"
 
 
 def _parse_all(data: bytes, chunk: int | None) -> None:

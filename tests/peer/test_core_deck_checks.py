@@ -5,6 +5,7 @@ proof is still caught and blamed on the seat that signed it, before any card is 
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 import core_harness
@@ -12,6 +13,7 @@ import pytest
 from core_harness import SimNet, SimPeer, no_blame
 
 from hanabi_p2p.deck import Check, OwnerKey, PublicKey, SharedKeys
+from hanabi_p2p.log.entry import EntryKind
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
@@ -50,14 +52,29 @@ def _flip_proof(kind_wanted: str, field_index: int, body: Any, position: int = 0
 
 def _cheat_before_signing(cheater: SimPeer, kind_wanted: str, position: int = 0) -> None:
     """The cheater signs a deck entry whose proof fails: evidence with its own signature."""
-    take = cheater.session.take_outbox
+    take = cheater.session.take_posts
 
-    def tampered() -> list[tuple[str, int, Any]]:
-        return [(kind, turn, _flip_proof(kind_wanted, 3, body, position)
-                 if kind == "deck" else body)
-                for kind, turn, body in take()]
+    @dataclasses.dataclass(frozen=True)
+    class Tampered:
+        """A post whose signed (wire) body is not the one the session made."""
 
-    cheater.session.take_outbox = tampered  # type: ignore[method-assign]
+        kind: EntryKind
+        turn: int
+        body: Any
+
+        def wire(self) -> tuple[str, int, Any]:
+            return (self.kind.value, self.turn, self.body)
+
+    def tampered() -> list[Any]:
+        out: list[Any] = []
+        for post in take():
+            kind, turn, body = post.wire()
+            if kind == "deck":
+                body = _flip_proof(kind_wanted, 3, body, position)
+            out.append(Tampered(post.kind, turn, body))
+        return out
+
+    cheater.session.take_posts = tampered  # type: ignore[method-assign]
 
 
 @pytest.mark.parametrize(("kind", "check"), [("deck.lock", Check.LOCK_PROOF),

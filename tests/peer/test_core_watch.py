@@ -11,6 +11,7 @@ from typing import cast
 import pytest
 
 from hanabi_p2p.errors import IllegalAction
+from hanabi_p2p.frontends.headless import Headless
 from hanabi_p2p.limits import MAX_WATCHERS
 from hanabi_p2p.log.entry import decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
@@ -19,7 +20,6 @@ from hanabi_p2p.peer import inputs as ins
 from hanabi_p2p.peer import watchwire as ww
 from hanabi_p2p.peer.admission import WATCH_HELLO_S
 from hanabi_p2p.peer.context import SPECTATOR_LINGER_S, Timing
-from hanabi_p2p.peer.frontends import Headless
 from hanabi_p2p.peer.handle import PeerHandle
 from hanabi_p2p.peer.lobby import TABLE_STARTED
 from hanabi_p2p.peer.watcher import HAND_KEYS_WAIT_S, SPECTATOR_ALONE_S, SPECTATOR_UNLINKED_S

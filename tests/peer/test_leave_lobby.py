@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from hanabi_p2p.datadir import DataDir
+from hanabi_p2p.frontends.headless import Frontend
+from hanabi_p2p.frontends.launch import PeerOptions, host_table
 from hanabi_p2p.peer import effects as fx
-from hanabi_p2p.peer.frontends import Frontend
-from hanabi_p2p.peer.launch import PeerOptions, host_table
 from hanabi_p2p.rules.cards import GameConfig
 
 
@@ -41,8 +41,8 @@ def test_over_tcp_a_removed_joiner_and_then_the_others_are_told_at_once(tmp_path
     lobby timeout (there is none by default)."""
     import socket
 
+    from hanabi_p2p.frontends.launch import GameResult, Peer, join_address
     from hanabi_p2p.peer.core import PeerCore
-    from hanabi_p2p.peer.launch import GameResult, Peer, join_address
     from hanabi_p2p.peer.lobby import HOST_LEFT, REMOVED_BY_HOST
 
     with socket.socket() as probe:

@@ -19,6 +19,8 @@ import pytest
 
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.deck import checks
+from hanabi_p2p.frontends.headless import BotPlayer, Frontend
+from hanabi_p2p.frontends.launch import GameResult, Peer, PeerOptions, host_table, join_address
 from hanabi_p2p.log.entry import decode_entry
 from hanabi_p2p.log.storage import load
 from hanabi_p2p.net import frames as fr
@@ -27,8 +29,6 @@ from hanabi_p2p.peer import collector
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import node as node_module
 from hanabi_p2p.peer.core import PeerCore
-from hanabi_p2p.peer.frontends import BotPlayer, Frontend
-from hanabi_p2p.peer.launch import GameResult, Peer, PeerOptions, host_table, join_address
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hanabi_p2p.log.entry import Entry
-from hanabi_p2p.rules.engine import GameState
+from hanabi_p2p.rules.engine import GameState, OutcomeKind
 
 
 def canonical(value: Any) -> str:
@@ -32,6 +32,9 @@ def canonical(value: Any) -> str:
         return f"Entry({value.encoded.hex()})"
     if isinstance(value, GameState):
         return "GameState"
+    if isinstance(value, OutcomeKind):
+        # a plain string when the traces were recorded; its members equal those strings
+        return repr(value.value)
     if isinstance(value, enum.Enum):
         return f"{type(value).__name__}.{value.name}"
     if isinstance(value, bool | int | str | type(None)):

@@ -22,11 +22,11 @@ from hanabi_p2p.commands.replay_interactive import game_of_report
 from hanabi_p2p.hanablive import load_game
 from hanabi_p2p.log.entry import decode_entry
 from hanabi_p2p.log.storage import parse
+from hanabi_p2p.narration.narrator import describe
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.rules.cards import Card, Suit
 from hanabi_p2p.session.verify import verify_file
 from hanabi_p2p.ui.board import board_from_state
-from hanabi_p2p.ui.narrate import describe
 from hanabi_p2p.ui.replay import (
     PAGE_STEPS,
     TOUCHED_STYLE,

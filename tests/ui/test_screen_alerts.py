@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hanabi_p2p.frontends.screen import ScreenFrontend
 from hanabi_p2p.peer.context import Counters
-from hanabi_p2p.peer.screen import ScreenFrontend
 
 
 @dataclass

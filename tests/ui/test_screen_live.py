@@ -19,10 +19,10 @@ from prompt_toolkit.output import DummyOutput
 
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.errors import UserError, UserLeft
+from hanabi_p2p.frontends.launch import GameResult, Peer, PeerOptions, host_table
+from hanabi_p2p.frontends.screen import ScreenFrontend
 from hanabi_p2p.log.storage import load
-from hanabi_p2p.peer.launch import GameResult, Peer, PeerOptions, host_table
 from hanabi_p2p.peer.node import Timing
-from hanabi_p2p.peer.screen import ScreenFrontend
 from hanabi_p2p.rules.actions import Discard
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.ui.text import plain

@@ -17,9 +17,9 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from hanabi_p2p.datadir import DataDir
-from hanabi_p2p.peer.launch import GameResult, PeerOptions, host_table, watch_address
+from hanabi_p2p.frontends.launch import GameResult, PeerOptions, host_table, watch_address
+from hanabi_p2p.frontends.screen import ScreenFrontend
 from hanabi_p2p.peer.node import Timing
-from hanabi_p2p.peer.screen import ScreenFrontend
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.ui.text import plain

@@ -123,9 +123,9 @@ def test_the_host_screen_leaves_out_whom_its_peer_removed() -> None:
     from types import SimpleNamespace
 
     from hanabi_p2p.errors import IllegalAction
+    from hanabi_p2p.frontends.screen import ScreenFrontend
     from hanabi_p2p.peer.context import Counters
     from hanabi_p2p.peer.effects import Kick
-    from hanabi_p2p.peer.screen import ScreenFrontend
 
     pair = Pair()
     pair.open_and_join()

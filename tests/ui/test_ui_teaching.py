@@ -11,6 +11,7 @@ import pytest
 from ui_helpers import FACE_PATTERN, NAMES, board, game, line_with, texts, widest
 
 from hanabi_p2p import i18n
+from hanabi_p2p.narration.narrator import describe
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 from hanabi_p2p.rules.cards import Card, GameConfig, Suit
 from hanabi_p2p.rules.engine import End
@@ -19,7 +20,6 @@ from hanabi_p2p.ui.completion import CompletionContext, suggestions
 from hanabi_p2p.ui.end import render_end
 from hanabi_p2p.ui.helptext import command_help, rules_summary
 from hanabi_p2p.ui.lobby import render_lobby
-from hanabi_p2p.ui.narrate import describe
 from hanabi_p2p.ui.notes import MAX_NOTE_CHARS, NoteBook
 from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.table import render_table
@@ -300,7 +300,7 @@ def test_a_player_seated_under_another_name_is_told_so() -> None:
     from prompt_toolkit.output import DummyOutput
     from test_ui_live import Pair
 
-    from hanabi_p2p.peer.screen import ScreenFrontend
+    from hanabi_p2p.frontends.screen import ScreenFrontend
     from hanabi_p2p.session import events as ev
     from hanabi_p2p.session.bodies import Address
     from hanabi_p2p.ui.app import App

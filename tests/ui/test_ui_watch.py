@@ -12,8 +12,8 @@ from prompt_toolkit.output import DummyOutput
 from ui_helpers import FACE_PATTERN, NAMES, card, game, texts, widest
 
 from hanabi_p2p import i18n
+from hanabi_p2p.frontends.screen import ScreenFrontend
 from hanabi_p2p.peer.handle import PeerHandle
-from hanabi_p2p.peer.screen import ScreenFrontend
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.rules.cards import GameConfig, Suit
 from hanabi_p2p.rules.engine import GameState

@@ -8,12 +8,12 @@ import pytest
 from ui_helpers import NAMES, board, game
 
 from hanabi_p2p import cli, i18n
+from hanabi_p2p.narration.narrator import chat_line, describe, lost_link_line, table_opened_line
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play
 from hanabi_p2p.rules.cards import GameConfig, Suit
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.ui.commands import Mode
 from hanabi_p2p.ui.completion import CompletionContext, suggestions
-from hanabi_p2p.ui.narrate import chat_line, describe, lost_link_line, table_opened_line
 
 HANDS = [
     ["R1", "R2", "Y1", "Y3", "B5"],
@@ -176,7 +176,7 @@ def test_rules_command_unknown_language_is_one_line_error(
 
 
 def test_a_joiner_who_left_is_named_with_its_key() -> None:
-    from hanabi_p2p.ui.narrate import left_lobby_line
+    from hanabi_p2p.narration.narrator import left_lobby_line
 
     assert left_lobby_line("Ivy (W21Y-HXJJ)") == "Ivy (W21Y-HXJJ) left the table"
     i18n.setup("it")

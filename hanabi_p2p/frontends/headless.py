@@ -5,7 +5,7 @@ A front end sees its peer through ``PeerHandle`` only: the session to read, and 
 * ``Frontend``: the base: shows nothing (what a peer run by a test or a tool gets).
 * ``Headless``: prints one line per turn and the table's events on a stream.
 * ``BotPlayer``: a headless computer player (``--bot``, ``--bots K``).
-The full-screen UI front end lives in ``hanabi_p2p.peer.screen``.
+The full-screen UI front end lives in ``hanabi_p2p.frontends.screen``.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ class Headless(Frontend):
     def _watchers_changed(self) -> None:
         """A line for each spectator that came or went, named with its key's fingerprint."""
         from hanabi_p2p.identity import display_name
-        from hanabi_p2p.ui.narrate import stopped_watching_line, watches_line
+        from hanabi_p2p.narration.narrator import stopped_watching_line, watches_line
 
         assert self.peer is not None
         now = {watcher.peer_id: watcher for watcher in self.peer.watchers()}
@@ -137,7 +137,7 @@ class Headless(Frontend):
         assert self.peer is not None
         shown, hidden = self.chat.admit(event.seat, time.monotonic())
         if hidden and 0 <= event.seat < len(self.peer.session.seats):
-            from hanabi_p2p.ui.narrate import chat_hidden_line
+            from hanabi_p2p.narration.narrator import chat_hidden_line
 
             self._print(chat_hidden_line(self.peer.session.name_of(event.seat), hidden))
         return shown
@@ -145,14 +145,14 @@ class Headless(Frontend):
     def _line(self, event: ev.Event) -> str | None:
         assert self.peer is not None
         session = self.peer.session
-        # every sentence comes from the one narrator (ui/narrate), which also sanitises
+        # every sentence comes from the one narrator (narration/narrator), which also sanitises
         # the peer-provided text in it
         from hanabi_p2p.identity import display_name, fingerprint
+        from hanabi_p2p.narration import narrator as say
         from hanabi_p2p.peer.effects import JoinerLeft, LinkProblem, PeerLink
         from hanabi_p2p.rules.engine import End
         from hanabi_p2p.session import events as ev
         from hanabi_p2p.session.table import DECK, PLAY
-        from hanabi_p2p.ui import narrate as say
         from hanabi_p2p.ui.live import event_lines
 
         if isinstance(event, ev.TableOpened):

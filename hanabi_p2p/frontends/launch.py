@@ -21,6 +21,7 @@ from pathlib import Path
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.deck.derive import SEED_BYTES
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
+from hanabi_p2p.frontends.headless import Frontend
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import Identity, fingerprint
 from hanabi_p2p.limits import TABLE_ID_BYTES
@@ -38,7 +39,6 @@ from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import Counters
 from hanabi_p2p.peer.core import PeerCore
-from hanabi_p2p.peer.frontends import Frontend
 from hanabi_p2p.peer.lobby import TABLE_FILLED
 from hanabi_p2p.peer.node import Node, Timing
 from hanabi_p2p.peer.probe import probe_table
@@ -270,7 +270,7 @@ class Peer:
         if s.seats:
             out.table_code = table_code(self._table_id, [seat.peer_id for seat in s.seats])
         if s.state is not None:
-            out.end, out.score, out.rating = s.state.end.value, s.state.score, s.state.rating
+            out.end, out.score, out.rating = s.state.end, s.state.score, s.state.rating
         if s.audit is not None:
             out.audit_ok, out.audit_reason = s.audit.ok, s.audit.reason
             if not s.audit.ok:

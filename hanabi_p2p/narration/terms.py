@@ -7,7 +7,7 @@ Romanian "jetoane albastre", Norwegian "blå sjetonger"); the catalogs hold the 
 from __future__ import annotations
 
 from hanabi_p2p.i18n import N_, _, pgettext
-from hanabi_p2p.rules.cards import Suit, Variant
+from hanabi_p2p.rules.cards import Rating, Suit, Variant
 from hanabi_p2p.rules.engine import End
 
 
@@ -26,21 +26,25 @@ def colour_name(suit: Suit) -> str:
 
 
 _RATINGS = {
-    "horrible": N_("horrible"),
-    "mediocre": N_("mediocre"),
-    "honourable": N_("honourable"),
-    "excellent": N_("excellent"),
-    "amazing": N_("amazing"),
-    "legendary": N_("legendary"),
-    "divine": N_("divine"),
-    "win": N_("win"),
-    "loss": N_("loss"),
+    Rating.HORRIBLE: N_("horrible"),
+    Rating.MEDIOCRE: N_("mediocre"),
+    Rating.HONOURABLE: N_("honourable"),
+    Rating.EXCELLENT: N_("excellent"),
+    Rating.AMAZING: N_("amazing"),
+    Rating.LEGENDARY: N_("legendary"),
+    Rating.DIVINE: N_("divine"),
+    Rating.WIN: N_("win"),
+    Rating.LOSS: N_("loss"),
 }
 
 
 def rating_word(key: str) -> str:
-    """The translated rating for a key from `cards.rating` (unknown keys shown as they are)."""
-    return _(_RATINGS[key]) if key in _RATINGS else key
+    """The translated rating (a `Rating`, or its value as a cached row keeps it; other text
+    is shown as it is)."""
+    try:
+        return _(_RATINGS[Rating(key)])
+    except ValueError:
+        return key
 
 
 _END_REASONS = {

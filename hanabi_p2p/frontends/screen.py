@@ -24,8 +24,22 @@ from prompt_toolkit.output import Output
 
 from hanabi_p2p import i18n
 from hanabi_p2p.errors import HanabiError, UserLeft
+from hanabi_p2p.frontends.headless import BotPlayer, Frontend
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import display_name, fingerprint
+from hanabi_p2p.narration.narrator import (
+    back_line,
+    chat_hidden_line,
+    connection_problem_line,
+    dropped_line,
+    left_lobby_line,
+    renamed_line,
+    sits_down_line,
+    stopped_line,
+    stopped_watching_line,
+    warning_line,
+    watches_line,
+)
 from hanabi_p2p.peer.effects import (
     Act,
     Command,
@@ -39,27 +53,13 @@ from hanabi_p2p.peer.effects import (
     Watcher,
     WatchersChanged,
 )
-from hanabi_p2p.peer.frontends import BotPlayer, Frontend
 from hanabi_p2p.peer.result import RESUME_COMMAND
 from hanabi_p2p.rules.actions import Action, Move
-from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, OVER, PLAY
 from hanabi_p2p.ui.app import ERROR_SECONDS, App
 from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view, watching_for
-from hanabi_p2p.ui.narrate import (
-    back_line,
-    chat_hidden_line,
-    dropped_line,
-    left_lobby_line,
-    renamed_line,
-    sits_down_line,
-    stopped_line,
-    stopped_watching_line,
-    warning_line,
-    watches_line,
-)
 from hanabi_p2p.ui.notes import NoteBook
 from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.symbols import Theme
@@ -229,7 +229,7 @@ class ScreenFrontend(Frontend):
         if isinstance(event, PeerLink):
             self._link_changed(event)
         elif isinstance(event, LinkProblem) and not session.seats:
-            app.notify(_("Connection problem: {reason}").format(reason=_clean(event.reason)))
+            app.notify(connection_problem_line(event.reason))
         elif isinstance(event, ev.PlayerJoined):
             app.notify(sits_down_line(event.name))
         elif isinstance(event, JoinerLeft):
@@ -417,10 +417,6 @@ class ScreenFrontend(Frontend):
 
     def on_quit(self) -> None:
         """The App exits right after; ``run`` stops the peer (without resigning)."""
-
-
-def _clean(text: str) -> str:
-    return safe(text)
 
 
 async def _close(app: App, screen: asyncio.Task[None]) -> None:

@@ -1,9 +1,12 @@
 """The one narrator: every sentence about the table, for every output.
 
-The full-screen log, the headless lines of `--bot` peers and scripts, and `log show` all
-word an event through these functions, so "Carol clues Dave: 4 (slots 3, 4)" reads the same
-everywhere and is translated once. Cards are written as letter and number ("R3") so the text
-reads the same without colour. Names, chat and reasons come from peers: each one passes
+The full-screen log, the headless lines of `--bot` peers and scripts, `log show`, and the
+replay (full-screen and `replay`'s lines) all word an event through these functions, so
+"Carol clues Dave: 4 (slots 3, 4)" reads the same everywhere and is translated once.
+`event_lines` tells a session event as the table's log tells it; each output picks the
+events it tells (the lobby's own screen shows arrivals, so the table's log does not).
+Cards are written as letter and number ("R3") so the text reads the same without colour.
+Names, chat and reasons come from peers: each one passes
 through `hanabi_p2p.safe_text` here, since every line ends up on someone's terminal.
 """
 
@@ -12,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hanabi_p2p.i18n import _, ngettext
+from hanabi_p2p.narration.terms import colour_name, end_reason, rating_word, variant_summary
 from hanabi_p2p.rules.actions import Action, Clue, Move, Play
-from hanabi_p2p.rules.cards import MAX_STRIKES
-from hanabi_p2p.rules.engine import End, GameState, Outcome
-from hanabi_p2p.safe_text import MAX_SHOWN_TEXT, safe, safe_name
-from hanabi_p2p.ui.board import is_last_copy
-from hanabi_p2p.ui.terms import colour_name, end_reason
+from hanabi_p2p.rules.cards import MAX_STRIKES, Card, GameConfig
+from hanabi_p2p.rules.copies import is_last_copy
+from hanabi_p2p.rules.engine import End, GameState, Outcome, OutcomeKind
+from hanabi_p2p.safe_text import safe, safe_name
+from hanabi_p2p.session import events as ev
 
 
 def _slots(numbers: Sequence[int]) -> str:
@@ -48,7 +52,7 @@ def describe(
 
     player = seat_name(names, outcome.seat)
     lines: list[str] = []
-    if outcome.kind == "play":
+    if outcome.kind is OutcomeKind.PLAY:
         card = str(outcome.face) if outcome.face is not None else "??"
         slot = slot_of(outcome.seat, outcome.card)
         if isinstance(action, Play) and action.announce is not None:
@@ -68,14 +72,14 @@ def describe(
         elif outcome.strike:
             text += ": " + _strike(action, outcome, before)
         lines.append(text)
-    elif outcome.kind == "discard":
+    elif outcome.kind is OutcomeKind.DISCARD:
         card = str(outcome.face) if outcome.face is not None else "??"
         lines.append(
             _("{player} discards {card} from slot {slot}").format(
                 player=player, card=card, slot=slot_of(outcome.seat, outcome.card)
             )
         )
-    elif outcome.kind == "clue" and isinstance(action, Clue):
+    elif outcome.kind is OutcomeKind.CLUE and isinstance(action, Clue):
         target = action.target
         value = colour_name(action.colour) if action.colour is not None else str(action.rank)
         hand = hands_before[target] if target < len(hands_before) else []
@@ -91,13 +95,13 @@ def describe(
                 player=player, target=seat_name(names, target), value=value, where=where
             )
         )
-    elif outcome.kind == "move" and isinstance(action, Move):
+    elif outcome.kind is OutcomeKind.MOVE and isinstance(action, Move):
         lines.append(
             _("{player} moves a card from slot {source} to slot {target}").format(
                 player=player, source=slot_of(action.seat, action.card), target=action.to + 1
             )
         )
-    elif outcome.kind == "terminate":
+    elif outcome.kind is OutcomeKind.TERMINATE:
         lines.append(_("{player} stopped the game").format(player=player))
     lost = _lost_last_copy(outcome, before)
     if lost is not None:
@@ -128,7 +132,7 @@ def _lost_last_copy(outcome: Outcome, before: GameState | None) -> str | None:
     """The face whose last needed copy this discard or misplay threw away, if any."""
     if before is None or outcome.face is None or outcome.placed:
         return None
-    if outcome.kind not in ("discard", "play"):
+    if outcome.kind not in (OutcomeKind.DISCARD, OutcomeKind.PLAY):
         return None
     return str(outcome.face) if is_last_copy(before, outcome.face) else None
 
@@ -181,12 +185,19 @@ def chat_hidden_line(name: str, count: int) -> str:
 
 
 def left_line(name: str, reason: str) -> str:
+    if not reason.strip():
+        return _("{name} left the game").format(name=safe_name(name))
     return _("{name} left the game: {reason}").format(
-        name=safe_name(name), reason=safe(reason, MAX_SHOWN_TEXT)
+        name=safe_name(name), reason=safe(reason)
     )
 
 
-def game_over_line(end: End, score: int) -> str:
+def game_over_line(end: End, score: int, rating: str | None = None) -> str:
+    """`rating`: a key of `cards.rating` ("excellent"), said when given."""
+    if rating is not None:
+        return _("Game over: {reason}; score {score} ({rating})").format(
+            reason=end_reason(end), score=score, rating=rating_word(rating)
+        )
     return _("Game over: {reason}; score {score}").format(reason=end_reason(end), score=score)
 
 
@@ -202,6 +213,11 @@ def stopped_line(reason: str) -> str:
 
 def warning_line(reason: str) -> str:
     return _("Warning: {reason}").format(reason=safe(reason))
+
+
+def connection_problem_line(reason: str) -> str:
+    """A link to the table failed before anyone was seated (the screen's notice)."""
+    return _("Connection problem: {reason}").format(reason=safe(reason))
 
 
 def dropped_line(name: str) -> str:
@@ -239,3 +255,77 @@ def watches_line(name: str, sees_hands: bool) -> str:
 
 def stopped_watching_line(name: str) -> str:
     return _("{name} stopped watching").format(name=safe(name))
+
+
+# --- what only a stored game's story tells (`log show`) ---------------------------------------
+
+
+def opened_by_line(host: str, name: str, config: GameConfig | None) -> str:
+    """The host opened the table; `host` may carry a fingerprint already."""
+    if config is None:
+        return _("{host} opens the table '{name}'").format(host=safe(host), name=safe_name(name))
+    return _("{host} opens the table '{name}': {count} players, {variant}").format(
+        host=safe(host), name=safe_name(name), count=config.players,
+        variant=variant_summary(config.variant, config.options),
+    )
+
+
+def hand_moved_line(name: str, slot: int) -> str:
+    """A player moved a card within their hand (not a turn); `slot` counts from 0."""
+    return _("{name} moves a card of their hand to slot {slot}").format(
+        name=safe_name(name), slot=slot + 1
+    )
+
+
+def draws_text(face: Card) -> str:
+    """Added to a turn's line once the audit told which card was drawn."""
+    return _("draws {card}").format(card=face)
+
+
+def hand_line(name: str, faces: Sequence[Card]) -> str:
+    """A starting hand, face up (after the audit)."""
+    return _("{name}'s hand: {cards}").format(
+        name=safe_name(name), cards=" ".join(str(face) for face in faces)
+    )
+
+
+# --- a session's events, as the table's log tells them ---------------------------------------
+
+
+def event_lines(event: ev.Event, names: Sequence[str], code: str = "") -> list[str]:
+    """Lines of the game log for one session event (most events add none); `names` are the
+    seats' names, `code` the table code once everyone is seated."""
+    if isinstance(event, ev.TurnResolved):
+        return describe(event.action, event.outcome, names, event.before.hands, event.before)
+    if isinstance(event, ev.Chat):
+        return [chat_line(names[event.seat] if 0 <= event.seat < len(names) else "?", event.text)]
+    if isinstance(event, ev.Seated):
+        return [seated_line(code)]
+    if isinstance(event, ev.DeckReady):
+        return [deck_ready_line()]
+    if isinstance(event, ev.Resigned):
+        return [left_line(seat_name(names, event.seat), event.reason)]
+    if isinstance(event, ev.Audited):
+        return [audit_line(event.ok, event.reason)]
+    if isinstance(event, ev.Fault) and event.fatal:
+        return [stopped_line(event.reason)]
+    return []
+
+
+# --- a state reached, for programs ------------------------------------------------------------
+
+
+def final_summary(state: GameState) -> list[str]:
+    """A few lines describing the state reached (finished or not), for `replay`'s output.
+    In English whatever the language, like `replay`'s JSON: it is read by programs."""
+    fireworks = " ".join(f"{suit.letter}{rank}" for suit, rank in state.fireworks.items())
+    status = f"over ({state.end.value})" if state.over else "not over"
+    lines = [
+        f"game {status} after {state.turn} turns",
+        f"fireworks {fireworks}  total {state.fireworks_total}/{state.max_score}",
+        f"score {state.score} ({state.rating})  strikes {state.strikes}  "
+        f"clue tokens {state.clue_tokens}  cards left {state.cards_left}",
+    ]
+    if state.final_round_turns_left is not None and not state.over:
+        lines.append(f"final round: {state.final_round_turns_left} turns left")
+    return lines
