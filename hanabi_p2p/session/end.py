@@ -55,7 +55,8 @@ class EndStage(TurnStage):
             # on. (The log verifier goes on checking what the others wrote meanwhile.)
             who = self.describe(entry.author)
             if body.reason:
-                claim = f"{who} stopped the game: {body.reason}"
+                # its author's word (SPEC 5.1 `seed`), shown as such: never our verdict
+                claim = f"{who} stopped the game, saying: {body.reason}"
             else:
                 claim = f"{who} revealed its deck seed and left the game"
             self.abort(None, claim)

@@ -103,6 +103,16 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """What a seed's author said when it stopped the game (SPEC 5.1 `seed`): its word, not
+    proof. ``blame``: the peer it held responsible, if it named one."""
+
+    author: bytes
+    reason: str
+    blame: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     seat: int
     name: str
@@ -137,6 +147,8 @@ class GameReport:
     # entries of authors outside the game (never seated): set aside, never judged
     ignored: list[Problem] = field(default_factory=list)
     torn_tail_bytes: int = 0  # a torn last record dropped on loading (SPEC 3.8): not a fault
+    # the seeds whose authors stopped the game blaming someone, by place (their word only)
+    claims: list[Claim] = field(default_factory=list)
 
     # ---- verdict
 
@@ -187,6 +199,17 @@ class GameReport:
         if problem.kind is not None:
             where += f" ({problem.kind}, turn {(problem.turn or 0) + 1})"  # 1-based, as shown
         return f"{where}: {problem.reason}"
+
+    def claim_text(self, claim: Claim) -> str:
+        """A stopping seed's reason as its author's claim, and whether the log supports it
+        (SPEC 5.7): a blame is supported only when a problem of the log names that peer."""
+        said = f"{self.label(claim.author)} stopped the game, saying: {claim.reason}"
+        if claim.blame is None:
+            return said
+        blamed = self.label(claim.blame)
+        if any(p.author == claim.blame for p in self.problems):
+            return f"{said} (the log supports it: it proves a fault of {blamed})"
+        return f"{said} (the log does not support it: nothing in it proves a fault of {blamed})"
 
     def unfinished_reason(self) -> str:
         if not self.players:
@@ -571,6 +594,7 @@ def _replay(
     report.state = observer.state
     report.waiting_for = observer.waiting_for()
     report.stopped = _why_stopped(observer, report.applied)
+    report.claims = _claims(report.applied)
     _learn_names(observer, report)
     return replica, recorder.refused | {r.entry.hash for r in replica.rejections}
 
@@ -596,8 +620,26 @@ def _why_stopped(observer: TableSession, applied: Sequence[Entry]) -> str | None
     _, _, entry, body = min(seeds, key=lambda s: (s[0], s[1]))
     who = observer.describe(entry.author)
     if body is not None and body.reason:
-        return f"{who} stopped the game: {body.reason}"
+        # its author's word, shown as such: the log alone says whom it proves at fault
+        return f"{who} stopped the game, saying: {body.reason}"
     return f"{who} revealed its deck seed and left the game"
+
+
+def _claims(applied: Sequence[Entry]) -> list[Claim]:
+    """Every applied seed whose author stopped the game blaming someone, by place (those
+    that blame nobody, which follow another's stop or a deck that does not decode, accuse
+    no one: the reason the verdict shows is enough)."""
+    out: list[tuple[tuple[int, int, bytes, int], Claim]] = []
+    for entry in applied:
+        if entry.kind != EntryKind.SEED:
+            continue
+        try:
+            body = k.body_of(entry, k.SEED)
+        except HanabiError:
+            continue
+        if body.reason and body.blame is not None:
+            out.append((place(entry), Claim(entry.author, body.reason, body.blame)))
+    return [claim for _, claim in sorted(out, key=lambda pair: pair[0])]
 
 
 def _learn_names(observer: TableSession, report: GameReport) -> None:

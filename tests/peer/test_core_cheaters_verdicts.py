@@ -6,15 +6,17 @@ after it."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 
 import pytest
 from core_harness import SimNet, SimPeer
 
 from hanabi_p2p.deck.messages import Shuffle
 from hanabi_p2p.deck.peer import DeckPeer
-from hanabi_p2p.log.entry import Entry, decode_entry
+from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
+from hanabi_p2p.peer import inputs as ins
 from hanabi_p2p.peer.context import Timing
 from hanabi_p2p.rules.actions import Clue, TurnAction
 from hanabi_p2p.rules.cards import GameConfig
@@ -198,4 +200,161 @@ def test_a_false_clue_in_a_two_player_game_fails_the_live_end_as_it_fails_the_lo
     names_only(alice, mallory.peer_id)
     report = verify_game(alice.stored)
     assert "clue touches" in report.problems[0].reason
+    assert no_blame_but(net, mallory.peer_id)
+
+
+# ---- case 9: the refused entry that proves a cheat is kept by every honest copy
+
+
+def cheat_once(net: SimNet, cheater: SimPeer,
+               forge: Callable[[Entry], Entry | None]) -> list[Entry]:
+    """The cheater's entries reach the others as they are until ``forge`` makes one of them
+    a cheat (a re-signed entry, or None to leave it); every honest peer gets the cheat
+    instead, and the cheater sends nothing more. Returns the cheat, once made."""
+    made: list[Entry] = []
+
+    def hook(src: int, dst: int, frame: fr.Frame) -> bool:
+        if src != cheater.index:
+            return True
+        if made:
+            return False  # the cheater has gone quiet: only its signed cheat is left
+        if not isinstance(frame, fr.Entry):
+            return True
+        cheat = forge(decode_entry(frame.data))
+        if cheat is None:
+            return True
+        made.append(cheat)
+        for p in net.peers[: net.players]:
+            if p is not cheater:
+                p.core.handle(ins.Received(cheater.peer_id, fr.Entry(cheat.encoded), net.now))
+                net._effects(p)
+        return False
+
+    net.on_frame = hook
+    return made
+
+
+def resigned(cheater: SimPeer, entry: Entry, body: dict[str, object], *,
+             seq: int | None = None, prev: bytes | None = None) -> Entry:
+    return make_entry(cheater.identity, table_id=entry.table_id,
+                      seq=entry.seq if seq is None else seq,
+                      prev=entry.prev if prev is None else prev,
+                      turn=entry.turn, kind=entry.kind, body=body)
+
+
+def assert_the_evidence_is_kept(net: SimNet, cheater: SimPeer, made: list[Entry],
+                                reason: str, *, after_the_audit: bool = False) -> None:
+    assert made, "the cheat never happened"
+    for p in net.peers[: net.players]:
+        if p is cheater:
+            continue
+        if after_the_audit:
+            # the game was over and audited: the cheat is reported (naming its author)
+            # without stopping anything
+            assert p.session.blamed is None
+            assert any(f.peer_id == cheater.peer_id for f in p.faults())
+        else:
+            assert p.session.blamed == cheater.peer_id, p.session.abort_reason
+        assert made[0] in p.stored  # refused, and stored as the proof
+        names_only(p, cheater.peer_id)
+        report = verify_game(p.stored)
+        assert reason in report.headline()
+        # the honest seeds' blame, as their authors' claims, which the log supports
+        for claim in report.claims:
+            assert claim.blame == cheater.peer_id
+            assert "(the log supports it" in report.claim_text(claim)
+    assert no_blame_but(net, cheater.peer_id)
+
+
+def test_an_illegal_action_is_kept_as_evidence_by_every_honest_copy() -> None:
+    """Mallory signs a discard of a card she does not hold. Each honest peer refuses it and
+    stops the game blaming her, and keeps it: its log verifies invalid naming her (protocol
+    3 kept nothing, and the logs said unfinished)."""
+    net = SimNet(GameConfig(3), seed=75, timing=Timing(wait_timeout=30.0, linger=5.0))
+    mallory = net.peers[2]
+
+    def illegal(entry: Entry) -> Entry | None:
+        if entry.kind != "action":
+            return None
+        return resigned(mallory, entry, {**entry.body, "act": ["discard", 59], "deck": []})
+
+    made = cheat_once(net, mallory, illegal)
+    net.open_table()
+    net.run(lambda: all(p.finished is not None for p in net.peers[:2]))
+    assert_the_evidence_is_kept(net, mallory, made, "illegal action")
+
+
+def test_a_wrong_owner_key_is_kept_as_evidence_by_every_honest_copy() -> None:
+    """Mallory plays or discards and reveals a wrong k for the card she draws: refused by
+    its K check (`wrong-key`), kept, and named by every honest log."""
+    net = SimNet(GameConfig(3), seed=76, timing=Timing(wait_timeout=30.0, linger=5.0))
+    mallory = net.peers[2]
+    wrong_k = (5).to_bytes(32, "little")
+
+    def wrong_owner_key(entry: Entry) -> Entry | None:
+        deck = entry.body.get("deck", []) if isinstance(entry.body, dict) else []
+        if entry.kind != "action" or not any(m[0] == "deck.owner-key" for m in deck):
+            return None
+        changed = [[m[0], m[1], wrong_k] if m[0] == "deck.owner-key" else m for m in deck]
+        return resigned(mallory, entry, {**entry.body, "deck": changed})
+
+    made = cheat_once(net, mallory, wrong_owner_key)
+    net.open_table()
+    net.run(lambda: all(p.finished is not None for p in net.peers[:2]))
+    assert_the_evidence_is_kept(net, mallory, made, "wrong-key")
+
+
+def test_a_second_different_seed_is_kept_as_evidence_by_every_honest_copy() -> None:
+    """At the end Mallory reveals her seed, the last one, then signs a second, different
+    one. The honest peers have audited the game by then: they report it, naming her, keep
+    it, and every honest log names her."""
+    net = SimNet(GameConfig(3), seed=77, timing=Timing(wait_timeout=30.0, linger=5.0))
+    mallory = net.peers[2]
+    sent: list[Entry] = []
+
+    def second_seed(entry: Entry) -> Entry | None:
+        if entry.kind != "seed" or sent:
+            return None
+        sent.append(entry)
+        for p in net.peers[:2]:  # the true seed goes through, and then the second one
+            p.core.handle(ins.Received(mallory.peer_id, fr.Entry(entry.encoded), net.now))
+            net._effects(p)
+        return resigned(mallory, entry, {"deck": [["deck.seed", bytes(range(32))]]},
+                        seq=entry.seq + 1, prev=entry.hash)
+
+    made = cheat_once(net, mallory, second_seed)
+    net.open_table()
+    net.run(lambda: all(p.finished is not None for p in net.peers[:2]))
+    assert_the_evidence_is_kept(net, mallory, made, "revealed its seed twice",
+                                after_the_audit=True)
+
+
+def test_an_accusation_in_a_seeds_reason_is_shown_as_its_authors_claim() -> None:
+    """Mallory stops the game with a seed whose reason says Bob's keys were wrong, and
+    whose blame names Bob. Every honest screen shows it as what Mallory said, blaming no
+    one; `log verify` shows it as her claim and says the log does not support it (protocol
+    3 repeated her text as the verdict)."""
+    from hanabi_p2p.commands.log import summary_lines
+
+    net = SimNet(GameConfig(3), seed=78, timing=Timing(wait_timeout=30.0, linger=5.0))
+    alice, bob, mallory = net.peers
+    net.open_table()
+    net.run(lambda: alice.session.state is not None and alice.session.state.turn >= 4)
+    lie = f"{bob.session.describe(bob.peer_id)}: refused by the game: wrong-key"
+    mallory.session.abort(bob.peer_id, lie)
+    mallory.core.handle(ins.Settle(net.now))
+    net._effects(mallory)
+    net.run(lambda: alice.finished is not None and bob.finished is not None)
+    said = f"{alice.session.describe(mallory.peer_id)} stopped the game, saying: {lie}"
+    for p in (alice, bob):
+        assert p.session.blamed is None
+        stops = [f for f in p.faults() if f.fatal]
+        assert [f.peer_id for f in stops] == [None]
+        assert said in stops[0].reason
+        report = verify_game(p.stored)
+        assert report.verdict is Verdict.UNFINISHED, report.headline()
+        assert said in report.headline()
+        claims = [line for line in summary_lines(report) if line.startswith("claim: ")]
+        assert claims == [f"claim: {said} (the log does not support it: nothing in it "
+                          f"proves a fault of {report.label(bob.peer_id)})"]
     assert no_blame_but(net, mallory.peer_id)

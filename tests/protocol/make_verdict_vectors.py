@@ -313,7 +313,7 @@ def first_bad(report: GameReport) -> dict[str, Any] | None:
 
 def case(name: str, item: int, spec: str, base: str, bases: dict[str, list[Entry]],
          dropped: Sequence[Entry] = (), added: Sequence[Entry] = (), phrase: str = "",
-         issue: int = 14) -> dict[str, Any]:
+         issue: int = 14, claims: bool = False) -> dict[str, Any]:
     """One case; ``item`` is its number in ``issue`` (14, or 29 for the cases a seated
     cheater's attacks added; only those write their issue)."""
     drop = {e.hash for e in dropped}
@@ -326,11 +326,20 @@ def case(name: str, item: int, spec: str, base: str, bases: dict[str, list[Entry
         assert phrase and phrase in bad["reason"], (name, bad)
         bad["reason_contains"] = phrase
         del bad["reason"]
+    said = {"claims": claims_of(report)} if claims else {}
     return {"name": name, "item": item, **({"issue": issue} if issue != 14 else {}),
             "spec": spec, "base": base,
             "drop": sorted(e.hash.hex() for e in dropped),
             "add": [e.encoded.hex() for e in added],
-            "verdict": report.verdict.value, "first_bad": bad, "digest": report.digest}
+            "verdict": report.verdict.value, "first_bad": bad, **said, "digest": report.digest}
+
+
+def claims_of(report: GameReport) -> list[dict[str, Any]]:
+    """Each seed that stopped the game blaming someone: its author, whom it blames, and
+    whether the log supports it (a problem of the log names that peer, SPEC 5.7)."""
+    return [{"author": c.author.hex(), "blame": c.blame.hex() if c.blame else None,
+             "supported": any(p.author == c.blame for p in report.problems)}
+            for c in report.claims]
 
 
 def issue_29_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
@@ -352,6 +361,18 @@ def issue_29_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
         case("a forged shuffle and an honest seat's seed missing", 1, "2.9, 5.7",
              "forged-shuffle-3p", bases, dropped=[find(f, 0, "seed")],
              phrase="its shuffle does not reproduce", issue=29),
+        # case 6: a seed's reason is its author's claim, never the verdict; the verifier
+        # says whether the log supports whom it blames
+        case("a seed blaming an honest player", 6, "5.1, 5.7", "short-2p", bases,
+             *rewrite(s, 1, find(s, 1, "seed"), body={
+                 **find(s, 1, "seed").body, "reason": "p0 refused by the game: wrong-key",
+                 "blame": Identity.from_seed(identity_seed(0)).peer_id}),
+             issue=29, claims=True),
+        # case 9: the refused entry that proves a cheat is kept by every honest copy, and
+        # names its author there (SPEC 5.5)
+        case("a second, different seed kept as evidence", 9, "5.5, 5.7", "short-2p", bases,
+             added=[append(s, 1, "seed", 4, {"deck": [["deck.seed", bytes(range(32))]]})],
+             phrase="revealed its seed twice", issue=29),
         # case 5: a clue naming a card it does not touch, which no player but its giver
         # could check in a 2-player game: the audited faces show it (the live end too)
         case("a false clue in a 2-player game", 5, "5.3, 5.5, 5.7", "short-2p", bases,
