@@ -69,6 +69,17 @@ class EndStage(TurnStage):
         if seat is None or self.deck is None:
             return
         body = k.body_of(entry, spec)
+        fork = None
+        if isinstance(body, b.AckBody) and self._forked_turn(entry.turn, body.answers):
+            fork = entry.turn
+        elif isinstance(body, b.ActionBody) and self._forked_turn(entry.turn - 1, body.after):
+            fork = entry.turn - 1
+        if fork is not None:
+            self._fork_turn = fork if self._fork_turn is None else min(fork, self._fork_turn)
+        if self._fork_turn is not None and entry.turn >= self._fork_turn:
+            # the other branch of a fork reveals other cards to other owners: mixed with
+            # ours, the audit would blame the honest players of either (SPEC 5.7)
+            return
         wire: tuple[Any, ...] = ()
         if isinstance(body, b.DeckBody):
             wire = body.msgs

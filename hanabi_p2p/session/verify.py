@@ -293,7 +293,10 @@ def verify_game(
     else:
         feed = good
     replica, refused = _replay(feed, faces, report, arrival_order=arrival_order)
-    _settle_audit(table, faces, [e for e in good if e.hash not in refused], report)
+    fork = _fork_turn(ordered, good)
+    _settle_audit(table, faces, [e for e in good if e.hash not in refused
+                                 and (fork is None or e.turn < fork or e.kind == EntryKind.SEED)],
+                  report)
     _set_aside_outsiders(report)
     _sort_problems(report)
     _final_checks(report, replica)
@@ -363,6 +366,27 @@ def _structural_checks(ordered: list[Entry], report: GameReport) -> list[Entry]:
             continue
         good.append(entry)
     return good
+
+
+def _fork_turn(ordered: Sequence[Entry], good: Sequence[Entry]) -> int | None:
+    """The first turn of a fork: the smallest envelope turn of two signed versions of one
+    (author, seq). Its two branches reveal different cards to different owners, so the
+    audit covers the deck messages of the entries before it, and every seed (SPEC 5.7);
+    the fork already names its author."""
+    kept = {e.hash for e in good}
+    versions: dict[tuple[bytes, int], list[Entry]] = {}
+    for entry in ordered:
+        versions.setdefault((entry.author, entry.seq), []).append(entry)
+    table_id = good[0].table_id if good else None
+    turns = []
+    for both in versions.values():
+        # (only signed versions prove a fork: anyone can write bytes in another's name)
+        signed = [e for e in both if e.hash in kept or (
+            e.table_id == table_id
+            and verify_signature(e.author, e.signature, signing_input(e.signed_fields())))]
+        if len(signed) > 1:
+            turns.append(min(e.turn for e in signed))
+    return min(turns, default=None)
 
 
 @dataclass(frozen=True, slots=True)

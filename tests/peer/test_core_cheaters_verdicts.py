@@ -18,7 +18,7 @@ from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import inputs as ins
 from hanabi_p2p.peer.context import Timing
-from hanabi_p2p.rules.actions import Clue, TurnAction
+from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
@@ -357,4 +357,75 @@ def test_an_accusation_in_a_seeds_reason_is_shown_as_its_authors_claim() -> None
         claims = [line for line in summary_lines(report) if line.startswith("claim: ")]
         assert claims == [f"claim: {said} (the log does not support it: nothing in it "
                           f"proves a fault of {report.label(bob.peer_id)})"]
+    assert no_blame_but(net, mallory.peer_id)
+
+
+# ---- case 2: two legal versions of one action, one to each honest peer
+
+
+def test_two_legal_versions_of_one_action_get_only_their_signer_blamed() -> None:
+    """Mallory signs her turn action for Alice and, under the same number, another legal
+    action for Bob (a discard of another card, with its own keys). Each honest peer applies
+    its version and acks it, and each ack names the action it answers: the other honest
+    peer, holding the other version, takes that as a fork by Mallory (it holds the ack; it
+    never blames the acker, as protocol 3 did: `game state diverged`, or `its key shares are
+    not the ones the game calls for`). The HAVE heads prove the fork, and Mallory alone is
+    blamed everywhere; each honest log verifies invalid naming her alone."""
+    net = SimNet(GameConfig(3), seed=79)
+    alice, bob, mallory = net.peers
+    forked: list[Entry] = []
+
+    def other_discard(entry: Entry) -> Entry | None:
+        session = mallory.session
+        state, deck = session.state, session.deck
+        assert state is not None and deck is not None
+        body = k.body_of(entry, k.ACTION)
+        seat = session.seat_of(mallory.peer_id)
+        assert seat is not None
+        action = body.for_seat(seat).action
+        if state.clue_tokens >= 8 or state.draw_index >= state.config.deck_size:
+            return None
+        mine = [c for c in state.hands[seat]
+                if not isinstance(action, Play | Discard) or c != action.card]
+        if not mine:
+            return None
+        card = mine[-1]
+        draw = state.draw_index  # (the same replacement either version draws)
+        msgs = [m.to_wire() for m in deck.peer.public_share(card)]  # type: ignore[union-attr]
+        msgs += [m.to_wire() for m in deck.peer.deal_shares(draw, seat)]  # type: ignore[union-attr]
+        twin = b.ActionBody(Discard(seat, card), body.state_hash, tuple(msgs), body.after)
+        return make_entry(mallory.identity, table_id=entry.table_id, seq=entry.seq,
+                          prev=entry.prev, turn=entry.turn, kind="action",
+                          body=twin.to_wire())
+
+    def fork_for_bob(src: int, dst: int, frame: fr.Frame) -> bool:
+        if (src, dst) != (mallory.index, bob.index) or not isinstance(frame, fr.Entry):
+            return True
+        entry = decode_entry(frame.data)
+        if entry.kind != "action" or forked or entry.turn < 3:
+            return True
+        twin = other_discard(entry)
+        if twin is None:
+            return True
+        forked.append(twin)
+        bob.core.handle(ins.Received(mallory.peer_id, fr.Entry(twin.encoded), net.now))
+        net._effects(bob)
+        return False
+
+    net.on_frame = fork_for_bob
+    net.open_table()
+    net.run(lambda: bool(forked) and alice.finished is not None and bob.finished is not None)
+    for p in (alice, bob):
+        assert p.session.phase == ABORTED
+        assert p.session.blamed == mallory.peer_id, p.session.abort_reason
+        names_only(p, mallory.peer_id)
+        report = verify_game(p.stored)
+        assert any("equivocation" in problem.reason for problem in report.problems)
+        # the live audit covers one branch only: it never blames an honest player
+        audit = p.session.audit
+        assert audit is None or audit.ok or audit.blamed_seat == p.session.seat_of(
+            mallory.peer_id), audit
+    # each honest peer acked its own version, and that ack reached the other one
+    assert any(e.kind == "ack" and e.author == alice.peer_id and e.turn == forked[0].turn
+               for e in bob.stored)
     assert no_blame_but(net, mallory.peer_id)

@@ -34,7 +34,7 @@ if str(SESSION_TESTS) not in sys.path:  # the harness lives beside the session t
     sys.path.insert(0, str(SESSION_TESTS))
 
 from make_game_vector import public_state  # noqa: E402
-from session_harness import TABLE_ID, Peer, Table  # noqa: E402
+from session_harness import TABLE_ID, Peer, Table, bot_action  # noqa: E402
 
 from hanabi_p2p.deck.messages import PublicKey, Shuffle  # noqa: E402
 from hanabi_p2p.deck.peer import DeckPeer  # noqa: E402
@@ -43,10 +43,15 @@ from hanabi_p2p.log import canonical  # noqa: E402
 from hanabi_p2p.log.entry import Entry, make_entry  # noqa: E402
 from hanabi_p2p.log.replica import Replica, Status  # noqa: E402
 from hanabi_p2p.log.storage import GameFile  # noqa: E402
-from hanabi_p2p.rules.actions import Clue, Discard  # noqa: E402
+from hanabi_p2p.rules.actions import Clue, Discard, Play  # noqa: E402
 from hanabi_p2p.rules.cards import GameConfig  # noqa: E402
 from hanabi_p2p.rules.engine import GameState  # noqa: E402
-from hanabi_p2p.session.bodies import Address, DeckGroupName, TableOpen  # noqa: E402
+from hanabi_p2p.session.bodies import (  # noqa: E402
+    ActionBody,
+    Address,
+    DeckGroupName,
+    TableOpen,
+)
 from hanabi_p2p.session.table import TableSession  # noqa: E402
 from hanabi_p2p.session.verify import GameReport, verify_game  # noqa: E402
 
@@ -80,6 +85,9 @@ DECK_SEEDS = {
 DECK_SEEDS["forged-shuffle-3p"] = tuple(
     hashlib.sha256(f"forged-shuffle-3p/seat/{seat}".encode()).hexdigest() for seat in range(3))
 FORGER = 2  # the seat that forges its phase-1 shuffle in "forged-shuffle-3p"
+DECK_SEEDS["forked-action-3p"] = tuple(
+    hashlib.sha256(f"forked-action-3p/seat/{seat}".encode()).hexdigest() for seat in range(3))
+FORKER = 2  # the seat that signs two versions of its first action in "forked-action-3p"
 EXTRA_DECK_SEED = b"\x01" * 32
 
 
@@ -252,6 +260,64 @@ def forged_shuffle() -> list[Entry]:
     return applied(table)
 
 
+def forked_action() -> list[Entry]:
+    """3 players at a protocol-4 table (ristretto255, acks and actions name the action they
+    answer or follow): at turn 3 the last seat signs two legal versions of its action, its
+    own for seat 0 and a discard of another card for seat 1. Each acks its version; seat 0
+    then acts, following its version. No peer here compares heads (no network): the log is
+    the union of what every peer applied, both versions included."""
+    table = Table(GameConfig(3), shuffle=False)
+    host_id = Identity.from_seed(identity_seed(0)).peer_id
+    for seat, deck_seed in enumerate(DECK_SEEDS["forked-action-3p"]):
+        identity = Identity.from_seed(identity_seed(seat))
+        session = TableSession(identity, TABLE_ID, seed=bytes.fromhex(deck_seed),
+                               host_id=host_id)
+        table.peers[seat] = Peer(identity, session, Replica(TABLE_ID, session))
+    table.seat_everyone()
+    for _ in range(FORKER):
+        actor = next(p for p in table.peers if p.session.can_act())
+        actor.session.take_action(bot_action(actor.session))  # type: ignore[arg-type]
+        table.pump()
+    forker = table.peers[FORKER]
+    honest_send = table.send
+
+    def send(peer: Peer, entry: Entry) -> None:
+        if peer is not forker or entry.kind != "action":
+            honest_send(peer, entry)
+            return
+        table.peers[0].inbox.append(entry)
+        table.peers[1].inbox.append(other_version(forker, entry))
+
+    table.send = send  # type: ignore[method-assign]
+    forker.session.take_action(bot_action(forker.session))  # type: ignore[arg-type]
+    table.pump()
+    table.send = honest_send  # type: ignore[method-assign]
+    first = table.peers[0].session
+    assert first.can_act()
+    first.take_action(bot_action(first))  # type: ignore[arg-type]
+    table.pump()
+    assert all(p.session.blamed is None for p in table.peers)
+    return applied(table)
+
+
+def other_version(forker: Peer, entry: Entry) -> Entry:
+    """A legal discard of another card than the action's, with its own keys, under the
+    same (author, seq)."""
+    session = forker.session
+    state, deck = session.state, session.deck
+    assert state is not None and deck is not None and deck.peer is not None
+    seat = FORKER
+    body = ActionBody.unseated(entry.body).for_seat(seat)
+    assert state.clue_tokens < 8 and state.draw_index < state.config.deck_size
+    taken = body.action.card if isinstance(body.action, Play | Discard) else None
+    card = [c for c in state.hands[seat] if c != taken][-1]
+    msgs = [m.to_wire() for m in [*deck.peer.public_share(card),
+                                  *deck.peer.deal_shares(state.draw_index, seat)]]
+    twin = ActionBody(Discard(seat, card), body.state_hash, tuple(msgs), body.after)
+    return make_entry(forker.identity, table_id=TABLE_ID, seq=entry.seq, prev=entry.prev,
+                      turn=entry.turn, kind="action", body=twin.to_wire())
+
+
 # ---- rewriting a chain (what a cheater who edits its own history can do)
 
 
@@ -361,6 +427,11 @@ def issue_29_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
         case("a forged shuffle and an honest seat's seed missing", 1, "2.9, 5.7",
              "forged-shuffle-3p", bases, dropped=[find(f, 0, "seed")],
              phrase="its shuffle does not reproduce", issue=29),
+        # case 2: two legal versions of one action, each acked by one honest player, who
+        # then follows it: only the forker is named; the answers to the version not
+        # replayed wait (they name it), never refused (SPEC 5.4 forks, 5.7 step 1)
+        case("two legal versions of one action, each answered", 2, "3.6, 5.4, 5.7",
+             "forked-action-3p", bases, phrase="equivocation", issue=29),
         # case 6: a seed's reason is its author's claim, never the verdict; the verifier
         # says whether the log supports whom it blames
         case("a seed blaming an honest player", 6, "5.1, 5.7", "short-2p", bases,
@@ -395,7 +466,8 @@ def build() -> dict[str, Any]:
     short, forgetful_hash = short_game()
     bases = {"short-2p": short, "first-turn-resignation-3p": first_turn_resignation(),
              "lobby-extra-joiner-2p": lobby_with_an_extra_joiner(),
-             "forged-shuffle-3p": forged_shuffle()}
+             "forged-shuffle-3p": forged_shuffle(),
+             "forked-action-3p": forked_action()}
     s = bases["short-2p"]
     r = bases["first-turn-resignation-3p"]
     lobby = bases["lobby-extra-joiner-2p"]
