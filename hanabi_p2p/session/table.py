@@ -189,7 +189,10 @@ class TableSession(EndStage):
         ):
             # a deck message that came after the audit (a late answer to the last turn, or
             # one a cheater appended): audited like every other (SPEC 5.3 step 5)
-            self._run_audit()
+            if self._audit_without_seed:
+                self._audit_withheld_seed()
+            else:
+                self._run_audit()
 
     def _handle(self, entry: Entry, body: b.Body) -> None:
         """Hand an entry to its stage, by its typed body (one body type per kind)."""

@@ -107,9 +107,15 @@ def test_a_forger_that_keeps_its_seed_back_is_named_by_every_honest_log(
 
     net.on_frame = keep_seed
     net.play_to_end()
+    forger = alice.session.seat_of(mallory.peer_id)
     for p in (alice, bob):
         assert p.session.phase == ABORTED
         assert p.session.blamed is None
+        # the live verdict is log verify's: the others' seeds name her
+        audit = p.session.audit
+        assert audit is not None and audit.blamed_seat == forger, audit
+        assert "never revealed its seed" in audit.reason
+        assert any(isinstance(e, ev.Audited) and e.blamed_seat == forger for e in p.events)
         names_only(p, mallory.peer_id)
         assert "never revealed its seed" in verify_game(p.stored).headline()
     assert verify_game(alice.stored).digest == verify_game(bob.stored).digest
