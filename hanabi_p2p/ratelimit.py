@@ -1,7 +1,7 @@
 """Two small rate limiters, pure (the caller passes the time): one definition each.
 
 * ``TokenBucket``: a burst, then a steady rate (the peer core's limit on what one link
-  may feed it);
+  may feed it), and ``TokenBuckets``, one per link;
 * ``SlidingWindow``: at most N events in any window of W seconds (our own table talk, and
   how much of one player's table talk a screen shows).
 """
@@ -39,6 +39,28 @@ class TokenBucket:
             return False
         self.spend(1)
         return True
+
+
+@dataclass
+class TokenBuckets:
+    """One `TokenBucket` per key (a link), made full when the key is first seen."""
+
+    rate: float
+    burst: float
+    _buckets: dict[bytes, TokenBucket] = field(default_factory=dict)
+
+    def of(self, key: bytes, now: float) -> TokenBucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = TokenBucket.full(self.rate, self.burst, now)
+        return bucket
+
+    def take(self, key: bytes, now: float) -> bool:
+        """Spend one of ``key``'s tokens if it has one."""
+        return self.of(key, now).take(now)
+
+    def forget(self, key: bytes) -> None:
+        self._buckets.pop(key, None)
 
 
 @dataclass

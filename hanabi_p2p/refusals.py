@@ -234,6 +234,36 @@ class NotSeated(Refusal):
     template = "you are not seated at this table"
 
 
+@dataclass(eq=False)
+class TooManyMoves(Refusal):
+    """Our hand reordered as often as one turn allows (session/pace.py)."""
+
+    template = "you have moved cards {count} times this turn: wait for the next turn"
+    count: int
+
+
+@dataclass(eq=False)
+class TooMuchTalk(Refusal):
+    """As many chat lines as one turn allows (session/pace.py)."""
+
+    template = "you have said {count} lines this turn: wait for the next turn"
+    count: int
+
+
+@dataclass(eq=False)
+class NoGameToAbandon(Refusal):
+    """A request to end the game by agreement with no game under way, or without a seat."""
+
+    template = "there is no game to end by agreement"
+
+
+@dataclass(eq=False)
+class AbandonAskedAlready(Refusal):
+    """We asked already to end the game by agreement: the others' votes are awaited."""
+
+    template = "you asked already to end the game: waiting for the others to agree"
+
+
 # ---------------------------------------------------------------- the peer core
 
 

@@ -58,6 +58,8 @@ BAD_HOST = [
     ["--port", "70000"],
     ["--port", "-1"],
     ["--wait-timeout", "0"],
+    ["--turn-timer", "0"],
+    ["--turn-timer", "86401"],
     ["--bot-delay", "-1"],
     ["--code", "   "],
     ["--code", "x" * 300],
@@ -378,13 +380,14 @@ def test_a_table_never_seated_is_reported_as_no_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Removed by the host, or a lobby that timed out: there was no game to finish."""
+    from hanabi_p2p import refusals as rf
     from hanabi_p2p.commands.peerargs import report_result
-    from hanabi_p2p.peer.lobby import REMOVED_BY_HOST
     from hanabi_p2p.peer.result import GameResult
 
     gone = tmp_path / "gone.hlog"
-    assert report_result(GameResult(gone, failure=REMOVED_BY_HOST)) == 1
-    assert capsys.readouterr().err == f"no game: {REMOVED_BY_HOST}\n"
+    removed = rf.RemovedByHost()
+    assert report_result(GameResult(gone, failure=str(removed), refusal=removed)) == 1
+    assert capsys.readouterr().err == f"no game: {removed}\n"
     seated = GameResult(gone, failure="Bob stopped the game", table_code="ABCD-EFGH")
     assert report_result(seated) == 1
     assert capsys.readouterr().err == "game not finished: Bob stopped the game\n"

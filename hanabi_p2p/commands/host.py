@@ -27,7 +27,7 @@ from hanabi_p2p.net.discovery import TableAd
 from hanabi_p2p.peer.preload import start_loading
 from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
 from hanabi_p2p.safe_text import safe
-from hanabi_p2p.session.bodies import TableOpen, TableOption
+from hanabi_p2p.session.bodies import MAX_TURN_TIMER_S, TableOpen, TableOption
 
 HELP = "open a table on the network and wait for players"
 TABLE_NAME_SUFFIX = "'s table"
@@ -53,6 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "table; without it they see only what is on the table. A "
                              "spectator who sees the hands could tell a player their cards: "
                              "only use it among people you trust")
+    parser.add_argument("--turn-timer", type=int, default=None, metavar="SECONDS",
+                        help="end the game 'timed out', nobody blamed, when a player's turn "
+                             "lasts longer than this (for tables of computer players: a "
+                             "person thinking is otherwise never timed out; everyone sees "
+                             f"it in the lobby); 1-{MAX_TURN_TIMER_S}")
     parser.add_argument("--bots", type=int, default=0, metavar="K",
                         help="seat K computer players, each a real peer with its own key")
     parser.add_argument("--port", type=int, default=0, metavar="P",
@@ -81,12 +86,14 @@ def table_options(args: argparse.Namespace) -> frozenset[TableOption]:
 
 
 def check_table(table_name: str, host_name: str, config: GameConfig,
-                options: frozenset[TableOption] = frozenset()) -> None:
+                options: frozenset[TableOption] = frozenset(),
+                turn_timer: int | None = None) -> None:
     """Refuse a table that peers or the mDNS advert would refuse, before anything exists:
     the same body parser the joiners run, and the advert's own checks."""
     shown = safe(table_name, MAX_TABLE_NAME_CHARS + 1)
     try:
-        TableOpen.from_wire(TableOpen(table_name, host_name, config, options).to_wire())
+        TableOpen.from_wire(TableOpen(table_name, host_name, config, options,
+                                      turn_timer=turn_timer).to_wire())
         TableAd(table_id=bytes(TABLE_ID_BYTES), name=table_name, variant=config.variant.value,
                 options=config.options, seats_taken=1, seats_total=config.players,
                 host_fingerprint=fingerprint(bytes(PEER_ID_BYTES)), host_name=host_name)
@@ -107,13 +114,16 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--bots must be 0 to {config.players - 1} for {config.players} players")
     if not 0 <= args.port <= MAX_PORT:
         raise UserError(f"--port must be 0 to {MAX_PORT}")
+    if args.turn_timer is not None and not 1 <= args.turn_timer <= MAX_TURN_TIMER_S:
+        raise UserError(f"--turn-timer must be 1 to {MAX_TURN_TIMER_S} seconds")
     host_name = player_name(args)
     table_name = args.table if args.table is not None else default_table_name(host_name)
-    check_table(table_name, host_name, config, options)
+    check_table(table_name, host_name, config, options, args.turn_timer)
     frontend = choose_frontend(args)  # no terminal and no --bot: refused before any change
     start_loading()  # meanwhile, on a thread (see peer.preload)
     opts = peer_options(args, port=args.port, advertise=not args.no_mdns)
     opts.table_options = options
+    opts.turn_timer = args.turn_timer
     # a person hosting strangers decides who plays; a computer table starts by itself
     opts.auto_start = args.auto_start or args.bot or args.bots == config.players - 1
     return run_game(lambda: host_table(opts, table_name, config, frontend, bots=args.bots),

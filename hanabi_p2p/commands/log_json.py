@@ -40,6 +40,8 @@ def report_document(report: GameReport, path: Path, started: bool, headline: str
             "players": config.players,
             "over": over,
             "end": state.end.value if over else None,
+            # the turn (1-based) at which every player agreed to end it, if they did
+            "abandoned_at": report.abandoned_at + 1 if report.abandoned_at is not None else None,
             "turns": state.turn,
             "fireworks": {suit.letter: rank for suit, rank in state.fireworks.items()},
             "score": state.score,

@@ -251,7 +251,8 @@ def report_result(result: GameResult) -> int:
         # was no game to finish
         from hanabi_p2p.ui.refusals import translate_refusal
 
-        reason = translate_refusal(result.failure)  # (the core's reasons are in English)
+        # (worded from its class when the core gave it typed; its English text otherwise)
+        reason = translate_refusal(result.refusal or result.failure)
         print(_("no game: {reason}").format(reason=reason), file=sys.stderr)
     else:
         print(_("game not finished: {reason}").format(reason=result.failure), file=sys.stderr)

@@ -213,9 +213,38 @@ class BotPlayer(Headless):
         super().__init__(out, prefix)
         self.delay = delay
         self._scheduled = False
+        self._agreeing = False
 
     def on_events(self, events: list[ev.Event]) -> None:
+        from hanabi_p2p.session import events as ev
+
         super().on_events(events)
+        if any(isinstance(event, ev.AbandonVoted) for event in events):
+            self._maybe_agree()
+        self._maybe_act()
+
+    def _maybe_agree(self) -> None:
+        """Another player asks to end the game by agreement: a computer player agrees (it
+        never minds stopping), once; from the loop, never inside the node's processing."""
+        peer = self.peer
+        if peer is None or self._agreeing:
+            return
+        session = peer.session
+        if session.my_seat is None or session.asked_to_abandon or not session.abandon_votes:
+            return
+        self._agreeing = True
+        asyncio.get_running_loop().call_soon(self._agree)
+
+    def _agree(self) -> None:
+        from hanabi_p2p.peer.effects import Abandon
+
+        peer = self.peer
+        if peer is None or peer.finished or peer.session.asked_to_abandon:
+            return
+        try:
+            peer.command(Abandon())
+        except HanabiError as exc:  # (the game ended meanwhile): nothing to agree to
+            self._print(f"computer player could not agree to end the game: {exc}")
         self._maybe_act()
 
     def _maybe_act(self) -> None:

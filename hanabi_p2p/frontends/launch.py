@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hanabi_p2p import refusals as rf
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.deck.derive import SEED_BYTES
 from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
@@ -39,7 +40,6 @@ from hanabi_p2p.net.mesh import Mesh
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import Counters
 from hanabi_p2p.peer.core import PeerCore
-from hanabi_p2p.peer.lobby import TABLE_FILLED
 from hanabi_p2p.peer.node import Node, Timing
 from hanabi_p2p.peer.probe import probe_table
 from hanabi_p2p.peer.result import RESUME_COMMAND, GameResult
@@ -82,6 +82,9 @@ class PeerOptions:
     watching: bool = False
     # host: how the table is run beyond the rules (hints, hands shown to spectators)
     table_options: frozenset[TableOption] = frozenset()
+    # host: the longest a turn may last before the others end the game "timed out" (None:
+    # none, a thinking player is never timed out; SPEC 5.6)
+    turn_timer: int | None = None
     # how the player comes back to this game if it stops (None: a practice game, it cannot)
     resume_command: str | None = RESUME_COMMAND
 
@@ -251,7 +254,8 @@ class Peer:
             self.private.path.unlink(missing_ok=True)
             return result
         over = session.phase in (AUDITED, ABORTED)
-        if over or result.failure == TABLE_FILLED or (not session.seats and self._left()):
+        if over or isinstance(result.refusal, rf.TableFull) or (
+                not session.seats and self._left()):
             # nothing to come back to: a finished game, or a lobby we left
             self.private.update(finished=True)
         return result
@@ -280,6 +284,9 @@ class Peer:
         elif s.phase != AUDITED and out.failure is None:
             node_failure = self.node.failure if self.node else None
             out.failure = node_failure or "the game did not finish"
+            finished = self.core.finished if self.core is not None else None
+            if finished is not None and finished.failure == out.failure:
+                out.refusal = finished.refusal
         return out
 
 
@@ -311,7 +318,8 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
     peer.save_private(role="host", host_id=identity.peer_id,
                       host_address=list(peer.listen_address().to_wire()), bots=bots,
                       auto_start=opts.auto_start, advertise=opts.advertise)
-    peer.session.open_table(table_name, opts.name, config, opts.table_options)
+    peer.session.open_table(table_name, opts.name, config, opts.table_options,
+                            turn_timer=opts.turn_timer)
     node.flush()
     if opts.advertise:
         peer.advertiser = TableAdvertiser(opts.interface, peer.mesh.port, _advert(peer, config))

@@ -41,6 +41,7 @@ from hanabi_p2p.narration.narrator import (
     watches_line,
 )
 from hanabi_p2p.peer.effects import (
+    Abandon,
     Act,
     Command,
     JoinerLeft,
@@ -389,6 +390,9 @@ class ScreenFrontend(Frontend):
 
     def on_kick(self, peer_id: bytes) -> None:
         self._command(Kick(peer_id))
+
+    def on_abandon(self) -> None:
+        self._command(Abandon())
 
     def on_hint(self) -> str:
         """Our computer player's advice for our seat, in practice games and at tables the

@@ -70,6 +70,7 @@ class EntryKind(StrEnum):
     CHAT = "chat"  # table talk
     RESIGN = "resign"  # resignation or abort
     SEED = "seed"  # end-of-game seed reveal for the audit
+    ABANDON = "abandon"  # a vote to end the game by agreement (or, at one's turn, the end)
 
 
 # The wire strings of every kind (a StrEnum member is equal to its string).

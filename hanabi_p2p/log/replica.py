@@ -17,7 +17,10 @@ Per entry, ``add`` decides (protocol/SPEC.md 3.6 has the normative list):
 8. seq is the author's next:
    prev != hash of author's previous    -> REJECTED
    app.ready(entry) -> apply (app raising HanabiError -> REJECTED), else HELD
-Holding is bounded per author and in bytes; over budget -> REJECTED (transient).
+Holding is bounded per author and in bytes; over budget -> REJECTED (transient). A replica
+made with ``bounded=False`` (the log verifier's) has neither these bounds nor step 6: it
+holds at most the entries it was given, which its caller holds in memory already, so a
+limit there could only turn a valid game into a fault (SPEC 3.6, 5.5).
 
 After every successful apply, held entries are retried until nothing more applies. The
 candidates are the held entries that are next in their author's chain, tried in the app's
@@ -183,9 +186,14 @@ class _Runs:
 class Replica:
     """One table's replicated log. Feed it with ``add``/``add_raw``; read ``applied``."""
 
-    def __init__(self, table_id: bytes, app: App) -> None:
+    def __init__(self, table_id: bytes, app: App, *, bounded: bool = True) -> None:
+        """``bounded``: a live peer's replica, which a hostile peer can send any number of
+        entries, bounds what it holds (``MAX_AHEAD``, ``MAX_HELD_PER_AUTHOR``,
+        ``MAX_HELD_BYTES``: transient refusals, never a fault). False for a verifier
+        holding a whole log it was given: it holds every entry of it, however many."""
         self.table_id = table_id
         self.app = app
+        self._bounded = bounded
         allowed = getattr(app, "allowed_authors", None)
         self._allowed_authors: Callable[[], frozenset[bytes] | None] = (
             allowed if callable(allowed) else lambda: None
@@ -252,7 +260,7 @@ class Replica:
             return AddResult(Status.IGNORED, "author is not seated at this table")
         next_seq = self._next.get(author, 0)
         # seq < next_seq cannot reach here: applied entries stay in _stored.
-        if seq >= next_seq + MAX_AHEAD:
+        if self._bounded and seq >= next_seq + MAX_AHEAD:
             return self._refuse(entry, f"seq {seq} is too far ahead (next is {next_seq})")
         if seq > next_seq or defer:
             return self._hold(entry)
@@ -387,10 +395,11 @@ class Replica:
     def _hold(self, entry: Entry) -> AddResult:
         author = entry.author
         size = len(entry.encoded)
-        if self._held_count.get(author, 0) >= MAX_HELD_PER_AUTHOR:
-            return self._refuse(entry, "too many entries held for this author")
-        if self._held_bytes + size > MAX_HELD_BYTES:
-            return self._refuse(entry, "too many bytes held for all authors")
+        if self._bounded:
+            if self._held_count.get(author, 0) >= MAX_HELD_PER_AUTHOR:
+                return self._refuse(entry, "too many entries held for this author")
+            if self._held_bytes + size > MAX_HELD_BYTES:
+                return self._refuse(entry, "too many bytes held for all authors")
         key = (author, entry.seq)
         self._held[key] = entry
         self._stored[key] = entry

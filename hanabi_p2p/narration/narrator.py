@@ -207,6 +207,17 @@ def audit_line(ok: bool, reason: str) -> str:
     return _("Deck audit FAILED: {reason}").format(reason=safe(reason))
 
 
+def abandon_vote_line(name: str) -> str:
+    """A player asks to end the game by agreement (the first one proposes it)."""
+    return _("{name} asks to end the game by agreement (type abandon to agree)").format(
+        name=safe_name(name))
+
+
+def abandoned_line(turn: int) -> str:
+    return _("Every player agreed: the game ends here, at turn {turn}, nobody blamed").format(
+        turn=turn + 1)
+
+
 def stopped_line(reason: str) -> str:
     return _("The game was stopped: {reason}").format(reason=safe(reason))
 
@@ -305,6 +316,10 @@ def event_lines(event: ev.Event, names: Sequence[str], code: str = "") -> list[s
         return [deck_ready_line()]
     if isinstance(event, ev.Resigned):
         return [left_line(seat_name(names, event.seat), event.reason)]
+    if isinstance(event, ev.AbandonVoted):
+        return [abandon_vote_line(seat_name(names, event.seat))]
+    if isinstance(event, ev.Abandoned):
+        return [abandoned_line(event.turn)]
     if isinstance(event, ev.Audited):
         return [audit_line(event.ok, event.reason)]
     if isinstance(event, ev.Fault) and event.fatal:

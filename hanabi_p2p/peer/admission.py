@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from hanabi_p2p.log.entry import Entry, EntryKind
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import PeerContext
-from hanabi_p2p.ratelimit import TokenBucket
+from hanabi_p2p.ratelimit import TokenBuckets
 
 # Lobby admission: joiners we keep entries of, and entries we keep of each before seating
 # (an honest joiner writes one lobby.join and maybe a little chat).
@@ -31,21 +31,17 @@ WATCH_HELLO_S = 5.0
 @dataclass
 class Admission:
     ctx: PeerContext
-    _buckets: dict[bytes, TokenBucket] = field(default_factory=dict)
+    _entry_frames: TokenBuckets = field(
+        default_factory=lambda: TokenBuckets(ENTRY_RATE_PER_S, ENTRY_BURST))
     # links of unseated peers since the seating, until they say they watch
     _guest_since: dict[bytes, float] = field(default_factory=dict)
 
     def take_frame(self, peer_id: bytes) -> bool:
         """Whether this link may feed us one more entry frame now."""
-        now = self.ctx.now
-        bucket = self._buckets.get(peer_id)
-        if bucket is None:
-            bucket = self._buckets[peer_id] = TokenBucket.full(
-                ENTRY_RATE_PER_S, ENTRY_BURST, now)
-        if not bucket.take(now):
-            self.ctx.counters.rate_dropped += 1
-            return False
-        return True
+        if self._entry_frames.take(peer_id, self.ctx.now):
+            return True
+        self.ctx.counters.rate_dropped += 1
+        return False
 
     def admits(self, entry: Entry, *, kicked: set[bytes],
                members: Callable[[], frozenset[bytes]], waiting: Callable[[], int]) -> bool:
@@ -74,7 +70,7 @@ class Admission:
             self._guest_since.setdefault(peer_id, self.ctx.now)  # must say what it is, soon
 
     def link_down(self, peer_id: bytes) -> None:
-        self._buckets.pop(peer_id, None)
+        self._entry_frames.forget(peer_id)
         self._guest_since.pop(peer_id, None)
 
     def said_it_watches(self, peer_id: bytes) -> None:

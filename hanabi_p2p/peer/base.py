@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Generic
 
-from hanabi_p2p.errors import HanabiError
+from hanabi_p2p.errors import HanabiError, Refusal
 from hanabi_p2p.log.entry import Entry, decode_entry
 from hanabi_p2p.log.equivocation import Equivocation
 from hanabi_p2p.log.replica import AddResult, Replica, Status
@@ -231,11 +231,11 @@ class CoreBase(Generic[StageT]):
     def _waiting_count(self) -> int:
         return len(self.lobby())
 
-    def _finish_lobby(self, kind: fx.EndKind, failure: str, forget: bool) -> None:
-        self._finish(kind, failure, forget=forget)
+    def _finish_lobby(self, kind: fx.EndKind, why: Refusal, forget: bool) -> None:
+        self._finish(kind, str(why), forget=forget, refusal=why)
 
     def _finish(self, kind: fx.EndKind, failure: str | None, *, forget: bool = False,
-                chosen: bool = False) -> None:
+                chosen: bool = False, refusal: Refusal | None = None) -> None:
         raise NotImplementedError
 
     # ================================================================ queries
@@ -384,9 +384,10 @@ class CoreBase(Generic[StageT]):
                 self.ctx.emit(fx.Connect(seat.peer_id, seat.address.host, seat.address.port))
         self.lifecycle.fire(Trigger.SEATED)
 
-    def _end(self, kind: fx.EndKind, failure: str | None, forget: bool, chosen: bool) -> None:
+    def _end(self, kind: fx.EndKind, failure: str | None, forget: bool, chosen: bool,
+             refusal: Refusal | None) -> None:
         self.lifecycle.fire(Trigger.FINISHED)
-        self.finished = fx.Finished(kind, failure, forget, chosen)
+        self.finished = fx.Finished(kind, failure, forget, chosen, refusal)
         self.ctx.flush_events()
         self.ctx.emit(self.finished)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from hanabi_p2p import refusals as rf
-from hanabi_p2p.errors import LocalProtocolError
+from hanabi_p2p.errors import LocalProtocolError, Refusal
 from hanabi_p2p.log.entry import Entry, EntryKind, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.handshake import Signer
@@ -37,8 +37,6 @@ from hanabi_p2p.peer.lifecycle import PLAYER_TRANSITIONS, Lifecycle, Stage, Trig
 from hanabi_p2p.peer.lobby import (
     LEFT_TOPIC,
     REMOVED_TOPIC,
-    TABLE_FILLED,
-    TABLE_STARTED,
     HostLobby,
     in_lobby,
 )
@@ -240,6 +238,8 @@ class PeerCore(CoreBase[Stage]):
             self._chat.record(event.now)
         elif isinstance(command, fx.Resign):
             session.resign(command.reason)
+        elif isinstance(command, fx.Abandon):
+            session.abandon()
         elif isinstance(command, fx.Start):
             self.hosting.start_game(by_command=True)
         elif isinstance(command, fx.Kick):
@@ -388,10 +388,11 @@ class PeerCore(CoreBase[Stage]):
             self.ctx.emit(fx.Disconnect(peer_id, "not seated at this table"))
         if self.session.my_seat is None and self.session.host_id != self.me:
             if asked or self.me in self.session.joins:
-                self._finish(fx.EndKind.LEFT, TABLE_FILLED)
+                self._finish(fx.EndKind.LEFT, str(full := rf.TableFull()), refusal=full)
             else:
                 # we came after the seating and never asked: nothing of ours to keep
-                self._finish(fx.EndKind.LEFT, TABLE_STARTED, forget=True)
+                begun = rf.TableFullGameBegun()
+                self._finish(fx.EndKind.LEFT, str(begun), forget=True, refusal=begun)
 
     def _maybe_request_seat(self) -> None:
         """Joiner: ask for a seat once we hold everything the host has told us of."""
@@ -400,10 +401,10 @@ class PeerCore(CoreBase[Stage]):
             self.joining.ask_for_seat()
 
     def _finish(self, kind: fx.EndKind, failure: str | None, *, forget: bool = False,
-                chosen: bool = False) -> None:
+                chosen: bool = False, refusal: Refusal | None = None) -> None:
         if self.stage is Stage.DONE:
             return
         if in_lobby(self.ctx):
             # whoever waits with us for this table learns at once that we are gone
             self.ctx.emit(fx.Broadcast(fr.Message(LEFT_TOPIC, b"")))
-        self._end(kind, failure, forget, chosen)
+        self._end(kind, failure, forget, chosen, refusal)

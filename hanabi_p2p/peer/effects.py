@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hanabi_p2p.deck.errors import DeckCheatError
+from hanabi_p2p.errors import Refusal
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.net.frames import Frame
 from hanabi_p2p.rules.actions import Action
@@ -94,6 +95,11 @@ class Resign:
 
 
 @dataclass(frozen=True, slots=True)
+class Abandon:
+    """Ask to end the game by agreement, or agree to it (session ``abandon``)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Start:
     """Host: seat the players waiting in the lobby and start the deal."""
 
@@ -114,7 +120,7 @@ class Leave:
     forget: bool = False
 
 
-Command = Act | Say | Resign | Start | Kick | Leave
+Command = Act | Say | Resign | Abandon | Start | Kick | Leave
 
 
 # -- effects (for the IO shell) ---------------------------------------------------------------
@@ -194,12 +200,15 @@ class EndKind(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Finished:
-    """The peer is done; ``failure`` says why when the game did not finish well."""
+    """The peer is done; ``failure`` says why when the game did not finish well, and
+    ``refusal`` the same typed, when it is one of ours (why a lobby ended without a game:
+    the front end words it in the player's language from its class)."""
 
     kind: EndKind
     failure: str | None = None
     forget: bool = False  # see Leave.forget
     chosen: bool = False  # our player chose to leave (a Leave command)
+    refusal: Refusal | None = None
 
 
 Effect = (StoreEntry | Send | Broadcast | Connect | AdmitOnly | Disconnect | Notify | CheckDeck

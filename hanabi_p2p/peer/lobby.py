@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hanabi_p2p import refusals as rf
+from hanabi_p2p.errors import Refusal
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
@@ -32,13 +33,8 @@ REMOVED_TOPIC = "lobby.removed"
 # joiner that left (until it links up again). Empty body.
 LEFT_TOPIC = "lobby.left"
 
-TABLE_FILLED = "the table is full: the host seated other players before our request came"
-TABLE_STARTED = "the table is full and its game has begun (hanabi-p2p watch follows it)"
-REMOVED_BY_HOST = "the host removed you from the table"
-HOST_LEFT = "the host closed the table"
-
-# How a lobby machine ends its peer: the end kind, the reason, and whether to forget the table.
-Finish = Callable[[fx.EndKind, str, bool], None]
+# How a lobby machine ends its peer: the end kind, why, and whether to forget the table.
+Finish = Callable[[fx.EndKind, Refusal, bool], None]
 
 
 def fold_name(name: str) -> str:
@@ -209,12 +205,12 @@ class JoinerLobby:
         session = self.ctx.session
         if peer_id != session.host_id or session.host_id == self.ctx.me or session.seats:
             return
-        self.finish(fx.EndKind.LEFT, REMOVED_BY_HOST, True)
+        self.finish(fx.EndKind.LEFT, rf.RemovedByHost(), True)
 
     def host_left(self, peer_id: bytes) -> None:
         session = self.ctx.session
         if peer_id == session.host_id and session.host_id != self.ctx.me:
-            self.finish(fx.EndKind.LEFT, HOST_LEFT, True)
+            self.finish(fx.EndKind.LEFT, rf.HostClosedTable(), True)
 
     def link_up(self, peer_id: bytes) -> None:
         if peer_id == self.ctx.session.host_id:
@@ -234,7 +230,7 @@ class JoinerLobby:
         if limit is None or session.phase != LOBBY or session.seats:
             return
         if self.ctx.now - self.started_at > limit:
-            self.finish(fx.EndKind.LEFT, f"the table did not fill within {limit:g} s", False)
+            self.finish(fx.EndKind.LEFT, rf.TableDidNotFill(limit), False)
 
     def check_host_reachable(self) -> None:
         """A joiner whose host has been out of reach in the lobby as long as a player would
@@ -246,6 +242,4 @@ class JoinerLobby:
             return
         if self.ctx.session.host_id == self.ctx.me or self.ctx.now - since < limit:
             return
-        self.finish(fx.EndKind.LEFT, f"the host has been unreachable for "
-                    f"{int(self.ctx.now - since)} s: its table has closed, or cannot be "
-                    "reached from here", False)
+        self.finish(fx.EndKind.LEFT, rf.HostUnreachable(int(self.ctx.now - since)), False)

@@ -19,7 +19,7 @@ from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import PeerContext
-from hanabi_p2p.ratelimit import TokenBucket
+from hanabi_p2p.ratelimit import TokenBuckets
 
 # Entries sent in answer to one HAVE/WANT; the rest follow on the next round.
 MAX_ENTRIES_PER_ANSWER = 256
@@ -60,8 +60,10 @@ class Replication:
     # entry hash -> when we made or first received it
     _got_at: dict[bytes, float] = field(default_factory=dict)
     _served_at: dict[bytes, float] = field(default_factory=dict)
-    _sync_frames: dict[bytes, TokenBucket] = field(default_factory=dict)
-    _answers: dict[bytes, TokenBucket] = field(default_factory=dict)
+    _sync_frames: TokenBuckets = field(
+        default_factory=lambda: TokenBuckets(SYNC_FRAME_RATE_PER_S, SYNC_FRAME_BURST))
+    _answers: TokenBuckets = field(
+        default_factory=lambda: TokenBuckets(ANSWER_RATE_PER_S, ANSWER_BURST))
 
     def __post_init__(self) -> None:
         self._last_have_sent = self.ctx.now
@@ -131,12 +133,7 @@ class Replication:
 
     def takes_sync_frame(self, peer_id: bytes) -> bool:
         """Whether this link may feed us one more HAVE or WANT now."""
-        now = self.ctx.now
-        bucket = self._sync_frames.get(peer_id)
-        if bucket is None:
-            bucket = self._sync_frames[peer_id] = TokenBucket.full(
-                SYNC_FRAME_RATE_PER_S, SYNC_FRAME_BURST, now)
-        if bucket.take(now):
+        if self._sync_frames.take(peer_id, self.ctx.now):
             return True
         self.ctx.counters.rate_dropped += 1
         return False
@@ -196,10 +193,7 @@ class Replication:
         """Send the peer the entries it lacks: all of them when it asked (WANT); in answer
         to a HAVE, not those still on their way to it (`IN_FLIGHT_S`)."""
         ctx = self.ctx
-        budget = self._answers.get(peer_id)
-        if budget is None:
-            budget = self._answers[peer_id] = TokenBucket.full(
-                ANSWER_RATE_PER_S, ANSWER_BURST, ctx.now)
+        budget = self._answers.of(peer_id, ctx.now)
         limit = min(MAX_ENTRIES_PER_ANSWER, budget.available(ctx.now))
         if limit <= 0:
             return  # the rest at its next round
@@ -242,8 +236,8 @@ class Replication:
 
     def link_down(self, peer_id: bytes, *, seated: bool) -> None:
         self._served_at.pop(peer_id, None)
-        self._sync_frames.pop(peer_id, None)
-        self._answers.pop(peer_id, None)
+        self._sync_frames.forget(peer_id)
+        self._answers.forget(peer_id)
         if not seated:  # a stranger (or a joiner before seating) leaves nothing behind
             self._have_echo_at.pop(peer_id, None)
             self.ctx.sync.forget(peer_id)

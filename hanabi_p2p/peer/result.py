@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hanabi_p2p.errors import Refusal
 from hanabi_p2p.rules.engine import End
 
 # What brings a player back to a game its program left (followed by --data-dir DIR where one
@@ -24,6 +25,8 @@ class GameResult:
     audit_ok: bool | None = None
     audit_reason: str = ""
     failure: str | None = None
+    # the same, typed, when it is why a lobby ended without a game (worded by its class)
+    refusal: Refusal | None = None
     names: list[str] = field(default_factory=list)
     table_code: str = ""
     chosen_leave: bool = False  # the player left by choice (quit), not for a failure

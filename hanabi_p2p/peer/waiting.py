@@ -75,11 +75,14 @@ class Waiting:
         self.clock.update(session.waiting_for(), ctx.now)
         if session.phase in (ABORTED, AUDITED):
             return
-        overdue = self.clock.overdue(ctx.now, session.my_seat, self._silent_since)
+        timer = session.table.turn_timer if session.table is not None else None
+        overdue = self.clock.overdue(ctx.now, session.my_seat, self._silent_since, timer)
         if overdue is None:
             return
         peer_id = session.seats[overdue.seat].peer_id
-        what = "its turn" if overdue.what == "turn" else f"its {overdue.what}"
+        what = f"its {overdue.what.value}"
+        verdict = (f"timed out (the table's turn timer is {timer} s)" if overdue.turn_timer
+                   else "unreachable")
         reason = (f"waited {int(overdue.waited)} s for {ctx.describe(peer_id)} ({what}): "
-                  "unreachable")
+                  f"{verdict}")
         session.abort(None, reason)

@@ -7,6 +7,8 @@ Rules (protocol/SPEC.md, "Waiting and unreachable players"):
 * anything else (a key share, a deck step, a seed, or a turn of a player who is not
   responsive) times out after ``wait_timeout`` seconds;
 * a timeout never blames anyone: the game ends "unreachable";
+* at a table opened with a turn timer (SPEC 5.6), a turn that lasts longer than it times
+  out even while its player is responsive: the game ends "timed out", nobody blamed;
 * if our own clock jumped (the process was suspended, the machine slept), every running wait
   starts again: we cannot tell who kept the game waiting while we were not looking.
 """
@@ -26,6 +28,7 @@ class Overdue:
     seat: int
     what: WaitKind
     waited: float
+    turn_timer: bool = False  # a turn over the table's turn timer (the player may be there)
 
 
 @dataclass
@@ -46,27 +49,30 @@ class WaitClock:
             self._since[key] = now
 
     def overdue(
-        self, now: float, my_seat: int | None, silent_since: Callable[[int], float | None]
+        self, now: float, my_seat: int | None, silent_since: Callable[[int], float | None],
+        turn_timer: float | None = None,
     ) -> Overdue | None:
         """The longest overdue wait, or None. ``silent_since(seat)``: None while that peer is
         reachable and its entries reach us (a turn wait is then a player thinking), else
-        since when it is not; a turn wait counts from then."""
+        since when it is not; a turn wait counts from then. ``turn_timer``: the table's
+        (None: none), which a turn may not exceed even while its player thinks."""
         limit = self.wait_timeout
-        if limit is None or my_seat is None:
+        if my_seat is None or (limit is None and turn_timer is None):
             return None
         worst: Overdue | None = None
         for (seat, what), began in sorted(self._since.items()):
             if seat == my_seat:
                 continue
-            since = began
+            found: Overdue | None = None
+            if what is WaitKind.TURN and turn_timer is not None and now - began > turn_timer:
+                found = Overdue(seat, what, now - began, turn_timer=True)
+            # a turn wait counts only while its player is out of reach (else it thinks)
+            since: float | None = began
             if what is WaitKind.TURN:
                 silent = silent_since(seat)
-                if silent is None:
-                    continue
-                since = max(began, silent)
-            waited = now - since
-            if waited <= limit:
-                continue
-            if worst is None or waited > worst.waited:
-                worst = Overdue(seat, what, waited)
+                since = max(began, silent) if silent is not None else None
+            if found is None and since is not None and limit is not None and now - since > limit:
+                found = Overdue(seat, what, now - since)
+            if found is not None and (worst is None or found.waited > worst.waited):
+                worst = found
         return worst

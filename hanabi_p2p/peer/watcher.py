@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from hanabi_p2p import refusals as rf
-from hanabi_p2p.errors import HanabiError, LocalProtocolError
+from hanabi_p2p.errors import HanabiError, LocalProtocolError, Refusal
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.handshake import Signer
 from hanabi_p2p.peer import effects as fx
@@ -225,6 +225,6 @@ class WatcherCore(CoreBase[WatchStage]):
                          f"{int(alone)} s: what we saw is saved, but not its end")
 
     def _finish(self, kind: fx.EndKind, failure: str | None, *, forget: bool = False,
-                chosen: bool = False) -> None:
+                chosen: bool = False, refusal: Refusal | None = None) -> None:
         if self.stage is not WatchStage.DONE:
-            self._end(kind, failure, forget, chosen)
+            self._end(kind, failure, forget, chosen, refusal)

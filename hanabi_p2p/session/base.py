@@ -32,6 +32,7 @@ from hanabi_p2p.session import deckio
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session import kinds as k
 from hanabi_p2p.session.kinds import Place, Post
+from hanabi_p2p.session.pace import SidePosts
 from hanabi_p2p.session.phase import START, Phase, Trigger, next_phase
 
 _B = TypeVar("_B", bound=b.Body)  # a typed body, of the kind its entry is posted as
@@ -144,7 +145,13 @@ class SessionBase:
         self.chat_log: list[tuple[int, str]] = []  # (seat or -1, text), in place order
         self._chat_places: list[Place] = []
         self._posted: set[str] = set()  # purposes of entries already in our chain
+        self.side_posts = SidePosts()  # moves and chat lines per author this turn
         self._resign_reason: str | None = None
+        # ending by agreement (SPEC 5.3): the seats whose vote is applied, whether we want
+        # it, and the turn at which the game ended so (None while it has not)
+        self.abandon_votes: set[int] = set()
+        self._abandon_wanted = False
+        self.abandoned_at: int | None = None
         self._outbox: list[Post] = []  # our entries not yet signed
         self._events: list[ev.Event] = []
 
@@ -191,6 +198,11 @@ class SessionBase:
             and k.purpose(EntryKind.ACTION, self.state.turn, None) not in self._posted
         )
 
+    @property
+    def asked_to_abandon(self) -> bool:
+        """We asked to end the game by agreement, or agreed to it (SPEC 5.3)."""
+        return self._abandon_wanted
+
     def can_act(self) -> bool:
         """It is our turn and we see every card we are entitled to see (clues need faces)."""
         return self.my_turn() and not self._undecoded_others_cards()
@@ -232,6 +244,13 @@ class SessionBase:
     def take_events(self) -> list[ev.Event]:
         out, self._events = self._events, []
         return out
+
+    def _check_side_post(self, kind: EntryKind) -> None:
+        """Refuse, before it is signed, a move or chat line of ours over the turn's limit
+        (session/pace.py): peers would take it for a fault of ours."""
+        refusal = self.side_posts.refusal(self.me, kind, [p.kind for p in self._outbox])
+        if refusal is not None:
+            raise refusal
 
     def _post(self, spec: k.KindSpec[_B], body: _B, turn: int | None = None) -> None:
         """Queue one of our entries (for the current turn unless ``turn`` says), once per

@@ -158,6 +158,10 @@ def _list(value: Any, what: str, max_len: int) -> list[Any]:
 # ---------------------------------------------------------------- lobby
 
 
+# The longest turn timer a table may set (a day): longer is no timer at all.
+MAX_TURN_TIMER_S = 86400
+
+
 class TableOption(StrEnum):
     """How the table is run, beyond the rules (SPEC 5.1 `table`): agreed by everyone who sits
     down, since every player sees them in the lobby before the game starts."""
@@ -188,6 +192,9 @@ class TableOpen:
     config: GameConfig
     table_options: frozenset[TableOption] = field(default_factory=frozenset)
     deck_group: DeckGroupName = LIVE_DECK_GROUP
+    # seconds a player's turn may last before every other peer ends the game "timed out",
+    # nobody blamed (SPEC 5.6); None: a thinking player is never timed out
+    turn_timer: int | None = None
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {
@@ -203,12 +210,14 @@ class TableOpen:
         # edwards25519 is said by leaving `group` out: a 0.2.0 table encodes as it always did
         if self.deck_group is not DeckGroupName.EDWARDS25519:
             wire["group"] = self.deck_group.value
+        if self.turn_timer is not None:  # (absent without one: as every table before it)
+            wire["timer"] = self.turn_timer
         return wire
 
     @classmethod
     def from_wire(cls, body: Any) -> TableOpen:
         m = _map(body, EntryKind.TABLE_OPEN, {"name", "host", "players", "variant", "options"},
-                 optional={"table", "group"})
+                 optional={"table", "group", "timer"})
         options = [
             _enum_text(o, "option", OPTION_NAMES)
             for o in _list(m["options"], "options", MAX_OPTIONS)
@@ -237,6 +246,8 @@ class TableOpen:
             config=GameConfig.from_names(players, variant, options),
             table_options=frozenset(table_options),
             deck_group=deck_group,
+            turn_timer=(_int(m["timer"], "turn timer", 1, MAX_TURN_TIMER_S)
+                        if "timer" in m else None),
         )
 
 
@@ -550,9 +561,27 @@ class ResignBody:
         return cls(_str(m["reason"], "reason", MAX_REASON_CHARS, allow_empty=True))
 
 
+@dataclass(frozen=True, slots=True)
+class AbandonBody:
+    """A vote to end the game by agreement (SPEC 5.3). ``end``: the vote of the seat to
+    move, in place of its action, once every other seat has voted: the game ends there."""
+
+    end: bool
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"end": self.end}
+
+    @classmethod
+    def from_wire(cls, body: Any) -> AbandonBody:
+        m = _map(body, EntryKind.ABANDON, {"end"})
+        if not isinstance(m["end"], bool):
+            raise BadBody("end must be true or false")
+        return cls(m["end"])
+
+
 # Every typed body: what the table of kinds (session/kinds.py) parses an entry's body into.
 Body = (TableOpen | LobbyJoin | LobbySeat | DeckBody | ActionBody | AckBody | MoveBody
-        | ChatBody | ResignBody | SeedBody)
+        | ChatBody | ResignBody | SeedBody | AbandonBody)
 
 
 def validate_body(kind: str, body: Any) -> None:

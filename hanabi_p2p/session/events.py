@@ -65,6 +65,20 @@ class Resigned(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AbandonVoted(Event):
+    """A seat asks to end the game by agreement (the first to ask proposes it)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoned(Event):
+    """Every seat agreed: the game ended by agreement at ``turn``, nobody blamed."""
+
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     end: str
     score: int

@@ -79,10 +79,16 @@ MOVE = KindSpec(EntryKind.MOVE, Stage.PLAY, step=8, turn_zero=False,
                 after_abort=False, carries_deck=False, parse=b.MoveBody.from_wire)
 SEED = KindSpec(EntryKind.SEED, Stage.END, step=9, turn_zero=False,
                 after_abort=True, carries_deck=True, parse=b.SeedBody.from_wire)
+# (its step is the last: a vote commutes with everything, and the vote that ends the game
+# waits for every other vote, at the start of its author's turn, where nothing else can
+# move the game on; adding it last leaves every other kind's place as it was)
+ABANDON = KindSpec(EntryKind.ABANDON, Stage.PLAY, step=10, turn_zero=False,
+                   after_abort=False, carries_deck=False, parse=b.AbandonBody.from_wire)
 
 SPECS: Mapping[EntryKind, KindSpec[b.Body]] = {
     spec.kind: spec
-    for spec in (TABLE_OPEN, LOBBY_JOIN, CHAT, LOBBY_SEAT, DECK, RESIGN, ACTION, ACK, MOVE, SEED)
+    for spec in (TABLE_OPEN, LOBBY_JOIN, CHAT, LOBBY_SEAT, DECK, RESIGN, ACTION, ACK, MOVE, SEED,
+                 ABANDON)
 }
 # The step of a kind no row names (a verifier's problem about a malformed entry): last.
 UNKNOWN_STEP = len(SPECS)
@@ -130,6 +136,9 @@ def purpose(kind: EntryKind, turn: int, wire_body: Any) -> str | None:
         return f"{kind.value}:{turn}"  # one action, one answer per turn
     if kind is EntryKind.DECK:
         return f"{kind.value}:{purpose_of_wire(wire_body)}"  # by the messages it holds
+    if kind is EntryKind.ABANDON:  # a vote once, and once the vote that ends the game
+        end = isinstance(wire_body, dict) and wire_body.get("end") is True
+        return f"{kind.value}:{'end' if end else 'vote'}"
     return kind.value  # once: the table, a request for a seat, the seating, a resign, a seed
 
 
@@ -157,7 +166,7 @@ def place(entry: Entry) -> Place:
 
 
 __all__ = [
-    "ACK", "ACTION", "CHAT", "DECK", "LOBBY_JOIN", "LOBBY_SEAT", "MOVE", "RESIGN", "SEED",
-    "SPECS", "TABLE_OPEN", "UNKNOWN_STEP", "KindSpec", "Place", "Post", "Stage", "body_of",
+    "ABANDON", "ACK", "ACTION", "CHAT", "DECK", "LOBBY_JOIN", "LOBBY_SEAT", "MOVE", "RESIGN",
+    "SEED", "SPECS", "TABLE_OPEN", "UNKNOWN_STEP", "KindSpec", "Place", "Post", "Stage", "body_of",
     "parse_body", "parse_entry", "place", "purpose", "spec_of", "step_of",
 ]

@@ -26,10 +26,11 @@ class LobbyStage(SessionBase):
     """The lobby: opening, joining, seating; and table talk."""
 
     def open_table(self, name: str, host_name: str, config: GameConfig,
-                   table_options: frozenset[b.TableOption] = frozenset()) -> None:
+                   table_options: frozenset[b.TableOption] = frozenset(),
+                   turn_timer: int | None = None) -> None:
         if self.table is not None:
             raise LocalProtocolError("the table is already open")
-        table = b.TableOpen(name, host_name, config, table_options)
+        table = b.TableOpen(name, host_name, config, table_options, turn_timer=turn_timer)
         # the same checks peers make: fail here, with the reason, as the user's error
         b.local_value(lambda: b.TableOpen.from_wire(table.to_wire()))
         self._post(k.TABLE_OPEN, table)
@@ -60,7 +61,9 @@ class LobbyStage(SessionBase):
         self._post(k.LOBBY_SEAT, b.LobbySeat(tuple(seats)))
 
     def say(self, text: str) -> None:
-        self._post(k.CHAT, b.ChatBody(b.chat_text(text)))
+        body = b.ChatBody(b.chat_text(text))
+        self._check_side_post(k.CHAT.kind)
+        self._post(k.CHAT, body)
 
     def _on_table_open(self, entry: Entry, table: b.TableOpen) -> None:
         if self.table is not None:

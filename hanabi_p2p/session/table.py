@@ -39,6 +39,7 @@ from hanabi_p2p.log.entry import Entry, EntryKind
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import kinds as k
+from hanabi_p2p.session import pace
 from hanabi_p2p.session.base import GameFault
 from hanabi_p2p.session.dealing import is_deal
 from hanabi_p2p.session.end import EndStage
@@ -140,9 +141,26 @@ class TableSession(EndStage):
             # actor, not the acker's fault) until the game stops (SPEC 5.4, 5.5)
             return answered and (self.phase == Phase.ABORTED or not self._forked_turn(
                 entry.turn, k.body_of(entry, k.ACK).answers))
+        if kind is EntryKind.ABANDON:
+            return self._abandon_ready(entry)
         # move
         move = k.body_of(entry, k.MOVE)
         return move.card < state.draw_index or state.over
+
+    def _abandon_ready(self, entry: Entry) -> bool:
+        """A vote applies at once; the vote that ends the game, like a resignation, at the
+        start of its author's turn (nothing pending), and only once every other seat's vote
+        is applied: nothing else can move the game on there, so every peer ends it at that
+        same point (SPEC 5.4)."""
+        if not k.body_of(entry, k.ABANDON).end:
+            return True
+        state = self.state
+        seat = self.seat_of(entry.author)
+        assert state is not None
+        if seat is None or state.over:
+            return True  # (refused, or nothing to end, in apply)
+        return (self.pending is None and state.turn >= entry.turn
+                and state.current_seat == seat and self._others_voted(seat))
 
     def _action_ready(self, entry: Entry) -> bool:
         state = self.state
@@ -176,12 +194,16 @@ class TableSession(EndStage):
             raise GameFault(
                 self._who(entry), f"a {entry.kind} entry belongs to no turn (its turn must be 0)"
             )
+        limit = self.side_posts.over_limit(entry.author, spec.kind)
+        if limit is not None:  # (every kind counts, whatever the phase: SPEC 5.5)
+            raise GameFault(self._who(entry), pace.fault_text(spec.kind, limit))
         if entry.author == self.me:
             self._note_purpose(entry)
         if self.phase == Phase.ABORTED and not spec.after_abort:
             self._record_after_abort(entry, spec)
         else:
             self._handle(entry, k.body_of(entry, spec))
+        self.side_posts.note(entry.author, spec.kind)
         if (
             self.audit is not None
             and self.deck is not None
@@ -217,6 +239,8 @@ class TableSession(EndStage):
                 self._on_resign(entry, body)
             case b.SeedBody():
                 self._on_seed(entry, body)
+            case b.AbandonBody():
+                self._on_abandon(entry, body)
             case _:
                 assert_never(body)
 

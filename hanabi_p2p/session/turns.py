@@ -72,6 +72,7 @@ class TurnStage(DeckStage):
     def move_card(self, card: int, to: int) -> None:
         state = self._require_state()
         state.check(Move(self._require_seat(), card, to))
+        self._check_side_post(k.MOVE.kind)
         self._post(k.MOVE, b.MoveBody(card, to))
 
     def resign(self, reason: str = "") -> None:
@@ -89,6 +90,65 @@ class TurnStage(DeckStage):
             return
         self._resign_reason = reason[:MAX_REASON_CHARS]
         self._post_resign_if_due()
+
+    def abandon(self) -> None:
+        """Ask to end the game by agreement, or agree to it (SPEC 5.3): our vote now; once
+        every other seat has voted, at our turn (in place of our action) the vote that ends
+        the game, which every peer applies at that same point. Nobody is blamed."""
+        state = self.state
+        if self.my_seat is None or state is None or self.phase is not Phase.PLAY:
+            if self.abort_reason:
+                raise rf.GameStopped(self.abort_reason)
+            if state is not None and state.over:
+                raise rf.GameIsOver()
+            raise rf.NoGameToAbandon()
+        if state.over:
+            raise rf.GameIsOver()
+        if self._abandon_wanted:
+            raise rf.AbandonAskedAlready()
+        self._abandon_wanted = True
+        if not self._abandon_due():
+            self._post(k.ABANDON, b.AbandonBody(end=False))
+        self._post_abandon_if_due()
+
+    def _abandon_due(self) -> bool:
+        """Our vote would end the game now: we want it, it is our turn, every other seat
+        has voted."""
+        return (self._abandon_wanted and self.my_turn()
+                and self._others_voted(self._require_seat()))
+
+    def _others_voted(self, seat: int) -> bool:
+        return all(s in self.abandon_votes for s in range(len(self.seats)) if s != seat)
+
+    def _post_abandon_if_due(self) -> None:
+        if self._abandon_due():
+            self._post(k.ABANDON, b.AbandonBody(end=True))
+
+    def _on_abandon(self, entry: Entry, vote: b.AbandonBody) -> None:
+        seat = self._seat_or_fault(entry)
+        state = self._require_state()
+        if seat in self.abandon_votes and not vote.end:
+            raise GameFault(self._who(entry), "asked twice to end the game by agreement")
+        if vote.end and self.abandoned_at is not None:
+            raise GameFault(self._who(entry), "ended the game by agreement twice")
+        if entry.author == self.me:
+            self._abandon_wanted = True  # (also when resuming: our vote still stands)
+        if not vote.end:
+            self.abandon_votes.add(seat)
+            self._events.append(ev.AbandonVoted(seat))
+            self._post_abandon_if_due()
+            return
+        if state.over:
+            return  # (over by a resignation first, at a peer that applied it first)
+        # the vote of the seat to move, in place of its action (it was ready only then)
+        if seat not in self.abandon_votes:
+            self.abandon_votes.add(seat)
+            self._events.append(ev.AbandonVoted(seat))
+        self.abandoned_at = state.turn
+        self._events.append(ev.Abandoned(state.turn))
+        self._hash_the_turn_start()  # the state of this turn's start is ending
+        state.apply(Terminate(seat))
+        self._after_turn()
 
     def _post_resign_if_due(self) -> None:
         if self._resign_reason is not None and self.my_turn():
@@ -231,6 +291,7 @@ class TurnStage(DeckStage):
             self._game_over()
         else:
             self._post_resign_if_due()
+            self._post_abandon_if_due()
 
     def _game_over(self) -> None:
         state = self._require_state()

@@ -144,6 +144,8 @@ class GameReport:
     unapplied: list[Entry] = field(default_factory=list)  # held to the end (canonical order)
     waiting_for: list[tuple[int, WaitKind]] = field(default_factory=list)  # at the end
     stopped: str | None = None  # why the players' sessions stopped the game early, if they did
+    # the turn at which every seat agreed to end the game (SPEC 5.3), None if they did not
+    abandoned_at: int | None = None
     # entries of authors outside the game (never seated): set aside, never judged
     ignored: list[Problem] = field(default_factory=list)
     torn_tail_bytes: int = 0  # a torn last record dropped on loading (SPEC 3.8): not a fault
@@ -235,8 +237,11 @@ class GameReport:
         if verdict is Verdict.UNFINISHED:
             return f"unfinished: {self.unfinished_reason()}"
         assert self.config is not None and self.state is not None
+        said = "valid"
+        if self.abandoned_at is not None:  # a distinct verdict line, exit status as valid
+            said = f"valid (abandoned by agreement at turn {self.abandoned_at + 1})"
         return (
-            f"valid: {self.config.players} players, {variant_text(self.config)}, "
+            f"{said}: {self.config.players} players, {variant_text(self.config)}, "
             f"score {self.state.score} ({self.state.rating})"
         )
 
@@ -581,7 +586,9 @@ def _replay(
         old_deck_groups=True, public_only=faces is None,
     )
     recorder = _Recorder(observer, report)
-    replica = Replica(table_id, recorder)
+    # unbounded: the verifier holds the whole log it was given (already in memory), and a
+    # holding limit a valid game can reach would be a fault no live peer saw (SPEC 5.5)
+    replica = Replica(table_id, recorder, bounded=False)
     if arrival_order:
         results: list[tuple[Entry | None, AddResult]] = [(e, replica.add(e)) for e in entries]
     else:
@@ -594,8 +601,8 @@ def _replay(
             and result.equivocation is None  # reported by the structural checks already
             and entry.hash not in recorder.refused
         ):
-            # refused by the replica itself (a broken chain link, too far ahead, over the
-            # holding budget): its author's fault like any other refusal
+            # refused by the replica itself (a broken chain link): its author's fault like
+            # any other refusal (the verifier's replica has no holding budget to exceed)
             recorder._note([Problem.of(entry, _tidy(result.reason, entry))])
     for rejection in replica.rejections:  # refusals while retrying held entries
         if rejection.entry.hash not in recorder.refused and not any(
@@ -616,6 +623,7 @@ def _replay(
     report.applied = list(replica.applied)
     report.unapplied = replica.held()
     report.state = observer.state
+    report.abandoned_at = observer.abandoned_at
     report.waiting_for = observer.waiting_for()
     report.stopped = _why_stopped(observer, report.applied)
     report.claims = _claims(report.applied)
@@ -672,6 +680,8 @@ def _learn_names(observer: TableSession, report: GameReport) -> None:
         report.config = observer.table.config
         report.table_options = tuple(o.value for o in b.TABLE_OPTION_ORDER
                                      if o in observer.table.table_options)
+        if observer.table.turn_timer is not None:
+            report.table_options += (f"turn timer {observer.table.turn_timer} s",)
         report.deck_group = observer.table.deck_group.value
         if observer.host_id is not None:
             report.names[observer.host_id] = observer.table.host_name

@@ -46,6 +46,7 @@ from hanabi_p2p.rules.actions import Action
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.commands import (
+    Abandon,
     CommandError,
     Hint,
     Info,
@@ -107,6 +108,9 @@ class SessionCallbacks(Protocol):
 
     def on_quit(self) -> None:
         """The player leaves (typed quit, or Ctrl-C/Ctrl-D); the App exits right after."""
+
+    def on_abandon(self) -> None:
+        """The player asks to end the game by agreement, or agrees to it."""
 
 
 def mode_of(view: ScreenView | None) -> Mode:
@@ -439,6 +443,8 @@ class App:
             self.notify(_("Note kept (only you see it)") if intent.text else _("Note removed"))
         elif isinstance(intent, Hint):
             self.notify(self._callbacks.on_hint(), seconds=None)
+        elif isinstance(intent, Abandon):
+            self._callbacks.on_abandon()
         elif isinstance(intent, Info):
             self._info = self._story(intent.card)
             self._panel = Panel.INFO

@@ -12,6 +12,7 @@ their letter R/Y/G/B/W/M):
     move FROM TO
     note [PLAYER] SLOT [TEXT]     info [PLAYER] SLOT
     say TEXT     log     rules     help     quit     start (lobby, host only)
+    abandon (ask to end the game by agreement, or agree to it)
 
 A PLAYER is a name (or its unique beginning) or a seat number (`clue 2 red`; `#2` where a
 slot number could follow), so two players with the same name can still be told apart.
@@ -53,15 +54,16 @@ class Mode(StrEnum):
 COMMANDS: dict[Mode, tuple[str, ...]] = {
     Mode.LOBBY: ("start", "kick", "say", "rules", "help", "quit"),
     Mode.TABLE: (
-        "play", "discard", "clue", "move", "note", "info", "hint", "say", "log", "rules",
-        "help", "quit",
+        "play", "discard", "clue", "move", "note", "info", "hint", "say", "abandon", "log",
+        "rules", "help", "quit",
     ),
     Mode.END: ("info", "log", "say", "rules", "help", "quit"),
     Mode.WATCH: ("info", "log", "rules", "help", "quit"),
 }
 # What a player may type and a spectator may not: it is answered with a reason, not with
 # "unknown command".
-PLAYERS_ONLY = ("play", "discard", "clue", "move", "note", "hint", "say", "start", "kick")
+PLAYERS_ONLY = ("play", "discard", "clue", "move", "note", "hint", "say", "start", "kick",
+                "abandon")
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,11 +128,16 @@ class Start:
 
 
 @dataclass(frozen=True, slots=True)
+class Abandon:
+    """Ask to end the game by agreement, or agree to it: it ends once every player has."""
+
+
+@dataclass(frozen=True, slots=True)
 class Hint:
     """What our computer player would do in your seat now, and why. Nothing is sent."""
 
 
-Intent = SendAction | Say | Show | Quit | Start | Note | Info | Kick | Hint
+Intent = SendAction | Say | Show | Quit | Start | Note | Info | Kick | Hint | Abandon
 
 
 T = TypeVar("T")
@@ -281,6 +288,10 @@ def parse_on_board(
         return Note(card, "".join(ch for ch in text if ch.isprintable()))
     if board.over:
         raise CommandError(_("the game is over"))
+    if word == "abandon":
+        if args:
+            raise CommandError(_("usage: abandon"))
+        return Abandon()
     if word in ("play", "discard") and len(args) > 1 and fold(args[0]) == SLOT_WORD:
         args = args[1:]  # "play slot 4", as the coach's hint words it, is "play 4"
     if word == "move":

@@ -107,6 +107,9 @@ class HotSeat:
     def on_kick(self, peer_id: bytes) -> None:
         pass  # everybody shares one keyboard: nobody to remove
 
+    def on_abandon(self) -> None:
+        pass  # everybody shares one keyboard: quit ends the practice game
+
     def on_hint(self) -> str:
         from hanabi_p2p.bots.hgroup import explain  # the bot loads only when asked
 

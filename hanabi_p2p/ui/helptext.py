@@ -43,6 +43,8 @@ def command_help(mode: Mode, is_host: bool = False) -> list[str]:
                 _entry("info 3", _("every clue your card in slot 3 received: who, what, when")),
                 _entry("hint", _("what a computer player would do in your seat, and why "
                                  "(practice games, and tables opened with --option hints)")),
+                _entry("abandon", _("ask to end the game by agreement, or agree: it ends, "
+                                    "nobody blamed, once every player has typed it")),
             ]
         )
     if mode in (Mode.END, Mode.WATCH):

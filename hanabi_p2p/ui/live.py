@@ -151,6 +151,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
         watchers=facts.watchers,
         spectators_see_hands=TableOption.SPECTATORS in session.table.table_options,
         hints_on=TableOption.HINTS in session.table.table_options,
+        turn_timer=session.table.turn_timer,
         watching=facts.watching,
     )
 

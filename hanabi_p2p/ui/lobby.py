@@ -50,6 +50,9 @@ def table_options_text(view: LobbyView) -> str:
         parts.append(_("spectators see every hand"))
     if view.hints_on:
         parts.append(_("hints on"))
+    if view.turn_timer is not None:
+        parts.append(_("turn timer {seconds} s (a longer turn ends the game)").format(
+            seconds=view.turn_timer))
     return ", ".join(parts)
 
 

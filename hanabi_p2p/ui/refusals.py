@@ -39,6 +39,10 @@ WORDING: Mapping[type[Refusal], str] = {
     rf.NoSuchSeat: N_("there is no seat {seat}"),
     rf.GameNotStarted: N_("the game has not started yet"),
     rf.NotSeated: N_("you are not seated at this table"),
+    rf.TooManyMoves: N_("you have moved cards {count} times this turn: wait for the next turn"),
+    rf.TooMuchTalk: N_("you have said {count} lines this turn: wait for the next turn"),
+    rf.NoGameToAbandon: N_("there is no game to end by agreement"),
+    rf.AbandonAskedAlready: N_("you asked already to end the game: waiting for the others"),
     # the peer core
     rf.TableClosed: N_("the table is closed: nothing more can be sent"),
     rf.CardBeingRevealed: N_("one moment: the last card is still being revealed"),

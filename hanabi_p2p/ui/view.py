@@ -61,6 +61,7 @@ class LobbyView:
     # hints)
     spectators_see_hands: bool = False
     hints_on: bool = False
+    turn_timer: int | None = None  # seconds a turn may last (SPEC 5.6), None: no timer
     watching: Watching | None = None  # we are a spectator of this table, not a player
 
     @property

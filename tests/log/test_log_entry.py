@@ -231,7 +231,7 @@ def test_the_log_checks_the_kind_but_leaves_the_body_to_the_session() -> None:
     assert odd.entry_kind is EntryKind.CHAT
     assert {kind.value for kind in EntryKind} == {
         "table.open", "lobby.join", "lobby.seat", "deck", "action", "ack", "move", "chat",
-        "resign", "seed"}
+        "resign", "seed", "abandon"}
     with pytest.raises(BadEntry, match="unknown kind 'nope'"):
         decode_entry(resign([1, TABLE, ALICE.peer_id, 0, ZERO_HASH, 0, "nope", "hi"]))
 

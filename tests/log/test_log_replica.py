@@ -289,6 +289,27 @@ def test_held_bytes_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert statuses.count(Status.HELD) == 2 and statuses[-1] == Status.REJECTED
 
 
+def test_an_unbounded_replica_holds_and_applies_a_whole_batch_past_every_live_bound(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verifier's replica (bounded=False) holds every entry it was given: a batch with
+    more entries of one author than a live peer may hold, reaching past MAX_AHEAD, and more
+    bytes than MAX_HELD_BYTES, applies whole, with nothing refused. The live bounds (made
+    small here) still refuse the same batch."""
+    monkeypatch.setattr(replica_mod, "MAX_HELD_PER_AUTHOR", 3)
+    monkeypatch.setattr(replica_mod, "MAX_AHEAD", 4)
+    monkeypatch.setattr(replica_mod, "MAX_HELD_BYTES", 1000)
+    (alice, _bob), seated = lobby()
+    log = [*seated, *(alice.write("chat", "x" * 100) for _ in range(20))]
+    unbounded = Replica(TABLE, ToyApp(), bounded=False)
+    results = unbounded.add_batch(log)
+    assert all(r.status is Status.HELD for r in results[:-1])
+    assert sorted(results[-1].applied, key=lambda e: e.hash) == sorted(log, key=lambda e: e.hash)
+    assert unbounded.rejections == [] and unbounded.held() == []
+    bounded = Replica(TABLE, ToyApp())
+    assert any(r.status is Status.REJECTED for r in bounded.add_batch(log)[:-1])
+    assert len(bounded.applied) < len(log)
+
+
 def test_sync_two_replicas_by_exchanging_have_and_missing() -> None:
     log = play_script([ALICE, BOB, CAROL], turns=6, chats=[(1, 1), (4, 2)])
     left, left_app = fresh()

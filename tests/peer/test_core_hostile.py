@@ -8,13 +8,14 @@ import dataclasses
 import pytest
 from core_harness import SimNet, no_blame, safe_command
 
+from hanabi_p2p import refusals as rf
 from hanabi_p2p.log.entry import decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import inputs as ins
 from hanabi_p2p.peer.admission import MAX_LOBBY_JOINERS
 from hanabi_p2p.peer.context import Timing
-from hanabi_p2p.peer.lobby import HOST_LEFT, LEFT_TOPIC, REMOVED_BY_HOST, REMOVED_TOPIC
+from hanabi_p2p.peer.lobby import LEFT_TOPIC, REMOVED_TOPIC
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import ABORTED, AUDITED, PLAY
 
@@ -408,7 +409,9 @@ def test_a_joiner_the_host_removes_is_told_and_stops_at_once() -> None:
     assert bob.peer_id in {peer_id for peer_id, _ in host.core.lobby()}
     assert safe_command(net, host, fx.Kick(bob.peer_id)) is None
     net.run_for(2.0)
-    assert bob.finished == fx.Finished(fx.EndKind.LEFT, REMOVED_BY_HOST, forget=True)
+    assert bob.finished is not None and isinstance(bob.finished.refusal, rf.RemovedByHost)
+    assert (bob.finished.kind, bob.finished.failure, bob.finished.forget) == (
+        fx.EndKind.LEFT, str(rf.RemovedByHost()), True)
     assert host.finished is None and no_blame(net)
 
 
@@ -424,7 +427,10 @@ def test_when_the_host_leaves_the_lobby_its_joiners_stop_at_once() -> None:
     assert safe_command(net, host, fx.Leave("you left the table", forget=True)) is None
     net.run_for(2.0)
     for joiner in net.peers[1:]:
-        assert joiner.finished == fx.Finished(fx.EndKind.LEFT, HOST_LEFT, forget=True)
+        assert joiner.finished is not None
+        assert isinstance(joiner.finished.refusal, rf.HostClosedTable)
+        assert (joiner.finished.kind, joiner.finished.failure, joiner.finished.forget) == (
+            fx.EndKind.LEFT, str(rf.HostClosedTable()), True)
     assert no_blame(net)
 
 

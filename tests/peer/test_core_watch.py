@@ -10,6 +10,7 @@ from typing import cast
 
 import pytest
 
+from hanabi_p2p import refusals as rf
 from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.frontends.headless import Headless
 from hanabi_p2p.limits import MAX_WATCHERS
@@ -21,7 +22,6 @@ from hanabi_p2p.peer import watchwire as ww
 from hanabi_p2p.peer.admission import WATCH_HELLO_S
 from hanabi_p2p.peer.context import SPECTATOR_LINGER_S, Timing
 from hanabi_p2p.peer.handle import PeerHandle
-from hanabi_p2p.peer.lobby import TABLE_STARTED
 from hanabi_p2p.peer.watcher import HAND_KEYS_WAIT_S, SPECTATOR_ALONE_S, SPECTATOR_UNLINKED_S
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState
@@ -275,7 +275,8 @@ def test_a_joiner_after_the_seating_is_told_the_game_has_begun_and_keeps_nothing
     net.connect(late.index, 0)
     net.run(lambda: late.finished is not None, limit_s=30)
     assert late.finished is not None and late.finished.forget
-    assert late.finished.failure == TABLE_STARTED
+    assert isinstance(late.finished.refusal, rf.TableFullGameBegun)
+    assert late.finished.failure == str(late.finished.refusal)
     assert all(e.author != late.peer_id for e in late.stored)
 
 

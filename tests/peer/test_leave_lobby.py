@@ -41,9 +41,9 @@ def test_over_tcp_a_removed_joiner_and_then_the_others_are_told_at_once(tmp_path
     lobby timeout (there is none by default)."""
     import socket
 
+    from hanabi_p2p import refusals as rf
     from hanabi_p2p.frontends.launch import GameResult, Peer, join_address
     from hanabi_p2p.peer.core import PeerCore
-    from hanabi_p2p.peer.lobby import HOST_LEFT, REMOVED_BY_HOST
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -80,7 +80,7 @@ def test_over_tcp_a_removed_joiner_and_then_the_others_are_told_at_once(tmp_path
         return await asyncio.wait_for(host, 10), bob_result, carol_result
 
     host, bob, carol = asyncio.run(table())
-    assert bob.failure == REMOVED_BY_HOST and carol.failure == HOST_LEFT
+    assert bob.failure == str(rf.RemovedByHost()) and carol.failure == str(rf.HostClosedTable())
     assert host.failure == "you left the table"
     for name in ("Bob", "Carol"):  # nothing to resume: no game was ever seated
         assert list(DataDir(tmp_path / name).game_files()) == []

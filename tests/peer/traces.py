@@ -23,6 +23,9 @@ from typing import Any
 from hanabi_p2p.log.entry import Entry
 from hanabi_p2p.rules.engine import GameState, OutcomeKind
 
+# Fields of effects added after traces were recorded, written only when they are set.
+ADDED_LATER = frozenset({"refusal"})
+
 
 def canonical(value: Any) -> str:
     """A deterministic text for an effect, event, frame or any value they hold."""
@@ -51,8 +54,10 @@ def canonical(value: Any) -> str:
     if callable(value) and not dataclasses.is_dataclass(value):
         return "job"
     if dataclasses.is_dataclass(value):
+        # (a field added later with its default left out: older traces did not have it)
         fields = ",".join(f"{f.name}={canonical(getattr(value, f.name))}"
-                          for f in dataclasses.fields(value))
+                          for f in dataclasses.fields(value)
+                          if not (f.name in ADDED_LATER and getattr(value, f.name) is None))
         return f"{type(value).__name__}({fields})"
     raise TypeError(f"no canonical form for {type(value).__name__}")
 

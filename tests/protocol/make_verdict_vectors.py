@@ -79,6 +79,7 @@ DECK_SEEDS = {
         "fd3feb3c9250b7974a9b528b69636321a461b55ef55b7beafd809a9a9e925b79",
         "a6342fa0fdb8b294d97fc6103d92089b25fa5e039f52a8e8a95f64d6589c1f78",
     ),
+    "abandoned-2p": ("ab" * 32, "cd" * 32),  # (issue 29 case 8: chosen, not drawn)
 }
 # Issue 29's base: a 3-player game whose last seat forges its shuffle (deck seeds derived
 # from the base's name, fixed like the others').
@@ -453,6 +454,108 @@ def issue_29_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
     ]
 
 
+# ---- issue 29 case 3: moves and table talk per turn (SPEC 3.6 batch application, 5.5)
+
+SIDE_POSTS_ITEM = 29  # issue 29's cases, beside issue 14's items
+
+
+def with_inserted(log: Sequence[Entry], seat: int,
+                  before: dict[int, list[tuple[str, int, Any]]]) -> tuple[list[Entry], list[Entry]]:
+    """Re-sign `seat`'s chain with new entries (kind, turn, body) put before some of its
+    entries (by seq; one past the last seq appends). Returns (dropped, added)."""
+    identity = Identity.from_seed(identity_seed(seat))
+    chain = chain_of(log, identity.peer_id)
+    start = min(before)
+    tail = [e for e in chain if e.seq >= start]
+    specs: list[tuple[str, int, Any]] = []
+    for seq in range(start, len(chain) + 1):
+        specs.extend(before.get(seq, []))
+        if seq < len(chain):
+            specs.append((chain[seq].kind, chain[seq].turn, chain[seq].body))
+    prev = chain[start - 1].hash if start else bytes(32)
+    added = []
+    for offset, (kind, at, body) in enumerate(specs):
+        entry = make_entry(identity, table_id=TABLE_ID, seq=start + offset, prev=prev,
+                           turn=at, kind=kind, body=body)
+        added.append(entry)
+        prev = entry.hash
+    return tail, added
+
+
+def side_post_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
+    """p1 of the short game fidgets and talks: at most 64 moves and 256 chat lines between
+    two of its other entries are valid, one more is its fault; and a valid log with more
+    of one author's entries than a live peer may hold (512) verifies valid (a verifier has
+    no holding limit)."""
+    from hanabi_p2p.session.pace import MAX_CHATS_PER_TURN, MAX_MOVES_PER_TURN
+
+    s = bases["short-2p"]
+    action = find(s, 1, "action", 1)
+    ack = find(s, 1, "ack", 0)
+    resign = find(s, 1, "resign")
+    own_card = action.body["act"][1]  # a card in p1's hand at turn 2 (it discards it)
+
+    def moves(count: int, turn: int) -> list[tuple[str, int, Any]]:
+        return [("move", turn, {"card": own_card, "to": i % 2}) for i in range(count)]
+
+    def chats(count: int, turn: int) -> list[tuple[str, int, Any]]:
+        return [("chat", turn, {"text": f"line {i}"}) for i in range(count)]
+
+    many = 200  # per gap: 600 chat lines of p1 in all, over three of its turns
+    return [
+        case("as many moves as one turn allows", SIDE_POSTS_ITEM, "5.5", "short-2p", bases,
+             *with_inserted(s, 1, {action.seq: moves(MAX_MOVES_PER_TURN, 1)})),
+        case("one move more than one turn allows", SIDE_POSTS_ITEM, "5.5", "short-2p", bases,
+             *with_inserted(s, 1, {action.seq: moves(MAX_MOVES_PER_TURN + 1, 1)}),
+             phrase=f"moved cards more than {MAX_MOVES_PER_TURN} times in one turn"),
+        case("one chat line more than one turn allows", SIDE_POSTS_ITEM, "5.5", "short-2p",
+             bases, *with_inserted(s, 1, {action.seq: chats(MAX_CHATS_PER_TURN + 1, 1)}),
+             phrase=f"said more than {MAX_CHATS_PER_TURN} lines in one turn"),
+        case("more entries of one author than a live peer holds, each turn within its limits",
+             SIDE_POSTS_ITEM, "3.6, 5.5", "short-2p", bases,
+             *with_inserted(s, 1, {ack.seq: chats(many, 0), action.seq: chats(many, 1),
+                                   resign.seq: chats(many, 3)})),
+    ]
+
+
+# ---- issue 29 case 8: ending a game by agreement (SPEC 5.3, 5.4, 5.7)
+
+ABANDON_ITEM = 29
+
+
+def abandoned_game() -> list[Entry]:
+    """2 players: p0 clues at turn 1 and asks to end the game; p1, to move at turn 2,
+    agrees: its vote ends the game there, in place of its action."""
+    table = old_table("abandoned-2p", GameConfig(2))
+    seat_everyone(table)
+    p0, p1 = (p.session for p in table.peers)
+    assert p0.state is not None
+    card = p0.state.hands[1][0]
+    face = p0.state.faces[card]
+    assert face is not None
+    p0.take_action(Clue(0, 1, rank=face.rank))
+    table.pump()
+    p0.abandon()
+    table.pump()
+    p1.abandon()
+    table.pump()
+    assert p0.abandoned_at == 1 and p0.audit is not None and p0.audit.ok
+    return applied(table)
+
+
+def abandon_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
+    a = bases["abandoned-2p"]
+    vote = find(a, 0, "abandon")
+    return [
+        case("a game ended by agreement", ABANDON_ITEM, "5.3, 5.7", "abandoned-2p", bases),
+        case("the end vote of a seat that is not to move", ABANDON_ITEM, "5.4", "abandoned-2p",
+             bases, *rewrite(a, 0, vote, body={"end": True}), phrase="can never apply"),
+        case("a second vote of one seat", ABANDON_ITEM, "5.5", "abandoned-2p", bases,
+             added=[append(a, 0, "abandon", 1, {"end": False})],
+             phrase="asked twice to end the game by agreement"),
+    ]
+
+
 def game_file(entries: Sequence[Entry], tail: bytes) -> bytes:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.hlog"
@@ -545,6 +648,9 @@ def build() -> dict[str, Any]:
              added=[e for e in wrong_hash[1] if e.kind != "seed"],
              phrase="diverged at turn 2"),
     ]
+    cases += side_post_cases(bases)
+    bases["abandoned-2p"] = abandoned_game()
+    cases += abandon_cases(bases)
     cases += issue_29_cases(bases)
     last = max((e for e in s if e.kind == "seed"), key=lambda e: e.hash)
     rest = [e for e in s if e is not last]

@@ -248,3 +248,19 @@ def test_lobby_and_end_commands() -> None:
         parse_simple("play 1", Mode.LOBBY)
     with pytest.raises(CommandError, match="'s' could be start, say"):
         parse_simple("s", Mode.LOBBY)
+
+
+def test_abandon_asks_to_end_the_game_by_agreement_at_any_turn_until_it_is_over() -> None:
+    from hanabi_p2p.rules.engine import End
+    from hanabi_p2p.ui.commands import Abandon, CommandError
+
+    state = game(THREE, HANDS)
+    seen = board(state)
+    assert parse_on_board("abandon", seen, PLAYERS) == Abandon()
+    assert parse_on_board("ab", seen, PLAYERS) == Abandon()  # any unique beginning
+    assert parse_on_board("abandon", seen, PLAYERS[1:] + PLAYERS[:1]) == Abandon()
+    with pytest.raises(CommandError, match="usage: abandon"):
+        parse_on_board("abandon now", seen, PLAYERS)
+    over = dataclasses.replace(seen, end=End.STRIKEOUT)
+    with pytest.raises(CommandError, match="the game is over"):
+        parse_on_board("abandon", over, PLAYERS)
