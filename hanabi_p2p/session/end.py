@@ -77,9 +77,11 @@ class EndStage(TurnStage):
             fork = entry.turn - 1
         if fork is not None:
             self._fork_turn = fork if self._fork_turn is None else min(fork, self._fork_turn)
-        if self._fork_turn is not None and entry.turn >= self._fork_turn:
+        if (self._fork_turn is not None and entry.turn >= self._fork_turn
+                and isinstance(body, b.ActionBody | b.AckBody)):
             # the other branch of a fork reveals other cards to other owners: mixed with
-            # ours, the audit would blame the honest players of either (SPEC 5.7)
+            # ours, the audit would blame the honest players of either (SPEC 5.7; the deck
+            # steps and the deal belong to no branch)
             return
         wire: tuple[Any, ...] = ()
         if isinstance(body, b.DeckBody):

@@ -300,8 +300,7 @@ def verify_game(
     replica, refused = _replay(feed, faces, report, arrival_order=arrival_order)
     fork = _fork_turn(ordered, good)
     _settle_audit(table, faces, [e for e in good if e.hash not in refused
-                                 and (fork is None or e.turn < fork or e.kind == EntryKind.SEED)],
-                  report)
+                                 and not _on_a_branch(e, fork)], report)
     _set_aside_outsiders(report)
     _sort_problems(report)
     _final_checks(report, replica)
@@ -373,11 +372,18 @@ def _structural_checks(ordered: list[Entry], report: GameReport) -> list[Entry]:
     return good
 
 
+def _on_a_branch(entry: Entry, fork: int | None) -> bool:
+    """An action or an answer of the fork's turn or later: the branches of a fork reveal
+    other cards to other owners, so the audit leaves them out (SPEC 5.7 step 4). The deck
+    steps, the deal and the seeds belong to no branch."""
+    return (fork is not None and entry.turn >= fork
+            and entry.kind in (EntryKind.ACTION, EntryKind.ACK))
+
+
 def _fork_turn(ordered: Sequence[Entry], good: Sequence[Entry]) -> int | None:
-    """The first turn of a fork: the smallest envelope turn of two signed versions of one
-    (author, seq). Its two branches reveal different cards to different owners, so the
-    audit covers the deck messages of the entries before it, and every seed (SPEC 5.7);
-    the fork already names its author."""
+    """The first turn of a fork of the game: the smallest envelope turn of two signed
+    versions of one (author, seq), one of them an action (a fork of anything else does
+    not split the game). The fork already names its author."""
     kept = {e.hash for e in good}
     versions: dict[tuple[bytes, int], list[Entry]] = {}
     for entry in ordered:
@@ -389,7 +395,7 @@ def _fork_turn(ordered: Sequence[Entry], good: Sequence[Entry]) -> int | None:
         signed = [e for e in both if e.hash in kept or (
             e.table_id == table_id
             and verify_signature(e.author, e.signature, signing_input(e.signed_fields())))]
-        if len(signed) > 1:
+        if len(signed) > 1 and any(e.kind == EntryKind.ACTION for e in signed):
             turns.append(min(e.turn for e in signed))
     return min(turns, default=None)
 
