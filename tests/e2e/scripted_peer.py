@@ -13,6 +13,7 @@ MODE is one of:
                      discard with its key share, so the card can never be revealed
     hesitant-join    connects to the host but asks for its seat only once FILE exists (to
                      lose the race for the last seat deterministically)
+    flood-sync       plays honestly while flooding every other seat with HAVE and WANT
     fork-action      on its first turn, sends its action to every seat but the next one, and
                      to that one a chat line signed under the same number (a fork)
 
@@ -38,6 +39,7 @@ from hanabi_p2p.session.bodies import ActionBody, Address
 from hanabi_p2p.session.kinds import Post
 
 WITHHELD_FROM = 3
+FLOOD_PER_BURST = 100
 
 
 class IllegalPlayer(BotPlayer):
@@ -120,6 +122,32 @@ class ForkingPlayer(BotPlayer):
         mesh.broadcast = forking  # type: ignore[method-assign]
 
 
+class SyncFlooder(BotPlayer):
+    """Plays honestly, and from its first turn on sends every other seat FLOOD_PER_BURST
+    empty HAVEs and WANTs of everything every 10 ms (about 20 k frames a second to each): in
+    protocol 3 each was answered in full, and a bot game ran 7-8 times slower."""
+
+    flooding = False
+
+    def _act(self) -> None:
+        if not self.flooding:
+            self.flooding = True
+            asyncio.get_running_loop().create_task(self._flood())
+        super()._act()
+
+    async def _flood(self) -> None:
+        peer = self.peer
+        assert peer is not None and peer.node is not None
+        mesh, sent = peer.node.mesh, 0
+        while not peer.finished:
+            everyone = {seat.peer_id: 0 for seat in peer.session.seats}
+            for _ in range(FLOOD_PER_BURST):
+                sent += mesh.broadcast(fr.Have({})) + mesh.broadcast(fr.Want(everyone))
+            if sent and sent % (FLOOD_PER_BURST * 200) < FLOOD_PER_BURST * 4:
+                self._print(f"cheat: flooding ({sent} frames sent)")
+            await asyncio.sleep(0.01)
+
+
 class HesitantJoiner(BotPlayer):
     """Holds back its request for a seat until the trigger file appears."""
 
@@ -148,6 +176,7 @@ class HesitantJoiner(BotPlayer):
 
 
 FRONTENDS: dict[str, type[BotPlayer]] = {
+    "flood-sync": SyncFlooder,
     "fork-action": ForkingPlayer,
     "illegal-action": IllegalPlayer,
     "withhold-share": ShareWithholder,
