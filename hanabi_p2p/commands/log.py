@@ -62,6 +62,7 @@ EXIT_STATUS_HELP = (
 JSON_HELP = "print one JSON document instead of text (its keys: docs/json.md)"
 
 MAX_EXTRA_PROBLEMS = 5  # after the first, how many more problems `verify` lists
+MAX_CLAIMS = 5  # how many stopping seeds' claims `verify` lists (one per seat at most)
 ID_CHARS_SHOWN = 12  # table id digits error messages print: plenty to be a unique prefix
 LIST_ID_CHARS = 8  # table id digits `list` prints (a unique prefix among a person's games)
 LIST_COLUMNS = 80  # `list` fits a classic terminal, 5 players and long names included
@@ -251,6 +252,9 @@ def _emit(line: str = "") -> None:
 def summary_lines(report: GameReport) -> list[str]:
     """What `verify` prints: the verdict first, the digest last."""
     lines = [verdict_line(report)]
+    # what the players who stopped the game said, as their claims, and whether the log
+    # supports each (SPEC 5.7): a seed's reason is never the verdict
+    lines.extend(f"claim: {report.claim_text(c)}" for c in report.claims[:MAX_CLAIMS])
     if report.table_id is not None:
         name = f"'{report.table_name}' " if report.table_name else ""
         lines.append(f"table: {name}{report.table_id.hex()}")

@@ -75,6 +75,12 @@ def report_document(report: GameReport, path: Path, started: bool, headline: str
         "authors": report.authors,
         "applied": len(report.applied),
         "problems": list(problems),
+        # what the players who stopped the game blaming someone said: their word, and
+        # whether the log supports it (SPEC 5.7, claims)
+        "claims": [{"author": fingerprint(c.author), "reason": c.reason,
+                    "blame": fingerprint(c.blame) if c.blame is not None else None,
+                    "supported": any(p.author == c.blame for p in report.problems)}
+                   for c in report.claims],
         "digest": report.digest,
     }
 

@@ -12,6 +12,8 @@ description: protocol/SPEC.md section 2. Public API:
   check, in the table's group.
 * `check_steps(...) -> AuditResult`: the live checks of every shuffle and lock, from the
   transcript alone (no seed needed).
+* `deck.withheld.audit_withheld_seed(...) -> AuditResult | None`: with one seed missing,
+  the verdict the others' seeds prove (SPEC 2.10, a seed withheld), or None.
 * `DeckCheatError` (blames a seat), `DeckCorruptError` (only the audit can blame), `Check`.
 """
 

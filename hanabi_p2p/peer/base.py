@@ -287,6 +287,7 @@ class CoreBase(Generic[StageT]):
             self.replication.ask_for_gaps(peer_id)
 
     def _apply_result(self, result: AddResult, source: bytes | None) -> None:
+        self._keep_evidence()
         for entry in result.applied:
             self.counters.applied_at.setdefault(entry.hash, self.ctx.now)
             self.replication.applied(entry)
@@ -310,6 +311,24 @@ class CoreBase(Generic[StageT]):
             self._keep_proof(result.equivocation)
             author = result.equivocation.first.author
             self._signed_fault(author, "signed two different entries with the same number")
+
+    _evidence_kept = 0  # how many of the replica's refusals `_keep_evidence` has seen
+
+    def _keep_evidence(self) -> None:
+        """A signed entry of a seated player (in the lobby: the host's) refused for good is
+        the proof of its author's fault: it is stored beside the log (never applied), so
+        that the verification of our copy names its author as we did (SPEC 5.5, 5.7). The
+        replica keeps a bounded list of what it refused; what came from outside the game
+        is left out."""
+        refused = self.replica.rejections
+        new, self._evidence_kept = refused[self._evidence_kept:], len(refused)
+        if self._loading:
+            return  # (stored already: that is where it was loaded from)
+        seated = self.ctx.seated()
+        for rejection in new:
+            author = rejection.entry.author
+            if author in seated if seated else author == self.session.host_id:
+                self.ctx.emit(fx.StoreEntry(rejection.entry, own=False))
 
     def _keep_proof(self, proof: Equivocation) -> None:
         """Two entries of one author under one number: the second is stored beside the

@@ -130,6 +130,12 @@ class SessionBase:
         # the turn that began and whose hash is not computed yet (see `_my_hash`)
         self._hash_due: int | None = None
         self.turn_reveals: dict[int, TurnReveals] = {}
+        # turn -> the hash of the action entry we applied for it: what an ack answers and a
+        # later action follows (SPEC 5.1 `answers`, `after`)
+        self.turn_actions: dict[int, bytes] = {}
+        # the first turn whose action we saw answered in another version (a fork by its
+        # actor): what came after it on the other branch stays out of our transcript
+        self._fork_turn: int | None = None
         self.dealt_by: set[int] = set()  # seats whose deal entry is applied
         self.seeds_from: set[int] = set()
         self.audit: deckio.AuditResult | None = None
@@ -260,6 +266,20 @@ class SessionBase:
     def _post_deck(self, msgs: list[Any]) -> None:
         body = b.DeckBody(tuple(msgs))
         self._post(k.DECK, body)
+
+    @property
+    def _names_actions(self) -> bool:
+        """Our acks and actions name the action they answer or follow: at every table of
+        protocol 4 (one that names its deck group); a 0.2.0 table's bodies never did."""
+        return self.table is not None and self.table.deck_group is b.LIVE_DECK_GROUP
+
+    def _forked_turn(self, turn: int, named: bytes | None) -> bool:
+        """An entry names, as the action of ``turn``, one we do not hold: the actor signed
+        two versions of it (a fork), and its author answered the other. Not its author's
+        fault: it waits (the fork is proven within a sync interval, SPEC 4.6) and is taken
+        without being played once the game is stopped (SPEC 5.5)."""
+        held = self.turn_actions.get(turn)
+        return named is not None and held is not None and held != named
 
     def _advance(self, trigger: Trigger) -> None:
         """The one place the phase changes: by the table of session/phase.py."""

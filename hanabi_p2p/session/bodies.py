@@ -388,22 +388,30 @@ class ActionBody:
     action: TurnAction
     state_hash: bytes
     deck: tuple[Any, ...]
+    # the hash of the entry of the previous turn's action, which this one follows (protocol
+    # 4, SPEC 5.1): a peer holding another version of it learns of a fork, not a divergence
+    after: bytes | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        wire: dict[str, Any] = {
             "act": action_to_wire(self.action),
             "hash": self.state_hash,
             "deck": list(self.deck),
         }
+        if self.after is not None:
+            wire["after"] = self.after
+        return wire
 
     @classmethod
     def from_wire(cls, body: Any, seat: int) -> ActionBody:
         """The body of an action taken by ``seat`` (the author's seat, never on the wire)."""
-        m = _map(body, EntryKind.ACTION, {"act", "hash", "deck"})
+        m = _map(body, EntryKind.ACTION, {"act", "hash", "deck"}, optional={"after"})
+        after = m.get("after")
         return cls(
             action_from_wire(m["act"], seat),
             _bytes(m["hash"], "state hash", HASH_LEN),
             tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
+            None if after is None else _bytes(after, "action followed", HASH_LEN),
         )
 
     @classmethod
@@ -430,16 +438,24 @@ class AckBody:
 
     state_hash: bytes
     deck: tuple[Any, ...]
+    # the hash of the action entry it answers (protocol 4, SPEC 5.1): a peer holding another
+    # version of that action learns of a fork by the actor, not of a fault of the acker
+    answers: bytes | None = None
 
     def to_wire(self) -> dict[str, Any]:
-        return {"hash": self.state_hash, "deck": list(self.deck)}
+        wire: dict[str, Any] = {"hash": self.state_hash, "deck": list(self.deck)}
+        if self.answers is not None:
+            wire["answers"] = self.answers
+        return wire
 
     @classmethod
     def from_wire(cls, body: Any) -> AckBody:
-        m = _map(body, EntryKind.ACK, {"hash", "deck"})
+        m = _map(body, EntryKind.ACK, {"hash", "deck"}, optional={"answers"})
+        answers = m.get("answers")
         return cls(
             _bytes(m["hash"], "state hash", HASH_LEN),
             tuple(_list(m["deck"], "deck messages", MAX_DECK_MSGS)),
+            None if answers is None else _bytes(answers, "action answered", HASH_LEN),
         )
 
 

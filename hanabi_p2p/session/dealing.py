@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from hanabi_p2p.deck import DeckCheatError, DeckMessage
+from hanabi_p2p.deck import DeckCheatError, DeckCorruptError, DeckMessage
 from hanabi_p2p.deck.messages import MAX_DECK_SIZE, OwnerKey, SharedKeys
 from hanabi_p2p.limits import MAX_PLAYERS
 from hanabi_p2p.log.entry import Entry
@@ -58,7 +58,9 @@ class DeckStage(LobbyStage):
         """Our DeckPeer's answers to a peer's deck messages. A failed check of the entry's
         author refuses the entry; one of ANOTHER seat's message that the DeckPeer held
         until now (it arrived early) must not be blamed on this entry: stop the game,
-        blaming the cheater, and take the entry."""
+        blaming the cheater, and take the entry. A card that does not decode is nobody's
+        fault yet (the entry that happened to complete its keys least of all): stop the
+        game blaming no one, and take the entry; the audit names the seat (SPEC §2.9)."""
         try:
             return self._require_deck().receive_decoded(seat, msgs)
         except DeckCheatError as exc:
@@ -66,6 +68,17 @@ class DeckStage(LobbyStage):
                 raise
             self.abort(exc.peer_id, str(exc))
             return []
+        except DeckCorruptError as exc:
+            self._stop_on_corrupt_deck(exc)
+            return []
+
+    def _stop_on_corrupt_deck(self, error: DeckCorruptError) -> None:
+        """A card decoded to no card of the deck: a shuffle was forged so that its proof
+        still holds. Only the seeds can say whose, so the game stops blaming nobody; every
+        seat then reveals its seed and the audit names the seat whose step does not
+        reproduce (SPEC §2.9, §5.7)."""
+        self.abort(None, f"the deck is corrupt ({error.reason}): the deck audit names "
+                         "the seat that forged it")
 
     def _after_deck(self, out: list[Any]) -> None:
         deck = self._require_deck()
@@ -85,6 +98,9 @@ class DeckStage(LobbyStage):
         except DeckCheatError as exc:
             self.abort(exc.peer_id, str(exc))
             return False
+        except DeckCorruptError as exc:
+            self._stop_on_corrupt_deck(exc)
+            return False
         if out:
             self._post_deck(out)
         return True
@@ -96,6 +112,9 @@ class DeckStage(LobbyStage):
             out = self._require_deck().finish_checks(error)
         except DeckCheatError as exc:
             self.abort(exc.peer_id, str(exc))
+            return
+        except DeckCorruptError as exc:
+            self._stop_on_corrupt_deck(exc)
             return
         self._after_deck(out)
 

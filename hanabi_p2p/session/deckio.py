@@ -22,6 +22,7 @@ from hanabi_p2p.deck import (
     AuditResult,
     Commit,
     DeckCheatError,
+    DeckCorruptError,
     DeckMessage,
     DeckPeer,
     Lock,
@@ -143,7 +144,9 @@ class DeckAdapter:
         The messages enter the transcript only once the entry is taken: a failed check of
         the sender refuses its entry and leaves no trace (the audit, like a verifier's,
         covers the entries taken); a failure of ANOTHER seat's held message is not this
-        entry's fault, so its messages are recorded before the error goes up."""
+        entry's fault, so its messages are recorded before the error goes up, and so are
+        they when a card does not decode (DeckCorruptError: nobody's fault until the audit,
+        so the entry that completed the card's keys is taken, SPEC §2.9)."""
         messages = list(decoded)
         out: list[Any] = []
         if self.watch is not None:
@@ -160,6 +163,9 @@ class DeckAdapter:
         except DeckCheatError as exc:
             if exc.seat != seat:
                 self.record(seat, messages)
+            raise
+        except DeckCorruptError:
+            self.record(seat, messages)
             raise
         self.record(seat, messages)
         if self.watch is not None:

@@ -134,9 +134,13 @@ class TableSession(EndStage):
         if kind is EntryKind.ACTION:
             return self._action_ready(entry)
         if kind is EntryKind.ACK:
-            return entry.turn < state.turn or (
+            answered = entry.turn < state.turn or (
                 self.pending is not None and self.pending.turn == entry.turn
             )
+            # an answer to a version of the action we do not hold waits (a fork by the
+            # actor, not the acker's fault) until the game stops (SPEC 5.4, 5.5)
+            return answered and (self.phase == Phase.ABORTED or not self._forked_turn(
+                entry.turn, k.body_of(entry, k.ACK).answers))
         if kind is EntryKind.ABANDON:
             return self._abandon_ready(entry)
         # move
@@ -169,7 +173,10 @@ class TableSession(EndStage):
         seat = self.seat_of(entry.author)
         if seat is None:
             return True  # rejected in apply
-        action = k.body_of(entry, k.ACTION).for_seat(seat).action
+        body = k.body_of(entry, k.ACTION)
+        if self.phase != Phase.ABORTED and self._forked_turn(entry.turn - 1, body.after):
+            return False  # it follows a version of the last action we do not hold: a fork
+        action = body.for_seat(seat).action
         # (a spectator takes a clue as its target does, by the cards it names: it may not
         # see them, and the players check it anyway)
         if (isinstance(action, Clue) and action.target != self.my_seat
@@ -204,7 +211,10 @@ class TableSession(EndStage):
         ):
             # a deck message that came after the audit (a late answer to the last turn, or
             # one a cheater appended): audited like every other (SPEC 5.3 step 5)
-            self._run_audit()
+            if self._audit_without_seed:
+                self._audit_withheld_seed()
+            else:
+                self._run_audit()
 
     def _handle(self, entry: Entry, body: b.Body) -> None:
         """Hand an entry to its stage, by its typed body (one body type per kind)."""

@@ -51,7 +51,8 @@ class TurnStage(DeckStage):
                 msgs.extend(deck.deal_shares(state.draw_index, state.current_seat))
         # the hash we computed when this turn began (what the others check it against)
         digest = self._my_hash(state.turn) or state.public_hash()
-        self._post(k.ACTION, b.ActionBody(action, digest, tuple(msgs)))
+        after = self.turn_actions.get(state.turn - 1) if self._names_actions else None
+        self._post(k.ACTION, b.ActionBody(action, digest, tuple(msgs), after))
 
     def _with_touched(self, clue: Clue) -> Clue:
         state = self._require_state()
@@ -189,6 +190,7 @@ class TurnStage(DeckStage):
         if isinstance(action, Clue):
             self._record_hash(entry.turn, seat, body.state_hash)
             self.turn_reveals[entry.turn] = reveals
+            self.turn_actions[entry.turn] = entry.hash
             self._hash_the_turn_start()  # (done by the check above: the turn ends)
             before = state.copy()
             outcome = state.apply(action)
@@ -212,6 +214,7 @@ class TurnStage(DeckStage):
         answers = self._receive_deck(seat, msgs)
         self._record_hash(entry.turn, seat, body.state_hash)
         self.turn_reveals[entry.turn] = reveals
+        self.turn_actions[entry.turn] = entry.hash
         self.pending = PendingTurn(entry.turn, action)
         self._ack(entry.turn, seat, mine)
         self._after_deck(answers)
@@ -228,7 +231,8 @@ class TurnStage(DeckStage):
             return
         digest = self._my_hash(turn)
         assert digest is not None  # (computed when the turn began, or at its action's check)
-        self._post(k.ACK, b.AckBody(digest, tuple(deck_msgs)), turn=turn)
+        answers = self.turn_actions.get(turn) if self._names_actions else None
+        self._post(k.ACK, b.AckBody(digest, tuple(deck_msgs), answers), turn=turn)
 
     def _on_ack(self, entry: Entry, body: b.AckBody) -> None:
         seat = self._seat_or_fault(entry)

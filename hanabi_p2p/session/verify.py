@@ -53,6 +53,7 @@ from hanabi_p2p.deck.derive import PeerSecrets, card_points
 from hanabi_p2p.deck.errors import Check
 from hanabi_p2p.deck.group import DeckGroup, GroupError
 from hanabi_p2p.deck.steps import unlock
+from hanabi_p2p.deck.withheld import audit_withheld_seed
 from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.identity import fingerprint, verify_signature
 from hanabi_p2p.log.entry import Entry, EntryKind, signing_input
@@ -102,6 +103,16 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class Claim:
+    """What a seed's author said when it stopped the game (SPEC 5.1 `seed`): its word, not
+    proof. ``blame``: the peer it held responsible, if it named one."""
+
+    author: bytes
+    reason: str
+    blame: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
 class Player:
     seat: int
     name: str
@@ -138,6 +149,8 @@ class GameReport:
     # entries of authors outside the game (never seated): set aside, never judged
     ignored: list[Problem] = field(default_factory=list)
     torn_tail_bytes: int = 0  # a torn last record dropped on loading (SPEC 3.8): not a fault
+    # the seeds whose authors stopped the game blaming someone, by place (their word only)
+    claims: list[Claim] = field(default_factory=list)
 
     # ---- verdict
 
@@ -188,6 +201,17 @@ class GameReport:
         if problem.kind is not None:
             where += f" ({problem.kind}, turn {(problem.turn or 0) + 1})"  # 1-based, as shown
         return f"{where}: {problem.reason}"
+
+    def claim_text(self, claim: Claim) -> str:
+        """A stopping seed's reason as its author's claim, and whether the log supports it
+        (SPEC 5.7): a blame is supported only when a problem of the log names that peer."""
+        said = f"{self.label(claim.author)} stopped the game, saying: {claim.reason}"
+        if claim.blame is None:
+            return said
+        blamed = self.label(claim.blame)
+        if any(p.author == claim.blame for p in self.problems):
+            return f"{said} (the log supports it: it proves a fault of {blamed})"
+        return f"{said} (the log does not support it: nothing in it proves a fault of {blamed})"
 
     def unfinished_reason(self) -> str:
         if not self.players:
@@ -274,7 +298,9 @@ def verify_game(
     else:
         feed = good
     replica, refused = _replay(feed, faces, report, arrival_order=arrival_order)
-    _settle_audit(table, faces, [e for e in good if e.hash not in refused], report)
+    fork = _fork_turn(ordered, good)
+    _settle_audit(table, faces, [e for e in good if e.hash not in refused
+                                 and not _on_a_branch(e, fork)], report)
     _set_aside_outsiders(report)
     _sort_problems(report)
     _final_checks(report, replica)
@@ -344,6 +370,34 @@ def _structural_checks(ordered: list[Entry], report: GameReport) -> list[Entry]:
             continue
         good.append(entry)
     return good
+
+
+def _on_a_branch(entry: Entry, fork: int | None) -> bool:
+    """An action or an answer of the fork's turn or later: the branches of a fork reveal
+    other cards to other owners, so the audit leaves them out (SPEC 5.7 step 4). The deck
+    steps, the deal and the seeds belong to no branch."""
+    return (fork is not None and entry.turn >= fork
+            and entry.kind in (EntryKind.ACTION, EntryKind.ACK))
+
+
+def _fork_turn(ordered: Sequence[Entry], good: Sequence[Entry]) -> int | None:
+    """The first turn of a fork of the game: the smallest envelope turn of two signed
+    versions of one (author, seq), one of them an action (a fork of anything else does
+    not split the game). The fork already names its author."""
+    kept = {e.hash for e in good}
+    versions: dict[tuple[bytes, int], list[Entry]] = {}
+    for entry in ordered:
+        versions.setdefault((entry.author, entry.seq), []).append(entry)
+    table_id = good[0].table_id if good else None
+    turns = []
+    for both in versions.values():
+        # (only signed versions prove a fork: anyone can write bytes in another's name)
+        signed = [e for e in both if e.hash in kept or (
+            e.table_id == table_id
+            and verify_signature(e.author, e.signature, signing_input(e.signed_fields())))]
+        if len(signed) > 1 and any(e.kind == EntryKind.ACTION for e in signed):
+            turns.append(min(e.turn for e in signed))
+    return min(turns, default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,6 +530,14 @@ def _settle_audit(
         if not steps.ok and steps.blamed_seat is not None:
             report.problems.append(Problem(f"deck check failed: {steps.reason}",
                                            seats[steps.blamed_seat]))
+            return
+        # a forger that keeps its seed back is named all the same once the others' seeds
+        # prove a card of its deck is none (deck/withheld.py; SPEC 5.7)
+        withheld = audit_withheld_seed(config, report.table_id, seats, transcript,
+                                       group=table.group)
+        if withheld is not None and withheld.blamed_seat is not None:
+            report.problems.append(Problem(f"deck audit failed: {withheld.reason}",
+                                           seats[withheld.blamed_seat]))
         return
     result = audit(config, report.table_id, seats, transcript, group=table.group)
     report.audit = result
@@ -570,6 +632,7 @@ def _replay(
     report.abandoned_at = observer.abandoned_at
     report.waiting_for = observer.waiting_for()
     report.stopped = _why_stopped(observer, report.applied)
+    report.claims = _claims(report.applied)
     _learn_names(observer, report)
     return replica, recorder.refused | {r.entry.hash for r in replica.rejections}
 
@@ -595,8 +658,26 @@ def _why_stopped(observer: TableSession, applied: Sequence[Entry]) -> str | None
     _, _, entry, body = min(seeds, key=lambda s: (s[0], s[1]))
     who = observer.describe(entry.author)
     if body is not None and body.reason:
-        return f"{who} stopped the game: {body.reason}"
+        # its author's word, shown as such: the log alone says whom it proves at fault
+        return f"{who} stopped the game, saying: {body.reason}"
     return f"{who} revealed its deck seed and left the game"
+
+
+def _claims(applied: Sequence[Entry]) -> list[Claim]:
+    """Every applied seed whose author stopped the game blaming someone, by place (those
+    that blame nobody, which follow another's stop or a deck that does not decode, accuse
+    no one: the reason the verdict shows is enough)."""
+    out: list[tuple[tuple[int, int, bytes, int], Claim]] = []
+    for entry in applied:
+        if entry.kind != EntryKind.SEED:
+            continue
+        try:
+            body = k.body_of(entry, k.SEED)
+        except HanabiError:
+            continue
+        if body.reason and body.blame is not None:
+            out.append((place(entry), Claim(entry.author, body.reason, body.blame)))
+    return [claim for _, claim in sorted(out, key=lambda pair: pair[0])]
 
 
 def _learn_names(observer: TableSession, report: GameReport) -> None:

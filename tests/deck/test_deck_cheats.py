@@ -392,3 +392,63 @@ def test_flooding_with_early_messages_is_blamed() -> None:
         for position in range(200):
             table.peers[0].receive(1, PublicKey(position % 50, group.scalar_from_int(1)))
     assert error.value.seat == 1 and error.value.check is Check.UNEXPECTED
+
+
+def _sum_preserving_forgery(m: DeckMessage) -> DeckMessage:
+    assert isinstance(m, Shuffle)
+    points = replace_item(m.points, 0, G.add(m.points[0], G.base_point))
+    points = replace_item(points, 1, G.sub(m.points[1], G.base_point))
+    return dataclasses.replace(m, points=points)
+
+
+def _seeds_but(table: DeckTable, withheld: int) -> list[tuple[int, DeckMessage]]:
+    return [(seat, SeedReveal(secrets_of(table, seat, table.label).seed))
+            for seat in range(len(table.peers)) if seat != withheld]
+
+
+def test_a_forger_that_keeps_its_seed_back_is_named_by_the_others_seeds() -> None:
+    """SPEC 5.7: with only the forger's seed missing, the other seats' steps reproduce and a
+    card its revealed key opens is no card: the forger is named without its seed."""
+    from hanabi_p2p.deck.withheld import audit_withheld_seed
+
+    table = setup_with(tampering(1, Shuffle, _sum_preserving_forgery))
+    with pytest.raises(DeckCorruptError):
+        for position in range(table.config.deck_size):
+            table.deal(position, position % 3)
+    transcript = [*table.sent, *_seeds_but(table, 1)]
+    result = audit_withheld_seed(table.config, table.table_id, table.peer_ids, transcript,
+                                 group=G)
+    assert result is not None and not result.ok
+    assert (result.blamed_seat, result.check) == (1, Check.MISSING)
+    assert "never revealed its seed" in result.reason
+    # the forger's seed would have told the same story
+    full = audit(table.config, table.table_id, table.peer_ids,
+                 [*transcript, (1, SeedReveal(secrets_of(table, 1, table.label).seed))],
+                 group=G)
+    assert (full.ok, full.blamed_seat) == (False, 1)
+
+
+@pytest.mark.parametrize("withheld", [0, 1, 2])
+def test_an_honest_seat_gone_without_its_seed_is_never_named(withheld: int) -> None:
+    """An honest deck with one seed missing proves nothing: no verdict at all."""
+    from hanabi_p2p.deck.withheld import audit_withheld_seed
+
+    table = DeckTable(GameConfig(3), "honest", group=G)
+    table.setup()
+    table.initial_deal()
+    table.reveal_all(0)
+    result = audit_withheld_seed(table.config, table.table_id, table.peer_ids,
+                                 [*table.sent, *_seeds_but(table, withheld)], group=G)
+    assert result is None
+
+
+def test_a_seat_whose_step_does_not_reproduce_is_named_when_another_keeps_its_seed() -> None:
+    """The forger reveals its seed and an honest seat keeps its own back: the forger's
+    shuffle does not reproduce from its seed, and it is the one named."""
+    from hanabi_p2p.deck.withheld import audit_withheld_seed
+
+    table = setup_with(tampering(1, Shuffle, _sum_preserving_forgery))
+    result = audit_withheld_seed(table.config, table.table_id, table.peer_ids,
+                                 [*table.sent, *_seeds_but(table, 2)], group=G)
+    assert result is not None
+    assert (result.blamed_seat, result.check) == (1, Check.MISMATCH)

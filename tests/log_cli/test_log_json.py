@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from game_files import TABLE_ID, TABLE_NAME, record_offset, store_in_data_dir
+from game_files import TABLE_ID, TABLE_NAME, record_offset, store_in_data_dir, write_log
 from session_harness import Table
 
 TABLE_HEX = TABLE_ID.hex()
 DOC = Path(__file__).resolve().parents[2] / "docs" / "json.md"
 MAPS = {"game.fireworks"}  # objects keyed by data (suit letters), not by documented keys
+# lists whose items docs/json.md describes in prose, beside the list's own key
+PROSE_ITEMS = {"claims[]"}
 
 
 def documented_keys(heading: str) -> set[str]:
@@ -28,7 +30,7 @@ def documented_keys(heading: str) -> set[str]:
 def keys_of(value: Any, prefix: str = "") -> set[str]:
     """Every key path of a document: `table.id`, `players[].seat`."""
     found: set[str] = set()
-    if isinstance(value, dict) and prefix.rstrip(".") not in MAPS:
+    if isinstance(value, dict) and prefix.rstrip(".") not in MAPS | PROSE_ITEMS:
         for key, item in value.items():
             path = prefix + key
             found.add(path)
@@ -133,3 +135,30 @@ def test_a_table_that_never_started_is_unfinished_for_verify_and_shown_whole(
     code, doc = run_json(run_cli, "log", "show", TABLE_HEX, "--data-dir", str(root))
     assert code == 0 and doc["turns"] == [] and doc["deck"] is None
 
+
+
+def test_a_seed_blaming_an_honest_player_is_its_authors_unsupported_claim(
+        tmp_path: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    """Issue 29 case 6: the verdict vector's log where p1's seed blames p0. The text output
+    shows it as p1's claim, unsupported by the log, and so does the JSON document."""
+    from hanabi_p2p.log.entry import decode_entry
+
+    vector = json.loads((Path(__file__).resolve().parents[2] / "protocol" / "vectors"
+                         / "verdicts" / "verdicts-v1.json").read_text(encoding="utf-8"))
+    case = next(c for c in vector["cases"] if c["name"] == "a seed blaming an honest player")
+    drop = set(case["drop"])
+    entries = [decode_entry(bytes.fromhex(h)) for h in vector["bases"][case["base"]]]
+    entries = [e for e in entries if e.hash.hex() not in drop]
+    entries += [decode_entry(bytes.fromhex(h)) for h in case["add"]]
+    path = write_log(tmp_path / "game.hlog", entries, bytes.fromhex(vector["table_id"]))
+    p0, p1 = (vector["identities"][name]["fingerprint"] for name in ("p0", "p1"))
+    code, doc = run_json(run_cli, "log", "verify", str(path))
+    assert code == 0 and doc["verdict"] == "valid"
+    assert doc["claims"] == [{"author": p1, "reason": "p0 refused by the game: wrong-key",
+                              "blame": p0, "supported": False}]
+    text = run_cli("log", "verify", str(path))
+    claims = [line for line in text.lines if line.startswith("claim: ")]
+    assert len(claims) == 1 and claims[0].startswith(f"claim: p1 ({p1}) stopped the game, "
+                                                     "saying: p0 refused by the game")
+    assert claims[0].endswith(f"(the log does not support it: nothing in it proves a fault "
+                              f"of p0 ({p0}))")

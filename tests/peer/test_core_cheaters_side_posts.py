@@ -56,18 +56,18 @@ def _flood_once(net: SimNet, cheater: SimPeer, post: Callable[[], None]) -> list
 
 def _check_one_blame(net: SimNet, cheater: SimPeer, reason: str) -> None:
     """Every honest peer stopped the game blaming the cheater, for ``reason``; every honest
-    copy's ``log verify`` says the game was stopped over it (never valid, nobody else
-    named); the cheater's own copy, which holds the entry over the limit, is invalid there,
-    naming the cheater alone."""
+    copy keeps the refused entry over the limit as the proof (issue 29 case 9), so its
+    ``log verify`` is invalid there, naming the cheater alone, as the cheater's own copy
+    is."""
     honest = [p for p in net.peers[: net.players] if p is not cheater]
     for p in honest:
         assert p.session.phase == ABORTED
         assert p.session.blamed == cheater.peer_id, p.session.abort_reason
         assert reason in (p.session.abort_reason or "")
         report = verify_game(p.stored)
-        assert report.verdict is Verdict.UNFINISHED, report.headline()
-        assert report.problems == []
-        assert report.stopped is not None and reason in report.stopped, report.stopped
+        assert report.verdict is Verdict.INVALID, report.headline()
+        assert {problem.author for problem in report.problems} == {cheater.peer_id}
+        assert reason in report.problems[0].reason
     assert no_blame_but(net, cheater.peer_id)
     report = verify_game(cheater.stored)
     assert report.verdict is Verdict.INVALID, report.headline()

@@ -19,11 +19,13 @@ this program still rebuilds it byte for byte.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,18 +34,24 @@ if str(SESSION_TESTS) not in sys.path:  # the harness lives beside the session t
     sys.path.insert(0, str(SESSION_TESTS))
 
 from make_game_vector import public_state  # noqa: E402
-from session_harness import TABLE_ID, Peer, Table  # noqa: E402
+from session_harness import TABLE_ID, Peer, Table, bot_action  # noqa: E402
 
-from hanabi_p2p.deck.messages import PublicKey  # noqa: E402
+from hanabi_p2p.deck.messages import PublicKey, Shuffle  # noqa: E402
+from hanabi_p2p.deck.peer import DeckPeer  # noqa: E402
 from hanabi_p2p.identity import Identity, fingerprint  # noqa: E402
 from hanabi_p2p.log import canonical  # noqa: E402
 from hanabi_p2p.log.entry import Entry, make_entry  # noqa: E402
 from hanabi_p2p.log.replica import Replica, Status  # noqa: E402
 from hanabi_p2p.log.storage import GameFile  # noqa: E402
-from hanabi_p2p.rules.actions import Clue, Discard  # noqa: E402
+from hanabi_p2p.rules.actions import Clue, Discard, Play  # noqa: E402
 from hanabi_p2p.rules.cards import GameConfig  # noqa: E402
 from hanabi_p2p.rules.engine import GameState  # noqa: E402
-from hanabi_p2p.session.bodies import Address, DeckGroupName, TableOpen  # noqa: E402
+from hanabi_p2p.session.bodies import (  # noqa: E402
+    ActionBody,
+    Address,
+    DeckGroupName,
+    TableOpen,
+)
 from hanabi_p2p.session.table import TableSession  # noqa: E402
 from hanabi_p2p.session.verify import GameReport, verify_game  # noqa: E402
 
@@ -73,6 +81,14 @@ DECK_SEEDS = {
     ),
     "abandoned-2p": ("ab" * 32, "cd" * 32),  # (issue 29 case 8: chosen, not drawn)
 }
+# Issue 29's base: a 3-player game whose last seat forges its shuffle (deck seeds derived
+# from the base's name, fixed like the others').
+DECK_SEEDS["forged-shuffle-3p"] = tuple(
+    hashlib.sha256(f"forged-shuffle-3p/seat/{seat}".encode()).hexdigest() for seat in range(3))
+FORGER = 2  # the seat that forges its phase-1 shuffle in "forged-shuffle-3p"
+DECK_SEEDS["forked-action-3p"] = tuple(
+    hashlib.sha256(f"forked-action-3p/seat/{seat}".encode()).hexdigest() for seat in range(3))
+FORKER = 2  # the seat that signs two versions of its first action in "forked-action-3p"
 EXTRA_DECK_SEED = b"\x01" * 32
 
 
@@ -207,6 +223,102 @@ def lobby_with_an_extra_joiner() -> list[Entry]:
     return applied(table)
 
 
+@contextmanager
+def forging_shuffle(seat: int) -> Iterator[None]:
+    """While it lasts, the DeckPeer of ``seat`` moves one base point from its shuffle's
+    first point to its second: the sum, and so the sum proof, is unchanged (SPEC 2.9)."""
+    made = DeckPeer._make_shuffle
+
+    def forged(self: DeckPeer) -> Shuffle:
+        honest = made(self)
+        if self.my_seat != seat:
+            return honest
+        g = self.group
+        points = list(honest.points)
+        points[0] = g.add(points[0], g.base_point)
+        points[1] = g.sub(points[1], g.base_point)
+        return dataclasses.replace(honest, points=tuple(points))
+
+    DeckPeer._make_shuffle = forged  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        DeckPeer._make_shuffle = made  # type: ignore[method-assign]
+
+
+def forged_shuffle() -> list[Entry]:
+    """3 players; the last seat forges its shuffle keeping the sum. The first two cards of
+    the deck (seat 0's hand) decode to no card at seats 1 and 2 when the deal comes in:
+    they stop the game blaming nobody (SPEC 2.9), and every seat publishes its seed."""
+    with forging_shuffle(FORGER):
+        table = old_table("forged-shuffle-3p", GameConfig(3))
+        seat_everyone(table)
+    for peer in table.peers:
+        assert peer.session.blamed is None and peer.session.abort_reason is not None
+        assert "the deck is corrupt" in peer.session.abort_reason
+    honest = table.peers[0].session.audit
+    assert honest is not None and honest.blamed_seat == FORGER
+    return applied(table)
+
+
+def forked_action() -> list[Entry]:
+    """3 players at a protocol-4 table (ristretto255, acks and actions name the action they
+    answer or follow): at turn 3 the last seat signs two legal versions of its action, its
+    own for seat 0 and a discard of another card for seat 1. Each acks its version; seat 0
+    then acts, following its version. No peer here compares heads (no network): the log is
+    the union of what every peer applied, both versions included."""
+    table = Table(GameConfig(3), shuffle=False)
+    host_id = Identity.from_seed(identity_seed(0)).peer_id
+    for seat, deck_seed in enumerate(DECK_SEEDS["forked-action-3p"]):
+        identity = Identity.from_seed(identity_seed(seat))
+        session = TableSession(identity, TABLE_ID, seed=bytes.fromhex(deck_seed),
+                               host_id=host_id)
+        table.peers[seat] = Peer(identity, session, Replica(TABLE_ID, session))
+    table.seat_everyone()
+    for _ in range(FORKER):
+        actor = next(p for p in table.peers if p.session.can_act())
+        actor.session.take_action(bot_action(actor.session))  # type: ignore[arg-type]
+        table.pump()
+    forker = table.peers[FORKER]
+    honest_send = table.send
+
+    def send(peer: Peer, entry: Entry) -> None:
+        if peer is not forker or entry.kind != "action":
+            honest_send(peer, entry)
+            return
+        table.peers[0].inbox.append(entry)
+        table.peers[1].inbox.append(other_version(forker, entry))
+
+    table.send = send  # type: ignore[method-assign]
+    forker.session.take_action(bot_action(forker.session))  # type: ignore[arg-type]
+    table.pump()
+    table.send = honest_send  # type: ignore[method-assign]
+    first = table.peers[0].session
+    assert first.can_act()
+    first.take_action(bot_action(first))  # type: ignore[arg-type]
+    table.pump()
+    assert all(p.session.blamed is None for p in table.peers)
+    return applied(table)
+
+
+def other_version(forker: Peer, entry: Entry) -> Entry:
+    """A legal discard of another card than the action's, with its own keys, under the
+    same (author, seq)."""
+    session = forker.session
+    state, deck = session.state, session.deck
+    assert state is not None and deck is not None and deck.peer is not None
+    seat = FORKER
+    body = ActionBody.unseated(entry.body).for_seat(seat)
+    assert state.clue_tokens < 8 and state.draw_index < state.config.deck_size
+    taken = body.action.card if isinstance(body.action, Play | Discard) else None
+    card = [c for c in state.hands[seat] if c != taken][-1]
+    msgs = [m.to_wire() for m in [*deck.peer.public_share(card),
+                                  *deck.peer.deal_shares(state.draw_index, seat)]]
+    twin = ActionBody(Discard(seat, card), body.state_hash, tuple(msgs), body.after)
+    return make_entry(forker.identity, table_id=TABLE_ID, seq=entry.seq, prev=entry.prev,
+                      turn=entry.turn, kind="action", body=twin.to_wire())
+
+
 # ---- rewriting a chain (what a cheater who edits its own history can do)
 
 
@@ -267,8 +379,10 @@ def first_bad(report: GameReport) -> dict[str, Any] | None:
 
 
 def case(name: str, item: int, spec: str, base: str, bases: dict[str, list[Entry]],
-         dropped: Sequence[Entry] = (), added: Sequence[Entry] = (), phrase: str = ""
-         ) -> dict[str, Any]:
+         dropped: Sequence[Entry] = (), added: Sequence[Entry] = (), phrase: str = "",
+         issue: int = 14, claims: bool = False) -> dict[str, Any]:
+    """One case; ``item`` is its number in ``issue`` (14, or 29 for the cases a seated
+    cheater's attacks added; only those write their issue)."""
     drop = {e.hash for e in dropped}
     log = [e for e in bases[base] if e.hash not in drop] + list(added)
     report = verify_game(log)
@@ -279,10 +393,65 @@ def case(name: str, item: int, spec: str, base: str, bases: dict[str, list[Entry
         assert phrase and phrase in bad["reason"], (name, bad)
         bad["reason_contains"] = phrase
         del bad["reason"]
-    return {"name": name, "item": item, "spec": spec, "base": base,
+    said = {"claims": claims_of(report)} if claims else {}
+    return {"name": name, "item": item, **({"issue": issue} if issue != 14 else {}),
+            "spec": spec, "base": base,
             "drop": sorted(e.hash.hex() for e in dropped),
             "add": [e.encoded.hex() for e in added],
-            "verdict": report.verdict.value, "first_bad": bad, "digest": report.digest}
+            "verdict": report.verdict.value, "first_bad": bad, **said, "digest": report.digest}
+
+
+def claims_of(report: GameReport) -> list[dict[str, Any]]:
+    """Each seed that stopped the game blaming someone: its author, whom it blames, and
+    whether the log supports it (a problem of the log names that peer, SPEC 5.7)."""
+    return [{"author": c.author.hex(), "blame": c.blame.hex() if c.blame else None,
+             "supported": any(p.author == c.blame for p in report.problems)}
+            for c in report.claims]
+
+
+def issue_29_cases(bases: dict[str, list[Entry]]) -> list[dict[str, Any]]:
+    """Issue 29: what a seated cheater does must never get an honest player named."""
+    f = bases["forged-shuffle-3p"]
+    s = bases["short-2p"]
+    clue = find(s, 0, "action", 0)
+    kind, target, named, value, touched = clue.body["act"]
+    hand = range(5, 10)  # p1's hand at turn 1 (SPEC 5.3: seat 1 holds positions H..2H-1)
+    false_touched = sorted({*touched, min(set(hand) - set(touched))})
+    return [
+        # case 1: a card that does not decode stops the game blaming nobody; the audit
+        # names the seat whose step does not reproduce, and a seed kept back hides nothing
+        case("a forged shuffle, every seed revealed", 1, "2.9, 2.10, 5.7",
+             "forged-shuffle-3p", bases, phrase="its shuffle does not reproduce", issue=29),
+        case("a forged shuffle whose forger keeps its seed back", 1, "2.9, 5.7",
+             "forged-shuffle-3p", bases, dropped=[find(f, FORGER, "seed")],
+             phrase="never revealed its seed", issue=29),
+        case("a forged shuffle and an honest seat's seed missing", 1, "2.9, 5.7",
+             "forged-shuffle-3p", bases, dropped=[find(f, 0, "seed")],
+             phrase="its shuffle does not reproduce", issue=29),
+        # case 2: two legal versions of one action, each acked by one honest player, who
+        # then follows it: only the forker is named; the answers to the version not
+        # replayed wait (they name it), never refused (SPEC 5.4 forks, 5.7 step 1)
+        case("two legal versions of one action, each answered", 2, "3.6, 5.4, 5.7",
+             "forked-action-3p", bases, phrase="equivocation", issue=29),
+        # case 6: a seed's reason is its author's claim, never the verdict; the verifier
+        # says whether the log supports whom it blames
+        case("a seed blaming an honest player", 6, "5.1, 5.7", "short-2p", bases,
+             *rewrite(s, 1, find(s, 1, "seed"), body={
+                 **find(s, 1, "seed").body, "reason": "p0 refused by the game: wrong-key",
+                 "blame": Identity.from_seed(identity_seed(0)).peer_id}),
+             issue=29, claims=True),
+        # case 9: the refused entry that proves a cheat is kept by every honest copy, and
+        # names its author there (SPEC 5.5)
+        case("a second, different seed kept as evidence", 9, "5.5, 5.7", "short-2p", bases,
+             added=[append(s, 1, "seed", 4, {"deck": [["deck.seed", bytes(range(32))]]})],
+             phrase="revealed its seed twice", issue=29),
+        # case 5: a clue naming a card it does not touch, which no player but its giver
+        # could check in a 2-player game: the audited faces show it (the live end too)
+        case("a false clue in a 2-player game", 5, "5.3, 5.5, 5.7", "short-2p", bases,
+             *rewrite(s, 0, clue, body={**clue.body, "act": [kind, target, named, value,
+                                                              false_touched]}),
+             phrase="clue touches", issue=29),
+    ]
 
 
 # ---- issue 29 case 3: moves and table talk per turn (SPEC 3.6 batch application, 5.5)
@@ -399,7 +568,9 @@ def game_file(entries: Sequence[Entry], tail: bytes) -> bytes:
 def build() -> dict[str, Any]:
     short, forgetful_hash = short_game()
     bases = {"short-2p": short, "first-turn-resignation-3p": first_turn_resignation(),
-             "lobby-extra-joiner-2p": lobby_with_an_extra_joiner()}
+             "lobby-extra-joiner-2p": lobby_with_an_extra_joiner(),
+             "forged-shuffle-3p": forged_shuffle(),
+             "forked-action-3p": forked_action()}
     s = bases["short-2p"]
     r = bases["first-turn-resignation-3p"]
     lobby = bases["lobby-extra-joiner-2p"]
@@ -480,6 +651,7 @@ def build() -> dict[str, Any]:
     cases += side_post_cases(bases)
     bases["abandoned-2p"] = abandoned_game()
     cases += abandon_cases(bases)
+    cases += issue_29_cases(bases)
     last = max((e for e in s if e.kind == "seed"), key=lambda e: e.hash)
     rest = [e for e in s if e is not last]
     whole = game_file([*rest, last], b"")
@@ -522,7 +694,7 @@ def main() -> None:
     print(f"wrote {VECTOR_PATH}")
     for c in doc["cases"]:
         bad = c["first_bad"]
-        print(f"  item {c['item']:>2} {c['verdict']:<10} {c['name']}"
+        print(f"  {c.get('issue', 14)}.{c['item']:<2} {c['verdict']:<10} {c['name']}"
               + (f"  [{bad['kind']} seq {bad['seq']}: {bad['reason_contains']}]" if bad else ""))
 
 

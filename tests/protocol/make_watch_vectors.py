@@ -29,6 +29,7 @@ import msgpack
 from hanabi_p2p.deck.messages import Lock, OwnerKey
 from hanabi_p2p.deck.table import DeckTable
 from hanabi_p2p.deck.watch import WatchDeck
+from hanabi_p2p.log import canonical
 from hanabi_p2p.peer import watchwire as ww
 from hanabi_p2p.rules.cards import GameConfig, Variant
 from hanabi_p2p.session.bodies import DeckGroupName, TableOpen, TableOption
@@ -117,6 +118,8 @@ def messages_section() -> dict[str, Any]:
 
 
 def table_open_section() -> dict[str, Any]:
+    """table.open bodies as a log holds them: canonical msgpack (SPEC 3.2, sorted keys), the
+    invalid ones too (so that only the rule each breaks makes it invalid)."""
     config = GameConfig(players=3)
     both = TableOpen("Ann's table", "Ann", config,
                      frozenset({TableOption.HINTS, TableOption.SPECTATORS}))
@@ -125,27 +128,27 @@ def table_open_section() -> dict[str, Any]:
     base = plain.to_wire()
     return {
         "valid": [
-            {"body": msgpack.packb(plain.to_wire()).hex(), "table_options": [],
+            {"body": canonical.pack(plain.to_wire()).hex(), "table_options": [],
              "deck_group": "ristretto255"},
-            {"body": msgpack.packb(both.to_wire()).hex(),
+            {"body": canonical.pack(both.to_wire()).hex(),
              "table_options": ["hints", "spectators"], "deck_group": "ristretto255"},
-            {"body": msgpack.packb(old.to_wire()).hex(), "table_options": [],
+            {"body": canonical.pack(old.to_wire()).hex(), "table_options": [],
              "deck_group": "edwards25519"},  # 0.2.0: verified, never played
         ],
         "invalid": [
-            {"body": msgpack.packb({**base, "table": []}).hex(),
+            {"body": canonical.pack({**base, "table": []}).hex(),
              "why": "absent when empty, never an empty array"},
-            {"body": msgpack.packb({**base, "table": ["spectators", "hints"]}).hex(),
+            {"body": canonical.pack({**base, "table": ["spectators", "hints"]}).hex(),
              "why": "in the protocol's order"},
-            {"body": msgpack.packb({**base, "table": ["hints", "hints"]}).hex(),
+            {"body": canonical.pack({**base, "table": ["hints", "hints"]}).hex(),
              "why": "each once"},
-            {"body": msgpack.packb({**base, "table": ["cheats"]}).hex(),
+            {"body": canonical.pack({**base, "table": ["cheats"]}).hex(),
              "why": "an option the protocol names"},
-            {"body": msgpack.packb({**base, "group": "edwards25519"}).hex(),
+            {"body": canonical.pack({**base, "group": "edwards25519"}).hex(),
              "why": "edwards25519 only by leaving `group` out (one encoding per table)"},
-            {"body": msgpack.packb({**base, "group": "p256"}).hex(),
+            {"body": canonical.pack({**base, "group": "p256"}).hex(),
              "why": "a group the protocol names"},
-            {"body": msgpack.packb({**base, "group": b"ristretto255"}).hex(),
+            {"body": canonical.pack({**base, "group": b"ristretto255"}).hex(),
              "why": "the group is text"},
         ],
     }

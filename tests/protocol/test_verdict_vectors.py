@@ -39,6 +39,10 @@ def log_of(case: dict[str, Any]) -> list[Entry]:
 
 def check(report: GameReport, case: dict[str, Any]) -> None:
     assert report.verdict.value == case["verdict"], report.headline()
+    if "claims" in case:  # a seed's word, and whether the log supports it (SPEC 5.7)
+        assert [{"author": c.author.hex(), "blame": c.blame.hex() if c.blame else None,
+                 "supported": any(p.author == c.blame for p in report.problems)}
+                for c in report.claims] == case["claims"]
     expected = case["first_bad"]
     if expected is None:
         assert report.problems == []
@@ -51,8 +55,11 @@ def check(report: GameReport, case: dict[str, Any]) -> None:
 
 
 def test_every_item_of_the_issue_has_a_case() -> None:
-    items = {c["item"] for c in DOC["cases"]} | {f["item"] for f in DOC["files"]}
+    items = {c["item"] for c in DOC["cases"] if "issue" not in c} | {
+        f["item"] for f in DOC["files"]}
     assert {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13} <= items
+    # issue 29: the verdicts a seated cheater's attacks must get (SPEC 2.9, 5.5, 5.7)
+    assert {1, 2, 5, 6, 9} <= {c["item"] for c in DOC["cases"] if c.get("issue") == 29}
     assert {"valid", "invalid"} <= {c["verdict"] for c in DOC["cases"]}
 
 
