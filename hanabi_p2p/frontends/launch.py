@@ -281,6 +281,8 @@ class Peer:
                 out.failure = f"the deck audit failed: {s.audit.reason}"
         if s.phase == ABORTED:
             out.failure = s.abort_reason or "the game was aborted"
+        elif s.phase == AUDITED and out.failure is None and self.node and self.node.failure:
+            out.failure = self.node.failure  # a signed fault that came after the audit
         elif s.phase != AUDITED and out.failure is None:
             node_failure = self.node.failure if self.node else None
             out.failure = node_failure or "the game did not finish"

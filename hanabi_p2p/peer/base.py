@@ -65,6 +65,8 @@ class CoreBase(Generic[StageT]):
         self._loading = False
         # players blamed on their own signed entries
         self.caught: set[bytes] = set()
+        # the first such entry that came after the game was audited (it ends our verdict)
+        self.late_fault: str | None = None
 
     # -- the shared attributes, by the names the shells and tests know ----------------------
 
@@ -351,8 +353,13 @@ class CoreBase(Generic[StageT]):
         if author is not None and member and self.session.phase not in (ABORTED, AUDITED):
             self.caught.add(author)
             self.session.abort(author, f"{self.describe(author)}: {reason}")
-        else:
-            self._warn(author, reason)
+            return
+        if author is not None and member and self.session.phase is AUDITED:
+            # too late to stop the game, not to say so: our log keeps the entry and verifies
+            # invalid naming its author, so our own verdict must say the same (SPEC 5.7)
+            self.caught.add(author)
+            self.late_fault = self.late_fault or f"{self.describe(author)}: {reason}"
+        self._warn(author, reason)
 
     def _warn(self, author: bytes | None, reason: str) -> None:
         who = self.describe(author) if author is not None else "an unknown peer"

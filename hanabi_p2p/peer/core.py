@@ -404,6 +404,8 @@ class PeerCore(CoreBase[Stage]):
                 chosen: bool = False, refusal: Refusal | None = None) -> None:
         if self.stage is Stage.DONE:
             return
+        if kind is fx.EndKind.AUDITED and failure is None and self.late_fault is not None:
+            failure = f"after the audit, {self.late_fault}"
         if in_lobby(self.ctx):
             # whoever waits with us for this table learns at once that we are gone
             self.ctx.emit(fx.Broadcast(fr.Message(LEFT_TOPIC, b"")))

@@ -256,9 +256,12 @@ def assert_the_evidence_is_kept(net: SimNet, cheater: SimPeer, made: list[Entry]
             continue
         if after_the_audit:
             # the game was over and audited: the cheat is reported (naming its author)
-            # without stopping anything
+            # without stopping anything, and the peer's own verdict says it, as its log does
             assert p.session.blamed is None
             assert any(f.peer_id == cheater.peer_id for f in p.faults())
+            assert p.finished is not None and p.finished.kind is fx.EndKind.AUDITED
+            assert p.finished.failure is not None and reason in p.finished.failure
+            assert p.session.describe(cheater.peer_id) in p.finished.failure
         else:
             assert p.session.blamed == cheater.peer_id, p.session.abort_reason
         assert made[0] in p.stored  # refused, and stored as the proof
