@@ -91,12 +91,25 @@ def run(*argv: str) -> int:
     return subprocess.run(list(argv), cwd=ROOT, check=False).returncode
 
 
+# Processes for the in-memory tests of the whole suite (the machines it runs on have 2 cores).
+IN_MEMORY_WORKERS = 2
+
+
 def test(extra: list[str]) -> int:
     """pytest, ruff and mypy; every argument goes to pytest, `--fast` too (tests/conftest.py:
     only the tests that stay in memory, see tests/tiers.py)."""
     setup()
+    pytest = [str(PY), "-m", "pytest"]
+    if extra:
+        runs = [[*pytest, *extra]]
+    else:
+        # the whole suite, as CI runs it: the tests that stay in memory on every core
+        # (pytest-xdist), then those that reach outside the process one at a time (real
+        # processes, sockets and namespaces keep their timing when nothing competes)
+        runs = [[*pytest, "-m", "not real_io", "-n", str(IN_MEMORY_WORKERS)],
+                [*pytest, "-m", "real_io"]]
     steps = [
-        [str(PY), "-m", "pytest", *extra],
+        *runs,
         [str(PY), "-m", "ruff", "check", "hanabi_p2p", "tests", "bench", "tasks.py"],
         [str(PY), "-m", "mypy"],
     ]

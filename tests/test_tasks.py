@@ -96,3 +96,12 @@ def test_the_fast_tier_is_only_a_choice_of_pytest_and_the_checks_stay(
     ran = commands_of_test(tmp_path, monkeypatch, ["--fast", "-q"])
     assert ran[0] == ["pytest", "--fast", "-q"]
     assert [command[0] for command in ran] == ["pytest", "ruff", "mypy"]
+
+
+def test_the_whole_suite_runs_in_memory_tests_in_parallel_then_the_rest_one_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran = commands_of_test(tmp_path, monkeypatch, [])
+    assert ran[0] == ["pytest", "-m", "not real_io", "-n", "2"]
+    assert ran[1] == ["pytest", "-m", "real_io"]
+    assert [command[0] for command in ran] == ["pytest", "pytest", "ruff", "mypy"]
