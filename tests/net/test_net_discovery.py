@@ -182,17 +182,22 @@ def is_note(line: str) -> bool:
 
 
 def tables(host: Host, ignored: int = 0) -> list[list[str]]:
-    result = host.run(
-        sys.executable,
-        "-m",
-        "hanabi_p2p",
-        "tables",
-        "--interface",
-        host.address,
-        "--timeout",
-        BROWSE_S,
-    )
-    assert result.returncode == 0, result.stderr
+    for _attempt in range(3):
+        result = host.run(
+            sys.executable,
+            "-m",
+            "hanabi_p2p",
+            "tables",
+            "--interface",
+            host.address,
+            "--timeout",
+            BROWSE_S,
+        )
+        assert result.returncode == 0, result.stderr
+        # a multicast answer can miss one browse on a loaded machine: look again, as a
+        # person would, rather than fail on the network's timing
+        if not ignored or f"ignored {ignored} malformed table advert" in result.stderr:
+            break
     if ignored:
         assert f"ignored {ignored} malformed table advert" in result.stderr
     else:
