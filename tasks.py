@@ -100,7 +100,10 @@ def test(extra: list[str]) -> int:
     only the tests that stay in memory, see tests/tiers.py)."""
     setup()
     pytest = [str(PY), "-m", "pytest"]
-    if extra:
+    if "--fast" in extra:
+        # the in-memory tier alone, on every core
+        runs = [[*pytest, "-n", str(IN_MEMORY_WORKERS), *extra]]
+    elif extra:
         runs = [[*pytest, *extra]]
     else:
         # the whole suite, as CI runs it: the tests that stay in memory on every core

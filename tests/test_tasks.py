@@ -94,7 +94,7 @@ def test_the_fast_tier_is_only_a_choice_of_pytest_and_the_checks_stay(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ran = commands_of_test(tmp_path, monkeypatch, ["--fast", "-q"])
-    assert ran[0] == ["pytest", "--fast", "-q"]
+    assert ran[0] == ["pytest", "-n", "2", "--fast", "-q"]
     assert [command[0] for command in ran] == ["pytest", "ruff", "mypy"]
 
 
