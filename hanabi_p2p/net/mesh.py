@@ -34,7 +34,6 @@ same one by the same rule (see `_keep_existing`), so they always converge on one
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import math
 import os
@@ -70,13 +69,15 @@ from hanabi_p2p.net.handshake import (
     fingerprint_hex,
 )
 from hanabi_p2p.net.link import Link, LinkTiming, open_link, peer_address, peer_host
+from hanabi_p2p.net.mesh_events import (
+    Inbox,
+    LinkFailed,
+    MeshEvent,
+    PeerDown,
+    PeerUp,
+    Received,
+)
 
-# Events waiting for the layer above; when full, links stop reading (TCP back-pressure).
-EVENT_QUEUE_LIMIT = 1024
-# Events of links of peers that are not seated (spectators, lobby guests) wait in a queue of
-# their own, taken only when the seated players' queue is empty: a guest's flood can never
-# delay a player's frames (it once filled the shared queue and ended a game).
-GUEST_QUEUE_LIMIT = 256
 # Links of peers that are not seated while the lobby is open, per source address and in all;
 # past either the link idle the longest is closed (oldest idle first). One machine may run
 # several computer players and a few spectators: 16 from one address. Play keeps fewer
@@ -113,43 +114,6 @@ BACKOFF_MAX_S = 8.0
 # A link that stayed up this long resets the backoff; one that drops sooner keeps growing it
 # (so a peer that accepts and immediately drops us is not hammered).
 BACKOFF_RESET_AFTER_S = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class PeerUp:
-    """A link to `peer_id` is up (again). Send it your HAVE."""
-
-    peer_id: bytes
-    address: str
-
-
-@dataclass(frozen=True, slots=True)
-class PeerDown:
-    """The link to `peer_id` dropped; if we dial it, we are redialling."""
-
-    peer_id: bytes
-    reason: str
-    error: HanabiError | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Received:
-    """A frame from `peer_id` (never PING/PONG/BYE/ERROR or handshake frames)."""
-
-    peer_id: bytes
-    frame: Frame
-
-
-@dataclass(frozen=True, slots=True)
-class LinkFailed:
-    """A connection to or from `address` did not become a link; `error` says why."""
-
-    address: str
-    error: HanabiError
-    peer_id: bytes | None = None  # set when we were dialling a known peer
-
-
-MeshEvent = PeerUp | PeerDown | Received | LinkFailed
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,14 +201,7 @@ class Mesh:
         self._tasks: set[asyncio.Task[object]] = set()
         # inbound handshakes in progress, oldest first (dicts keep insertion order)
         self._pending: dict[asyncio.Task[object], _Pending] = {}
-        self._events: asyncio.Queue[MeshEvent | None] = asyncio.Queue(EVENT_QUEUE_LIMIT)
-        # guests' events (see GUEST_QUEUE_LIMIT); how many each guest has waiting there, and
-        # the players' events held back until a guest's earlier ones are out (one peer's
-        # events always come out in the order they happened)
-        self._guest_events: asyncio.Queue[MeshEvent] = asyncio.Queue(GUEST_QUEUE_LIMIT)
-        self._guest_waiting: dict[bytes, int] = {}
-        self._held: collections.deque[MeshEvent] = collections.deque()
-        self._wakeup = asyncio.Event()
+        self._inbox = Inbox()  # the players' events first, then the guests'
         self._info: dict[bytes, _LinkInfo] = {}
         self._shares = FdShares(MAX_PENDING_HANDSHAKES, MAX_LOBBY_LINKS,
                                 MAX_LOBBY_LINKS_PER_SOURCE)
@@ -346,9 +303,7 @@ class Mesh:
         self._links.clear()
         if self._server is not None:
             await self._server.wait_closed()
-        with contextlib.suppress(asyncio.QueueFull):
-            self._events.put_nowait(None)
-        self._wakeup.set()
+        self._inbox.close()
 
     # -- who may connect ------------------------------------------------------------------
 
@@ -733,60 +688,16 @@ class Mesh:
             return
         if self._crashed is None:
             self._crashed = error
-        with contextlib.suppress(asyncio.QueueFull):
-            self._events.put_nowait(None)  # wakes a reader waiting in next_event
-        self._wakeup.set()
+        self._inbox.close()  # wakes a reader waiting in next_event
 
     def _gone_event(self, peer_id: bytes) -> asyncio.Event:
         return self._link_gone.setdefault(peer_id, asyncio.Event())
 
     def _report(self, event: LinkFailed) -> None:
-        # Diagnostics only: dropped when the queue is full, so strangers cannot fill it.
-        with contextlib.suppress(asyncio.QueueFull):
-            self._events.put_nowait(event)
-            self._wakeup.set()
+        self._inbox.report(event)
 
     async def _put(self, event: PeerUp | PeerDown | Received) -> None:
-        """Queue a link's event: a guest's in the guests' queue (waiting there when it is
-        full: that guest's link stops being read), anyone else's in the players' queue."""
-        if self._is_guest(event.peer_id):
-            await self._guest_events.put(event)
-            self._guest_waiting[event.peer_id] = self._guest_waiting.get(event.peer_id, 0) + 1
-        else:
-            await self._events.put(event)
-        self._wakeup.set()
-
-    def _take_guest_event(self) -> MeshEvent:
-        event = self._guest_events.get_nowait()
-        peer_id = _peer_of(event)
-        if peer_id is not None:
-            left = self._guest_waiting.get(peer_id, 1) - 1
-            if left > 0:
-                self._guest_waiting[peer_id] = left
-            else:
-                self._guest_waiting.pop(peer_id, None)
-        return event
-
-    def _ready_event(self) -> tuple[bool, MeshEvent | None]:
-        """(True, the next event) if one is ready, players' first; (False, None) if none.
-        A player's event waits while the same peer has older events in the guests' queue
-        (it was a guest a moment ago): those come out first, so a peer's order holds."""
-        while True:
-            if self._held:
-                peer_id = _peer_of(self._held[0])
-                if peer_id is not None and self._guest_waiting.get(peer_id):
-                    return True, self._take_guest_event()
-                return True, self._held.popleft()
-            if not self._events.empty():
-                event = self._events.get_nowait()
-                peer_id = _peer_of(event) if event is not None else None
-                if peer_id is not None and self._guest_waiting.get(peer_id):
-                    self._held.append(event)  # type: ignore[arg-type]  # (not None here)
-                    continue
-                return True, event
-            if not self._guest_events.empty():
-                return True, self._take_guest_event()
-            return False, None
+        await self._inbox.put(event, guest=self._is_guest(event.peer_id))
 
     # -- sending and receiving ------------------------------------------------------------
 
@@ -822,13 +733,13 @@ class Mesh:
         if self._crashed is not None:
             raise self._crashed
         while True:
-            ready, event = self._ready_event()
+            ready, event = self._inbox.ready()
             if ready:
                 break
             if self._closing:
                 return None
-            self._wakeup.clear()
-            await self._wakeup.wait()
+            self._inbox.wakeup.clear()
+            await self._inbox.wakeup.wait()
         if event is None and self._crashed is not None:
             raise self._crashed
         return event
@@ -837,10 +748,6 @@ class Mesh:
         """All events until the mesh is closed."""
         while (event := await self.next_event()) is not None:
             yield event
-
-
-def _peer_of(event: MeshEvent) -> bytes | None:
-    return None if isinstance(event, LinkFailed) else event.peer_id
 
 
 def open_file_limit() -> int | None:

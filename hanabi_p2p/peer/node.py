@@ -40,7 +40,8 @@ from hanabi_p2p.log.storage import GameFile
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.net.errors import LinkAuthError, LinkClosedError, LinkFloodError, LinkTimeoutError
 from hanabi_p2p.net.handshake import Signer
-from hanabi_p2p.net.mesh import LinkFailed, Mesh, PeerDown, PeerUp, Received
+from hanabi_p2p.net.mesh import Mesh
+from hanabi_p2p.net.mesh_events import LinkFailed, PeerDown, PeerUp, Received
 from hanabi_p2p.peer import collector
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import inputs as ins

@@ -20,7 +20,8 @@ import sys
 from net_helpers import TestIdentity
 
 from hanabi_p2p.net.frames import Entry
-from hanabi_p2p.net.mesh import Mesh, Received
+from hanabi_p2p.net.mesh import Mesh
+from hanabi_p2p.net.mesh_events import Received
 
 TABLE = bytes.fromhex("54" * 16)
 

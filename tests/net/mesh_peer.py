@@ -19,7 +19,8 @@ from net_helpers import TestIdentity
 
 from hanabi_p2p.net.frames import Entry
 from hanabi_p2p.net.link import LinkTiming
-from hanabi_p2p.net.mesh import LinkFailed, Mesh, MeshConfig, PeerDown, PeerUp, Received
+from hanabi_p2p.net.mesh import Mesh, MeshConfig
+from hanabi_p2p.net.mesh_events import LinkFailed, PeerDown, PeerUp, Received
 
 TIMING = LinkTiming(handshake_timeout=2.0, keepalive_interval=0.2, idle_timeout=1.0)
 

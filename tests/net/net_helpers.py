@@ -18,7 +18,8 @@ from netlab import Host
 
 from hanabi_p2p.net.frames import FrameDecoder, FrameProtector, encode_frame
 from hanabi_p2p.net.handshake import Handshake
-from hanabi_p2p.net.mesh import Mesh, MeshEvent
+from hanabi_p2p.net.mesh import Mesh
+from hanabi_p2p.net.mesh_events import MeshEvent
 
 
 class TestIdentity:

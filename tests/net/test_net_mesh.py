@@ -42,15 +42,8 @@ from hanabi_p2p.net.frames import (
     encode_payload,
 )
 from hanabi_p2p.net.link import LinkTiming
-from hanabi_p2p.net.mesh import (
-    LinkFailed,
-    Mesh,
-    MeshConfig,
-    MeshEvent,
-    PeerDown,
-    PeerUp,
-    Received,
-)
+from hanabi_p2p.net.mesh import Mesh, MeshConfig
+from hanabi_p2p.net.mesh_events import LinkFailed, MeshEvent, PeerDown, PeerUp, Received
 
 # every test runs real meshes over loopback TCP
 pytestmark = pytest.mark.socket

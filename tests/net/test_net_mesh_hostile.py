@@ -36,15 +36,11 @@ from hanabi_p2p.net.link import LinkTiming, open_link
 from hanabi_p2p.net.mesh import (
     MAX_PENDING_HANDSHAKES,
     MAX_PENDING_PER_SOURCE,
-    LinkFailed,
     Mesh,
     MeshConfig,
-    MeshEvent,
-    PeerDown,
-    PeerUp,
-    Received,
     code_backoff_delay,
 )
+from hanabi_p2p.net.mesh_events import LinkFailed, MeshEvent, PeerDown, PeerUp, Received
 
 TABLE = b"H" * 16
 TIMING = LinkTiming(handshake_timeout=2.0, keepalive_interval=0.1, idle_timeout=1.0)

@@ -19,7 +19,8 @@ from net_helpers import identities_sorted
 from hanabi_p2p.net.errors import LinkAuthError
 from hanabi_p2p.net.frames import Entry
 from hanabi_p2p.net.link import LinkTiming
-from hanabi_p2p.net.mesh import Mesh, MeshConfig, MeshEvent, PeerDown, Received
+from hanabi_p2p.net.mesh import Mesh, MeshConfig
+from hanabi_p2p.net.mesh_events import MeshEvent, PeerDown, Received
 
 # a relay process between two meshes on loopback
 pytestmark = [pytest.mark.process, pytest.mark.socket]

@@ -30,15 +30,8 @@ from hanabi_p2p.net.frames import Entry, Have
 from hanabi_p2p.net.gate import BudgetRule, FdShares, Slot, handshake_to_drop, link_to_close
 from hanabi_p2p.net.handshake import Handshake
 from hanabi_p2p.net.link import Link, LinkTiming, open_link
-from hanabi_p2p.net.mesh import (
-    MAX_LOBBY_LINKS,
-    Mesh,
-    MeshConfig,
-    MeshEvent,
-    PeerDown,
-    PeerUp,
-    Received,
-)
+from hanabi_p2p.net.mesh import MAX_LOBBY_LINKS, Mesh, MeshConfig
+from hanabi_p2p.net.mesh_events import GUEST_QUEUE_LIMIT, MeshEvent, PeerDown, PeerUp, Received
 
 pytestmark = pytest.mark.socket
 
@@ -292,7 +285,7 @@ def test_a_spectator_flooding_frames_never_delays_a_player_and_is_closed() -> No
             assert isinstance(first, Received) and first.frame == Entry(b"my move")
             from_watcher = [e for e in seen if isinstance(e, Received)
                             and e.peer_id == watcher_id.peer_id]
-            assert len(from_watcher) <= mesh_module.GUEST_QUEUE_LIMIT + guest.burst
+            assert len(from_watcher) <= GUEST_QUEUE_LIMIT + guest.burst
             down = await next_matching(
                 host, lambda e: isinstance(e, PeerDown) and e.peer_id == watcher_id.peer_id,
                 seen, WAIT_S)
