@@ -46,10 +46,15 @@ class Claims:
 
     ctx: PeerContext
     by_player: dict[bytes, cw.Complete] = field(default_factory=dict)
+    # bodies already taken: every peer relays each word once, so most arrive several times
+    # (no need to decode and verify them again to find they say nothing new)
+    _taken: set[bytes] = field(default_factory=set)
 
     def take(self, peer_id: bytes, body: bytes) -> cw.Complete | None:
         """A ``complete`` came in on ``peer_id``'s link: the claim if it is new news of a
         seated player at this table, else None (bad bytes are a link problem)."""
+        if body in self._taken:
+            return None
         ctx = self.ctx
         try:
             claim = cw.decode(body)
@@ -62,6 +67,7 @@ class Claims:
         if known is not None and known.covers(claim.holds):
             return None  # nothing new (a relay loop ends here)
         self.by_player[claim.signer] = claim
+        self._taken.add(body)
         return claim
 
     def covers(self, player: bytes, ours: Have) -> bool:
