@@ -40,6 +40,11 @@ class TokenBucket:
         self.spend(1)
         return True
 
+    def until_next(self, now: float) -> float:
+        """Seconds from `now` until one whole token is there (0: one is there now)."""
+        self.available(now)
+        return max(0.0, (1.0 - self.tokens) / self.rate) if self.rate > 0 else float("inf")
+
 
 @dataclass
 class TokenBuckets:

@@ -11,7 +11,8 @@
   strangers are refused for a time that doubles with each (`TableCodeGuard`), so guessing
   from many addresses is as slow as from one.
 * Every link's reading has a budget of frames (`ReadBudget`): a burst, then a steady rate;
-  the excess is dropped and counted, and a link over budget for long is closed.
+  the frame over it is dropped and counted, the link is not read again until its budget
+  allows (TCP then holds the sender back), and a link over budget for long is closed.
 """
 
 from __future__ import annotations
@@ -171,6 +172,13 @@ class ReadBudget:
         if self._over_since is None:
             self._over_since = now
         return False
+
+    def pause(self, now: float) -> float:
+        """How long to stop reading the link after a drop at `now`: until its next frame
+        fits the budget. Not reading is what makes a flood cheap for us: the socket's buffers
+        fill and TCP itself holds the sender back, instead of our decrypting and decoding every
+        frame only to drop it."""
+        return self._bucket.until_next(now)
 
     def over_for_long(self, now: float) -> bool:
         """Over budget, with hardly a pause, for `close_after` seconds."""

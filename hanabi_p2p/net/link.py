@@ -352,6 +352,12 @@ class Link:
         return self.result.initiator
 
     @property
+    def queued_frames(self) -> int:
+        """Frames waiting to be written (a sender that will not be closed for a full
+        outbox keeps this under OUTBOX_MAX_FRAMES)."""
+        return len(self._outbox)
+
+    @property
     def closed(self) -> bool:
         return self._closed is not None
 

@@ -641,6 +641,9 @@ class Mesh:
                             f"sent more than {budget.rule.rate:g} frames a second for"
                             f" {budget.rule.close_after:g} s ({budget.dropped} "
                             "dropped): link closed"))
+                    # read nothing more from it until its budget allows: its flood then
+                    # waits in the socket's buffers, and TCP slows the sender for us
+                    await asyncio.sleep(budget.pause(now))
                     continue
                 info.last_frame = now
                 await self._put(Received(link.peer_id, frame))

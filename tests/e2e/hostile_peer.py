@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import os
+import signal
 import time
 from typing import Any
 
@@ -106,14 +107,16 @@ async def flood(host: str, port: int, wait: float) -> dict[str, Any]:
     """HAVE and WANT as fast as the link takes them; how many, and why the host closed us."""
     from hanabi_p2p.errors import HanabiError
     from hanabi_p2p.net.handshake import Handshake
-    from hanabi_p2p.net.link import LinkTiming, open_link
+    from hanabi_p2p.net.link import OUTBOX_MAX_FRAMES, LinkTiming, open_link
 
     table = await probe_table(host, port)
     identity = Identity.generate()
     sent, links, closed = 0, 0, []
     frames = [fr.Have({}), fr.Want({})]
     end = time.monotonic() + wait
-    while time.monotonic() < end:
+    stopped = asyncio.Event()  # SIGTERM: the test is done with us, report what we did
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopped.set)
+    while time.monotonic() < end and not stopped.is_set():
         try:
             reader, writer = await asyncio.open_connection(host, port)
             hs = Handshake(identity, table.table_id, initiator=True, peer_label=host)
@@ -124,8 +127,15 @@ async def flood(host: str, port: int, wait: float) -> dict[str, Any]:
             continue
         links += 1
         link.start()
+        if links == 1:
+            print("flooding", flush=True)  # (a test may wait for this before it goes on)
         try:
-            while time.monotonic() < end:
+            while time.monotonic() < end and not stopped.is_set():
+                # as fast as the host takes them, and no faster: a full outbox would close
+                # our own link ("the peer is not reading"), where a determined stranger keeps
+                # its connection and pushes on
+                while link.queued_frames > OUTBOX_MAX_FRAMES // 2 and not stopped.is_set():
+                    await asyncio.sleep(0.01)
                 for frame in frames * 50:
                     link.send(frame)
                     sent += 1

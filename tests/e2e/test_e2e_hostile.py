@@ -211,8 +211,9 @@ def _played(procs: Procs, flood_s: float = 0.0) -> tuple[float, dict[str, Any] |
 @pytest.mark.slow
 def test_a_stranger_flooding_frames_cannot_end_someone_elses_game(procs: Procs) -> None:
     # issue 31 case 1: a `watch` link sending 12-15 k frames a second once ended the game
-    # ("waited 20 s for Seat2: unreachable"); now its excess is dropped unread, its link is
-    # closed (5 s over its budget, or silent about `watch`), and the players' frames go first
+    # ("waited 20 s for Seat2: unreachable"); now the link is not read past its budget (TCP
+    # holds the stranger back), it is closed after 5 s over it, and the players' frames go
+    # first. Turn latency under a flood, on a namespace LAN: test_e2e_strangers_lan.py
     quiet, _ = _played(procs)
     flooded, told = _played(procs, flood_s=min(quiet, 12.0))
     assert told is not None and told["sent"] > 20_000, told

@@ -39,3 +39,13 @@ def test_wrong_codes_from_everywhere_make_every_stranger_wait_longer() -> None:
     assert guard.wait_left(0.0) == 8.0 and guard.wait_left(10.0) == 0.0
     guard.right_code()
     assert guard.wait_left(0.0) == 0.0 and guard.wrong_code(0.0) == 0.0
+
+
+def test_a_link_over_budget_is_not_read_again_until_its_next_frame_fits() -> None:
+    budget = ReadBudget(RULE, now=0.0)
+    for _ in range(20):
+        assert budget.take(0.0)
+    assert not budget.take(0.0)
+    pause = budget.pause(0.0)
+    assert abs(pause - 1 / RULE.rate) < 1e-9  # one frame's worth of its rate
+    assert not budget.take(pause * 0.9) and budget.take(pause)
