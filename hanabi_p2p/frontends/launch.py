@@ -58,6 +58,10 @@ DIAL_TRIES = 3
 DIAL_RETRY_FIRST_S = 1.0
 # A host's back-off after wrong table passwords from our address: wait this long at most.
 DIAL_WAIT_MAX_S = 8.0
+# A table refusing every stranger after many wrong passwords from anywhere (someone is
+# guessing it): we wait as told, as often as this, since our own code is likely right and
+# the table lets addresses that never guessed wrong go first when its wait ends.
+TABLE_WIDE_WAITS = 4
 
 Rng = Callable[[int], bytes]
 
@@ -402,32 +406,45 @@ async def _dial_first(peer: Peer, host: str, port: int, expected: bytes, verb: s
     wrong code) is a clear error now, not a redial loop, and leaves no game to "resume"."""
     await peer.mesh.start()
     try:
-        await _dial_with_retries(peer.mesh, host, port, expected)
+        await _dial_with_retries(peer.mesh, host, port, expected, peer.frontend.status)
     except HanabiError as exc:
         await peer.mesh.close()
         reason = exc.reason if isinstance(exc, RemoteProtocolError) else str(exc)
         raise UserError(f"cannot {verb} the table at {host}:{port}: {reason}") from None
 
 
-async def _dial_with_retries(mesh: Mesh, host: str, port: int, host_id: bytes) -> None:
+async def _dial_with_retries(mesh: Mesh, host: str, port: int, host_id: bytes,
+                             tell: Callable[[str], None]) -> None:
     """Dial the host; a connection that times out or drops (a lossy network) is tried
-    again with back-off, a clear refusal (full, wrong password, another table) is not."""
+    again with back-off, a clear refusal (full, wrong password, another table) is not. A
+    table that asks us to wait after wrong passwords is waited for, saying so (`tell`)."""
     delay = DIAL_RETRY_FIRST_S
-    for attempt in range(1, DIAL_TRIES + 1):
+    attempt = table_waits = 0
+    while True:
+        attempt += 1
         try:
             await mesh.dial(host, port, expected=host_id)
             return
         except (LinkTimeoutError, LinkClosedError) as exc:
-            if attempt == DIAL_TRIES:
+            if attempt >= DIAL_TRIES:
                 raise UserError(f"no answer from the table after {DIAL_TRIES} tries "
                                 f"(last: {exc})") from None
             pause = delay
         except RetryLaterError as exc:
-            # someone at our address guessed the table password wrong: the host asks us to
-            # wait a moment (SPEC 4.4); a short wait is worth it, a long one is an error
-            if exc.retry_after > DIAL_WAIT_MAX_S or attempt == DIAL_TRIES:
-                raise
             pause = exc.retry_after + DIAL_RETRY_FIRST_S / 4
+            if exc.table_wide:
+                # someone is guessing the table's password, from anywhere: every stranger
+                # waits (SPEC 4.4); we wait as told, and go first when the wait ends
+                table_waits += 1
+                if table_waits > TABLE_WIDE_WAITS:
+                    raise
+                attempt -= 1  # (not a try of ours that failed)
+                tell(f"the table refuses every newcomer for {exc.retry_after:g} s after many "
+                     "wrong passwords from others (someone may be guessing it): waiting")
+            elif exc.retry_after > DIAL_WAIT_MAX_S or attempt >= DIAL_TRIES:
+                # someone at our address guessed the password wrong: a short wait is worth
+                # it, a long one is an error
+                raise
         await asyncio.sleep(pause)
         delay *= 2
 

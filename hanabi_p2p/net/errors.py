@@ -66,12 +66,15 @@ class PeerRefusedError(HandshakeError):
 
 
 class RetryLaterError(PeerRefusedError):
-    """The table refused us for now: someone at our address guessed its password wrong, and
-    it asks us to wait ``retry_after`` seconds (SPEC 4.4)."""
+    """The table refused us for now: someone guessed its password wrong, at our address or
+    (``table_wide``) many times from anywhere, and it asks us to wait ``retry_after``
+    seconds (SPEC 4.4)."""
 
-    def __init__(self, peer: str, reason: str, retry_after: float) -> None:
+    def __init__(self, peer: str, reason: str, retry_after: float,
+                 table_wide: bool = False) -> None:
         super().__init__(peer, reason)
         self.retry_after = retry_after
+        self.table_wide = table_wide
 
 
 class LinkTimeoutError(RemoteProtocolError):

@@ -9,7 +9,8 @@
 * Caps are kept well under the open-file limit read at start (`FdShares`).
 * A wrong table code from any address counts towards one table-wide streak too: past a few,
   strangers are refused for a time that doubles with each (`TableCodeGuard`), so guessing
-  from many addresses is as slow as from one.
+  from many addresses is as slow as from one; when the wait ends, addresses that never
+  guessed wrong go first, so a joiner who waited as told gets its turn.
 * Every link's reading has a budget of frames (`ReadBudget`): a burst, then a steady rate;
   the frame over it is dropped and counted, the link is not read again until its budget
   allows (TCP then holds the sender back), and a link over budget for long is closed.
@@ -111,11 +112,17 @@ class TableCodeGuard:
     """Wrong table codes from every address together. The first `free` in a row cost
     nothing more (typos of several friends); each further one makes every stranger wait,
     for a time that doubles (`initial`, 2·`initial`, ... at most `cap` seconds). A right
-    code ends the streak."""
+    code ends the streak.
+
+    When a wait ends, the first `grace` seconds belong to addresses with no wrong code on
+    record: an honest joiner who waited as told comes back then and is not beaten to the
+    next try by guessers hammering the table (each of their addresses is on record after its
+    first wrong code, so more addresses buy a guesser one try each, no more)."""
 
     free: int
     initial: float
     cap: float
+    grace: float = 0.0
     streak: int = 0
     refused_until: float = 0.0
 
@@ -135,6 +142,14 @@ class TableCodeGuard:
 
     def wait_left(self, now: float) -> float:
         return max(0.0, self.refused_until - now)
+
+    def wait_for(self, now: float, on_record: bool) -> float:
+        """Seconds a stranger must still wait; `on_record`: its address sent a wrong code
+        before (it then waits out the grace too)."""
+        left = self.wait_left(now)
+        if left > 0 or not on_record or self.refused_until == 0.0:
+            return left
+        return max(0.0, self.refused_until + self.grace - now)
 
 
 # ---------------------------------------------------------------------------- reading

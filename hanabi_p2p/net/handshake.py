@@ -160,13 +160,20 @@ def backoff_reason(source: str, seconds: int) -> str:
     return f"too many wrong table passwords (--code) from {source}: try again in {seconds} s"
 
 
-def retry_after(reason: str) -> float | None:
-    """The seconds a refusal made by `backoff_reason` asks to wait; None for any other."""
+# The ADDRESS of a table-wide refusal: many wrong passwords from all addresses together.
+TABLE_WIDE_SOURCE = "anywhere"
+
+
+def retry_after(reason: str) -> tuple[float, bool] | None:
+    """The seconds a refusal made by `backoff_reason` asks to wait, and whether it is the
+    table-wide one; None for any other refusal."""
     found = _RETRY_AFTER.search(reason)
-    return float(found.group(1)) if found else None
+    if found is None:
+        return None
+    return float(found.group(2)), found.group(1) == TABLE_WIDE_SOURCE
 
 
-_RETRY_AFTER = re.compile(r"wrong table passwords \(--code\) from \S+: try again in (\d+) s$")
+_RETRY_AFTER = re.compile(r"wrong table passwords \(--code\) from (\S+): try again in (\d+) s$")
 
 
 def fingerprint_hex(peer_id: bytes) -> str:
@@ -328,9 +335,9 @@ class Handshake:
             raise LocalProtocolError(f"handshake cannot receive in state {self.state.value}")
         try:
             if isinstance(frame, Error):
-                wait = retry_after(frame.reason)
-                if wait is not None:
-                    raise RetryLaterError(self.peer_label, f"refused: {frame.reason}", wait)
+                later = retry_after(frame.reason)
+                if later is not None:
+                    raise RetryLaterError(self.peer_label, f"refused: {frame.reason}", *later)
                 raise PeerRefusedError(self.peer_label, f"refused: {frame.reason}")
             handler = self._TRANSITIONS.get((self.state, type(frame)))
             if handler is None:

@@ -61,6 +61,7 @@ from hanabi_p2p.net.gate import (
     link_to_close,
 )
 from hanabi_p2p.net.handshake import (
+    TABLE_WIDE_SOURCE,
     Handshake,
     RandomBytes,
     Signer,
@@ -89,6 +90,9 @@ MAX_LOBBY_LINKS_PER_SOURCE = 16
 TABLE_CODE_FREE_GUESSES = 8
 TABLE_CODE_BACKOFF_INITIAL_S = 1.0
 TABLE_CODE_BACKOFF_MAX_S = 32.0
+# After a table-wide wait, this long only for addresses with no wrong code on record: a joiner
+# who waited comes back within it (it waits the whole seconds it was told, plus a little).
+TABLE_CODE_GRACE_S = 3.0
 # Frames (all kinds) one link may feed the mesh: a seated player far more than any game
 # needs (the peer core has finer budgets per kind), a guest a small share. The excess is
 # dropped and counted; a link over its budget for this long is closed as a link problem.
@@ -130,6 +134,7 @@ class MeshConfig:
     table_code_free_guesses: int = TABLE_CODE_FREE_GUESSES
     table_code_backoff_initial: float = TABLE_CODE_BACKOFF_INITIAL_S
     table_code_backoff_max: float = TABLE_CODE_BACKOFF_MAX_S
+    table_code_grace: float = TABLE_CODE_GRACE_S
     seated_budget: BudgetRule = SEATED_BUDGET
     guest_budget: BudgetRule = GUEST_BUDGET
     # None: read the open-file limit at start (tests give one)
@@ -207,7 +212,8 @@ class Mesh:
                                 MAX_LOBBY_LINKS_PER_SOURCE)
         self._code_guard = TableCodeGuard(self._config.table_code_free_guesses,
                                           self._config.table_code_backoff_initial,
-                                          self._config.table_code_backoff_max)
+                                          self._config.table_code_backoff_max,
+                                          self._config.table_code_grace)
         self._closing = False
         # what this mesh queued for its peers, over every link it ever had (benchmarks)
         self.frames_sent = 0
@@ -439,10 +445,13 @@ class Mesh:
             writer.close()
             return
         wait, who = self.code_backoff_left(source), source
-        if wait <= 0 and self.accepting_new and self.table_code_wait > 0:
+        table_wait = self._code_guard.wait_for(asyncio.get_running_loop().time(),
+                                               source in self._failed_code_by_source)
+        if wait <= 0 and self.accepting_new and table_wait > 0:
             # many wrong codes from all addresses together: in the lobby every stranger
-            # waits (after the seating, `_may_connect` still lets seated players in)
-            wait, who = self.table_code_wait, "anywhere"
+            # waits, and then those that never guessed wrong go first (after the seating,
+            # `_may_connect` still lets seated players in)
+            wait, who = table_wait, TABLE_WIDE_SOURCE
             self.refused_table_wide += 1
         if wait > 0:
             # Refused before any work (no key exchange, no signature): a HELLO made once per

@@ -49,3 +49,14 @@ def test_a_link_over_budget_is_not_read_again_until_its_next_frame_fits() -> Non
     pause = budget.pause(0.0)
     assert abs(pause - 1 / RULE.rate) < 1e-9  # one frame's worth of its rate
     assert not budget.take(pause * 0.9) and budget.take(pause)
+
+
+def test_when_the_table_wide_wait_ends_addresses_that_never_guessed_wrong_go_first() -> None:
+    guard = TableCodeGuard(free=0, initial=4.0, cap=4.0, grace=2.0)
+    assert guard.wait_for(0.0, on_record=True) == 0.0  # no wait yet: no grace either
+    guard.wrong_code(10.0)  # waits until 14
+    assert guard.wait_for(12.0, on_record=False) == 2.0
+    assert guard.wait_for(12.0, on_record=True) == 2.0
+    assert guard.wait_for(14.5, on_record=False) == 0.0  # a joiner back as told: its turn
+    assert guard.wait_for(14.5, on_record=True) == 1.5  # a guesser: after the grace
+    assert guard.wait_for(16.0, on_record=True) == 0.0

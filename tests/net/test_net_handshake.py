@@ -476,7 +476,8 @@ def test_mitm_swapping_only_ephemeral_keys_fails_auth(secret: bytes | None) -> N
 
 
 def test_a_backoff_refusal_reads_back_as_the_wait_it_asks_for() -> None:
-    from hanabi_p2p.net.handshake import backoff_reason, retry_after
+    from hanabi_p2p.net.handshake import TABLE_WIDE_SOURCE, backoff_reason, retry_after
 
-    assert retry_after(backoff_reason("10.0.0.7", 4)) == 4.0
+    assert retry_after(backoff_reason("10.0.0.7", 4)) == (4.0, False)
+    assert retry_after(backoff_reason(TABLE_WIDE_SOURCE, 16)) == (16.0, True)
     assert retry_after("refused: the table is full") is None

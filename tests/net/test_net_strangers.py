@@ -26,7 +26,7 @@ from net_helpers import TestIdentity, identities_sorted, next_matching
 
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.net import mesh as mesh_module
-from hanabi_p2p.net.errors import LinkFloodError, PeerRefusedError
+from hanabi_p2p.net.errors import LinkFloodError, PeerRefusedError, RetryLaterError
 from hanabi_p2p.net.frames import Entry, Have
 from hanabi_p2p.net.gate import BudgetRule, FdShares, Slot, handshake_to_drop, link_to_close
 from hanabi_p2p.net.handshake import Handshake
@@ -225,6 +225,81 @@ def test_password_guessing_spread_over_many_addresses_is_bounded_in_total() -> N
         finally:
             reader.cancel()
             await host.close()
+
+    run(main())
+
+
+def honest_joiner_against_guessers(grace: float) -> tuple[int, int]:
+    """Guessers from 8 addresses hammer a table (their own back-off tiny: only the
+    table-wide wait holds them), while a friend with the right code, from an address of its
+    own, waits each time as told and tries again: (the friend's tries until it got in or gave
+    up after 4, the guessers' wrong codes meanwhile)."""
+    async def main() -> tuple[int, int]:
+        host_id, friend_id = identities_sorted(b"grace-host", b"grace-friend")
+        conf = config(code_backoff_initial=0.01, code_backoff_max=0.01,
+                      table_code_free_guesses=2, table_code_backoff_initial=0.5,
+                      table_code_backoff_max=1.0, table_code_grace=grace)
+        host = await started(host_id, secret=b"moon", config=conf)
+        reader = asyncio.create_task(drain(host))
+        stop = asyncio.Event()
+
+        async def guesser(i: int) -> None:
+            identity = TestIdentity(b"hammer%d" % i)
+            while not stop.is_set():
+                await guess(host.port, identity, b"sun", f"127.0.6.{i + 1}")
+                await asyncio.sleep(0.005)
+
+        guessers = [asyncio.create_task(guesser(i)) for i in range(8)]
+        try:
+            await until(lambda: host.table_code_wait > 0)
+            for tries in range(1, 5):
+                told = await guess(host.port, friend_id, b"moon", "127.0.0.9")
+                if told is None:
+                    return tries, host.failed_code_attempts
+                assert isinstance(told, RetryLaterError) and told.table_wide, told
+                await asyncio.sleep(told.retry_after + 0.05)  # as `join` does
+            return 0, host.failed_code_attempts
+        finally:
+            stop.set()
+            await asyncio.gather(*guessers)
+            reader.cancel()
+            await host.close()
+
+    return run(main())
+
+
+def test_a_joiner_who_waits_as_told_gets_in_while_others_keep_guessing() -> None:
+    # the table-wide wait over, addresses that never guessed wrong go first for a moment
+    # (without that moment, the guessers took every slot the waits left: 4 tries of 4 lost)
+    tries, wrong = honest_joiner_against_guessers(grace=1.5)
+    assert tries in (1, 2), tries
+    # still bounded: the free guesses, those in flight as each wait began (one per guesser
+    # at most), about one a wait; unbounded, 8 guessers would have made hundreds meanwhile
+    assert wrong <= 2 + 8 + 4, wrong
+
+
+def test_join_waits_out_a_table_wide_refusal_saying_why_and_sits_down() -> None:
+    from hanabi_p2p.frontends.launch import _dial_with_retries
+
+    async def main() -> None:
+        host_id, joiner_id = identities_sorted(b"patient-host", b"patient-joiner")
+        conf = config(code_backoff_initial=60.0, table_code_free_guesses=1,
+                      table_code_backoff_initial=2.0, table_code_backoff_max=2.0)
+        host = await started(host_id, secret=b"moon", config=conf)
+        joiner = await started(joiner_id, secret=b"moon")
+        reader = asyncio.create_task(drain(host))
+        told: list[str] = []
+        try:
+            for i in range(2):  # someone else guesses wrong twice: every newcomer waits 2 s
+                await guess(host.port, TestIdentity(b"other%d" % i), b"sun", f"127.0.7.{i + 1}")
+            assert host.table_code_wait > 0
+            await _dial_with_retries(joiner, "127.0.0.1", host.port, host_id.peer_id,
+                                     told.append)
+            assert host_id.peer_id in joiner.connected
+            assert len(told) == 1 and "someone may be guessing it" in told[0], told
+        finally:
+            reader.cancel()
+            await asyncio.gather(joiner.close(), host.close())
 
     run(main())
 
