@@ -1,8 +1,9 @@
 """What strangers may cost a mesh, decided without any I/O (the mesh applies the choices).
 
-* Unfinished handshakes: when a slot is needed, the one dropped is an *idle* connection (one
-  that has not sent its HELLO) before a working one, and of those the oldest of the source
-  address holding the most: 400 idle connections from 100 addresses never push out a joiner
+* Unfinished handshakes: when a slot is needed, the one dropped is an *idle* connection (its
+  handshake has not moved on for a while: silent, or stalled after its HELLO) before a
+  working one, and of those the one that moved on the longest ago of the source address
+  holding the most: 400 stalled connections from 100 addresses never push out a joiner
   whose handshake is under way (`handshake_to_drop`).
 * Links of peers that are not seated, in the lobby: at most so many per address and in all;
   past either, the link idle the longest is closed (`link_to_close`).
@@ -36,8 +37,8 @@ class Slot:
     """One connection or link as the choices see it."""
 
     source: str  # the other end's IP address
-    working: bool  # a handshake that got the peer's HELLO; a link that sent a frame lately
-    since: float  # when it arrived (handshakes) or last sent a frame (links)
+    working: bool  # a handshake that moved on lately; a link that sent a frame lately
+    since: float  # when its handshake last moved on, or its link last sent a frame
 
 
 def handshake_to_drop(pending: Sequence[Slot], source: str, per_source: int,

@@ -106,6 +106,9 @@ GUEST_BUDGET = BudgetRule(GUEST_FRAME_RATE_PER_S, GUEST_FRAME_BURST, OVER_BUDGET
 # joiner from another, and even one from the same address gets its turn.
 MAX_PENDING_HANDSHAKES = 16
 MAX_PENDING_PER_SOURCE = 4
+# A handshake whose state has not moved for this long counts as idle (a joiner's takes a few
+# round trips and a little CPU: milliseconds on a LAN, well under a second on a busy machine)
+HANDSHAKE_STALL_S = 1.0
 # A source that sent a wrong table code is refused for this long, doubling with every further
 # wrong code in a row (1 s, 2 s, 4 s, ... at most 64 s): a typo costs a second, a guesser
 # gets a handful of guesses a minute.
@@ -150,14 +153,22 @@ class _Pending:
     since: float
     handshake: Handshake | None = None
     evicted: bool = False
+    # the handshake's state when last looked at, and when it was first seen in it
+    seen_state: State | None = None
+    progress_at: float = field(init=False)
 
-    def slot(self) -> Slot:
-        working = self.handshake is not None and self.handshake.state not in IDLE_STATES
-        return Slot(self.source, working, self.since)
+    def __post_init__(self) -> None:
+        self.progress_at = self.since
 
-
-# A connection in these has not yet sent its HELLO: idle, dropped before working ones.
-IDLE_STATES = frozenset({State.START, State.AWAIT_HELLO})
+    def slot(self, now: float) -> Slot:
+        """As the choices see it: working while it is new or its handshake moves on; idle
+        once it has not moved for HANDSHAKE_STALL_S (silent from the start, or silent after
+        its HELLO), and ranked by when it last moved, so that a stranger's stalled
+        connections go before a joiner's, whose handshake moves every few milliseconds."""
+        state = self.handshake.state if self.handshake is not None else None
+        if state != self.seen_state:
+            self.seen_state, self.progress_at = state, now
+        return Slot(self.source, now - self.progress_at < HANDSHAKE_STALL_S, self.progress_at)
 
 
 @dataclass(slots=True)
@@ -525,7 +536,8 @@ class Mesh:
         working ones, fairly across sources (`gate.handshake_to_drop`)."""
         pending = list(self._pending.values())
         per_source = min(MAX_PENDING_PER_SOURCE, self._shares.pending)
-        for index in handshake_to_drop([p.slot() for p in pending], source, per_source,
+        now = asyncio.get_running_loop().time()
+        for index in handshake_to_drop([p.slot(now) for p in pending], source, per_source,
                                        self._shares.pending):
             self._evict(pending[index])
 

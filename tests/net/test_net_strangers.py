@@ -27,7 +27,7 @@ from net_helpers import TestIdentity, identities_sorted, next_matching
 from hanabi_p2p.errors import HanabiError
 from hanabi_p2p.net import mesh as mesh_module
 from hanabi_p2p.net.errors import LinkFloodError, PeerRefusedError, RetryLaterError
-from hanabi_p2p.net.frames import Entry, Have
+from hanabi_p2p.net.frames import Entry, Have, encode_frame
 from hanabi_p2p.net.gate import BudgetRule, FdShares, Slot, handshake_to_drop, link_to_close
 from hanabi_p2p.net.handshake import Handshake
 from hanabi_p2p.net.link import Link, LinkTiming, open_link
@@ -152,11 +152,26 @@ def test_an_idle_connection_is_dropped_long_before_a_working_handshake() -> None
 
 
 def test_400_idle_connections_from_100_addresses_never_keep_a_joiner_out() -> None:
+    joiners_among_stalled_connections(hello=False)
+
+
+def test_400_connections_stalled_after_their_hello_never_keep_a_joiner_out() -> None:
+    # a HELLO makes a connection look at work; one that says nothing more soon is idle again
+    joiners_among_stalled_connections(hello=True)
+
+
+def joiners_among_stalled_connections(hello: bool) -> None:
+    """Three joiners in a row dial a host that 100 addresses keep 4 connections each open to
+    (silent, or silent after a HELLO), again as soon as the host drops them."""
     async def main() -> None:
         host_id, joiner_id = identities_sorted(b"idle-host", b"idle-joiner")
         host = await started(host_id, config=config(PATIENT))
         reader = asyncio.create_task(drain(host))
         writers: list[asyncio.StreamWriter] = []
+
+        first = Handshake(TestIdentity(b"idle-stranger"), TABLE, initiator=True,
+                          peer_label="host").start()
+        opening = b"".join(encode_frame(frame) for frame in first) if hello else b""
 
         async def flood() -> None:
             # 4 from each of 100 addresses, and again as soon as the host drops them
@@ -164,6 +179,7 @@ def test_400_idle_connections_from_100_addresses_never_keep_a_joiner_out() -> No
                 for n in range(400):
                     _, writer = await asyncio.open_connection(
                         "127.0.0.1", host.port, local_addr=(f"127.0.2.{n % 100 + 1}", 0))
+                    writer.write(opening)
                     writers.append(writer)
                 await asyncio.sleep(0)
 
