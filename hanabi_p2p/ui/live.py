@@ -87,7 +87,7 @@ def code_of(session: TableSession, table_id: bytes) -> str | None:
     return table_code(table_id, [seat.peer_id for seat in session.seats])
 
 
-def _members(session: TableSession) -> list[tuple[bytes, str]]:
+def table_members(session: TableSession) -> list[tuple[bytes, str]]:
     """(peer id, name) of everyone at the table, in seat order (join order before seating)."""
     if session.seats:
         return [(seat.peer_id, seat.name) for seat in session.seats]
@@ -112,19 +112,19 @@ def _runner(session: TableSession, facts: ShellFacts, peer_id: bytes) -> str:
     for a seat declares, or as we know for our own), OWN_MACHINE for one on a machine of its
     own; "" for a person."""
     if peer_id in facts.bots:
-        return next((name for member, name in _members(session) if member == session.me), "")
+        return next((name for member, name in table_members(session) if member == session.me), "")
     join = session.joins.get(peer_id)
     if join is None or join.runner is None:
         return ""
     if not join.runner:
         return OWN_MACHINE
-    return next((name for member, name in _members(session) if member == join.runner),
+    return next((name for member, name in table_members(session) if member == join.runner),
                 OWN_MACHINE)
 
 
 def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
     assert session.table is not None
-    names = [name for peer_id, name in _members(session) if peer_id not in facts.removed]
+    names = [name for peer_id, name in table_members(session) if peer_id not in facts.removed]
     seats = tuple(
         LobbySeat(
             name,
@@ -136,7 +136,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
             peer_id=peer_id,
             looks_like=look_alike(name, names) or "",
         )
-        for peer_id, name in _members(session)
+        for peer_id, name in table_members(session)
         if peer_id not in facts.removed
     )
     i_am_host = session.host_id == session.me

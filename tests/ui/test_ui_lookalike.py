@@ -32,3 +32,21 @@ def test_names_that_differ_are_not_marked() -> None:
     view = lobby_view(pair.ann, facts())
     assert [s.looks_like for s in view.seats] == ["", ""]
     assert "looks like" not in lobby_text(view)
+
+
+def test_the_hosts_plain_text_output_marks_a_look_alike_with_both_fingerprints() -> None:
+    from hanabi_p2p.identity import fingerprint
+    from hanabi_p2p.narration.narrator import looks_like_note
+    from hanabi_p2p.ui.live import table_members
+
+    pair = Pair()
+    pair.ann.open_table("Ann's table", "Ann", GameConfig(2))
+    pair.deliver()
+    pair.bob.request_seat(SPOOF, Address("127.0.0.1", 40001))
+    pair.deliver()
+    members = table_members(pair.ann)
+    note = looks_like_note(SPOOF, pair.bob.me, members)
+    assert note == f" — looks like Ann ({fingerprint(pair.ann.me)})"
+    assert looks_like_note("Ann", pair.ann.me, members).endswith(
+        f"({fingerprint(pair.bob.me)})")
+    assert looks_like_note("Bob", pair.bob.me, members) == ""
