@@ -14,6 +14,7 @@ from pathlib import Path
 
 from hanabi_p2p.datadir import PRIVATE_DIR
 from hanabi_p2p.portable import open_no_follow
+from hanabi_p2p.userfile import FileRefused, read_regular_file
 
 # A note is a reminder, not an essay; the file is ours but is still read defensively.
 MAX_NOTE_CHARS = 80
@@ -70,10 +71,10 @@ class NoteBook:
 def _read(path: Path) -> dict[int, str]:
     """The saved notes; a missing, oversized or damaged file is an empty notebook (notes are
     a convenience: losing them must never stop a game from resuming)."""
-    with contextlib.suppress(OSError, ValueError):
-        if path.stat().st_size > MAX_NOTES_FILE_BYTES:
-            return {}
-        raw = json.loads(path.read_text(encoding="utf-8"))
+    with contextlib.suppress(FileRefused, ValueError):
+        # a regular file only (a FIFO would hang the game, a link could point anywhere)
+        data = read_regular_file(path, limit=MAX_NOTES_FILE_BYTES, what="notes file")
+        raw = json.loads(data.decode("utf-8"))
         if isinstance(raw, dict):
             return {
                 int(card): str(text)[:MAX_NOTE_CHARS]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -139,6 +140,21 @@ def test_a_damaged_notes_file_is_an_empty_notebook(tmp_path: Path) -> None:
     (tmp_path / "private").mkdir()
     (tmp_path / "private" / "ab.notes.json").write_text("{not json")
     assert NoteBook.for_game(tmp_path / "games" / "ab.hlog").all() == {}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_notes_file_that_is_a_fifo_or_a_link_is_an_empty_notebook_never_a_hang(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "games").mkdir()
+    private = tmp_path / "private"
+    private.mkdir()
+    os.mkfifo(private / "ab.notes.json")  # read as a file, nobody ever writes it: a hang
+    assert NoteBook.for_game(tmp_path / "games" / "ab.hlog").all() == {}
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text('{"1": "from somewhere else"}')
+    (private / "cd.notes.json").symlink_to(elsewhere)
+    assert NoteBook.for_game(tmp_path / "games" / "cd.hlog").all() == {}
 
 
 def test_the_end_screen_shows_every_hand_face_up() -> None:
