@@ -14,7 +14,7 @@ live table never does for the viewer's own hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError
@@ -22,11 +22,10 @@ from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.narration.narrator import describe, seat_name, turn_line
 from hanabi_p2p.narration.terms import variant_summary
 from hanabi_p2p.rules.actions import Action, Clue
-from hanabi_p2p.rules.cards import RANKS, Card, GameConfig
-from hanabi_p2p.rules.copies import is_last_copy
+from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState, Outcome
 from hanabi_p2p.safe_text import safe, safe_name
-from hanabi_p2p.ui.board import Board, CardCell, board_from_state
+from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs
 from hanabi_p2p.ui.table import (
     MAX_NAME_COLUMNS,
@@ -38,6 +37,7 @@ from hanabi_p2p.ui.table import (
     _narrowed,
     _possibilities,
     _spread,
+    knowledge_columns,
     log_lines,
 )
 from hanabi_p2p.ui.text import Line, fit, join_cells, pad, width
@@ -171,14 +171,7 @@ class ReplayCursor:
 def face_up_board(state: GameState) -> Board:
     """The table with every hand face up: what each holder knew of each card stays as the
     live table computes it (from clues and what that holder could see)."""
-    board = board_from_state(state, 0)
-    own = tuple(_face_up(cell, state) for cell in board.hands[0])
-    return replace(board, my_seat=NO_SEAT, hands=(own, *board.hands[1:]))
-
-
-def _face_up(cell: CardCell, state: GameState) -> CardCell:
-    face = state.faces[cell.card]
-    return replace(cell, face=face, last_copy=face is not None and is_last_copy(state, face))
+    return board_from_state(state, NO_SEAT)
 
 
 def _title(replay: Replay, step: Step, glyphs: Glyphs, columns: int) -> Line:
@@ -217,7 +210,6 @@ def hand_lines(
     labels_w = [width(_name_label(board, labels, seat, glyphs)) for seat in range(players)]
     # as the live table lays names out, with the gap kept after a name cut short
     name_w = min(max(labels_w), MAX_NAME_COLUMNS)
-    suits = len(board.config.suits)
     lines: list[Line] = []
     for seat in range(players):
         hand = board.hands[seat]
@@ -233,7 +225,7 @@ def hand_lines(
         for cell in hand:
             colours, ranks = _possibilities(cell, board, glyphs)
             knowledge.append([*colours, ("", " "), *ranks] if _narrowed(cell, board) else [])
-        cell_w = max([width(f) for f in faces] + [suits + 1 + len(RANKS)])
+        cell_w = max([width(f) for f in faces] + [knowledge_columns(board, hand)])
         per_row = max((columns - width(name_cell) + 1) // (cell_w + 1), 1)
         if not hand:
             lines.append([*name_cell, ("class:dim", _("no cards left"))])

@@ -34,12 +34,13 @@ class Glyphs:
     note: str = "✎"  # a card carries our private note
     computer: str = " ⚙"  # a computer player, followed by whose machine runs it
     new_mark: str = "▸ "  # a log line that is new since our last turn
+    trash: str = "⊘"  # its holder can tell the card is no longer needed (known trash)
 
 
 UNICODE = Glyphs("●", "○", "✖", "·", "▶", "·", "─", "│", "…", " · ")
 ASCII = Glyphs(
     "o", ".", "X", "-", ">", ".", "-", "|", "~", " | ", last_copy="!", note="%",
-    computer=" @", new_mark="> ",
+    computer=" @", new_mark="> ", trash="x",
 )
 
 
