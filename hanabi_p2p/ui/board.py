@@ -13,6 +13,7 @@ from hanabi_p2p.rules.cards import Card, GameConfig, Suit
 from hanabi_p2p.rules.copies import is_last_copy
 from hanabi_p2p.rules.empathy import card_empathy, seen_counts
 from hanabi_p2p.rules.engine import End, GameState
+from hanabi_p2p.rules.stats import pace
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,12 +70,6 @@ class Board:
 
     def firework(self, suit: Suit) -> int:
         return dict(self.fireworks).get(suit, 0)
-
-
-def pace(state: GameState) -> int:
-    """Discards the team can still afford (hanab.live's "pace"): score + cards left in the
-    deck + players - the best reachable score. Below 0 the best score is out of reach."""
-    return state.score + state.cards_left + state.config.players - state.max_achievable
 
 
 def _cell(

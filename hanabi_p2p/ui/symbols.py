@@ -35,12 +35,15 @@ class Glyphs:
     computer: str = " ⚙"  # a computer player, followed by whose machine runs it
     new_mark: str = "▸ "  # a log line that is new since our last turn
     trash: str = "⊘"  # its holder can tell the card is no longer needed (known trash)
+    # a chart's levels, lowest first (the first one is empty), and a save on the timeline
+    blocks: str = " ▁▂▃▄▅▆▇█"
+    save: str = "◆"
 
 
 UNICODE = Glyphs("●", "○", "✖", "·", "▶", "·", "─", "│", "…", " · ")
 ASCII = Glyphs(
     "o", ".", "X", "-", ">", ".", "-", "|", "~", " | ", last_copy="!", note="%",
-    computer=" @", new_mark="> ", trash="x",
+    computer=" @", new_mark="> ", trash="x", blocks=" _.-:=+*#", save="s",
 )
 
 
