@@ -74,7 +74,7 @@ def timeline(
     cursor: int | None = None,
 ) -> Line:
     """The turns as a rule, a misplay as a burnt fuse, a save as its mark; the column of
-    turn index `cursor` (if given) in reverse video."""
+    turn index `cursor` (if given) in the cursor's style (reverse video)."""
     here = column_of(cursor, len(marks), width) if cursor is not None else -1
     line: Line = []
     for column, run in enumerate(column_runs(len(marks), width)):
@@ -85,6 +85,6 @@ def timeline(
         elif Mark.SAVE in found:
             fragment = ("class:good", glyphs.save)
         if column == here:
-            fragment = (f"{fragment[0]} reverse", fragment[1])
+            fragment = (f"{fragment[0]} class:timeline-cursor", fragment[1])
         line.append(fragment)
     return line

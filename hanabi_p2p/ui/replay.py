@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError
 from hanabi_p2p.i18n import _, ngettext
@@ -24,8 +25,10 @@ from hanabi_p2p.narration.terms import variant_summary
 from hanabi_p2p.rules.actions import Action, Clue
 from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState, Outcome
+from hanabi_p2p.rules.stats import GameStats, game_stats
 from hanabi_p2p.safe_text import safe, safe_name
 from hanabi_p2p.ui.board import Board, board_from_state
+from hanabi_p2p.ui.summary import timeline_line
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs
 from hanabi_p2p.ui.table import (
     MAX_NAME_COLUMNS,
@@ -168,6 +171,12 @@ class ReplayCursor:
 # --- drawing ----------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4)
+def replay_stats(game: ReplayGame) -> GameStats | None:
+    """The game's numbers, counted once per game replayed (every key redraws the screen)."""
+    return game_stats(game.config, game.faces, game.actions)
+
+
 def face_up_board(state: GameState) -> Board:
     """The table with every hand face up: what each holder knew of each card stays as the
     live table computes it (from clues and what that holder could see)."""
@@ -299,6 +308,9 @@ def render_replay(
     labels = TableLabels(names=tuple(safe_name(n) for n in replay.game.names))
     header = [_title(replay, step, glyphs, columns), *_header_section(board, labels, glyphs,
                                                                       columns)[1:]]
+    stats = replay_stats(replay.game)
+    if stats is not None:  # where this step stands in the game: misplays and saves marked
+        header.append(timeline_line(stats, columns, glyphs, cursor=step.state.turn))
     rule: Line = [("class:rule", glyphs.rule * columns)]
     touched = step.outcome.touched if step.outcome is not None else frozenset()
     hands = hand_lines(board, labels, glyphs, columns, touched)

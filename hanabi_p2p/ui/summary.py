@@ -140,6 +140,20 @@ def chart_lines(
     return [fit(line, columns) for line in lines]
 
 
+def timeline_line(
+    stats: GameStats, columns: int, glyphs: Glyphs = UNICODE, cursor: int | None = None
+) -> Line:
+    """The timeline alone, as the replay draws it under its header: the turns, misplays and
+    saves marked, turn `cursor` (turns taken) in reverse video, the legend at the right."""
+    label = _("Turns")
+    legend = _legend(glyphs)
+    label_w = width([("", label)]) + 1
+    chart_w = max(columns - label_w - 1 - width(legend), 1)
+    bar = timeline([p.mark for p in stats.points], chart_w, glyphs, cursor)
+    return fit([*pad([("class:label", label)], label_w), *bar,
+                ("", " " * (chart_w - width(bar) + 1)), *legend], columns)
+
+
 def tall_chart_text(
     stats: GameStats, config: GameConfig, columns: int, glyphs: Glyphs = UNICODE,
     height: int = TALL_CHART_ROWS,

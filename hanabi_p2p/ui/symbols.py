@@ -89,6 +89,7 @@ _COMMON: dict[str, str] = {
     "input": "",
     "prompt": "bold",
     "new": "bold",
+    "timeline-cursor": "reverse",  # the replay's step on its timeline of the game
 }
 
 # On a dark background. Multicolour has no single colour, so it is magenta and bold: its

@@ -25,6 +25,7 @@ from hanabi_p2p.log.storage import parse
 from hanabi_p2p.narration.narrator import describe
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.rules.cards import Card, Suit
+from hanabi_p2p.rules.stats import Mark
 from hanabi_p2p.session.verify import verify_file
 from hanabi_p2p.ui.board import board_from_state
 from hanabi_p2p.ui.replay import (
@@ -36,6 +37,7 @@ from hanabi_p2p.ui.replay import (
     ReplayGame,
     face_up_board,
     render_replay,
+    replay_stats,
     replay_steps,
 )
 from hanabi_p2p.ui.replay_app import ReplayApp
@@ -311,3 +313,24 @@ def test_a_file_replay_stops_before_an_illegal_action_and_says_why(tmp_path: Pat
 def test_the_final_round_is_announced_as_at_the_table(replay: Replay) -> None:
     step = next(s for s in replay.steps if s.state.final_round_turns_left == 3)
     assert "FINAL ROUND: 3 turns left" in screen(replay, step.index)[0]
+
+
+def test_the_timeline_marks_misplays_saves_and_the_step_shown(replay: Replay) -> None:
+    stats = replay_stats(replay.game)
+    assert stats is not None
+    saves = sum(p.mark is Mark.SAVE for p in stats.points)
+    misplays = sum(p.mark is Mark.MISPLAY for p in stats.points)
+    cursor_columns = []
+    for step in (0, 30, replay.last):
+        lines = render_replay(ReplayCursor(replay, step), 80, 24)
+        row = next(line for line in lines if plain(line).startswith("Turns "))
+        text = plain(row)
+        assert text.endswith("✖ misplay  ◆ save") and width(row) <= 80
+        bar = text.removeprefix("Turns ").split("  ")[0].strip()
+        assert bar.count("◆") == saves and bar.count("✖") == misplays  # 54 columns: one a turn
+        column = 0
+        for style, fragment in row:
+            if "class:timeline-cursor" in style.split():
+                cursor_columns.append(column)
+            column += width([(style, fragment)])
+    assert cursor_columns == sorted(cursor_columns) and len(set(cursor_columns)) == 3

@@ -99,7 +99,8 @@ def test_the_timeline_marks_misplays_over_saves_and_the_cursor() -> None:
     squeezed = "".join(t for _s, t in timeline([Mark.SAVE, Mark.MISPLAY, None, None], 2))
     assert squeezed == "✖─"
     cursor = timeline(marks, 10, cursor=3)
-    assert [style for style, _t in cursor if "reverse" in style] == ["class:bad reverse"]
+    assert [style for style, _t in cursor if "cursor" in style] == [
+        "class:bad class:timeline-cursor"]
 
 
 # --- the summary -------------------------------------------------------------------------------
