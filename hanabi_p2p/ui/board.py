@@ -73,7 +73,8 @@ class Board:
 
 
 def _cell(
-    state: GameState, card: int, holder: int, show_face: bool, seen: list[int]
+    state: GameState, card: int, holder: int, show_face: bool, observer: int | None,
+    seen: list[int],
 ) -> CardCell:
     colours: list[Suit] = []
     ranks: list[int] = []
@@ -84,7 +85,7 @@ def _cell(
             colours.append(record.colour)
         if record.rank is not None and record.rank not in ranks:
             ranks.append(record.rank)
-    knowledge = card_empathy(state, card, holder, None, seen)
+    knowledge = card_empathy(state, card, holder, observer, seen)
     face = state.faces[card] if show_face else None
     return CardCell(
         card=card,
@@ -108,7 +109,8 @@ def board_from_state(state: GameState, my_seat: int) -> Board:
     hands: list[tuple[CardCell, ...]] = []
     for seat, hand in enumerate(state.hands):
         seen = seen_counts(state, seat, observer)  # the same for every card of the hand
-        hands.append(tuple(_cell(state, card, seat, seat != my_seat, seen) for card in hand))
+        hands.append(tuple(_cell(state, card, seat, seat != my_seat, observer, seen)
+                           for card in hand))
     discards = tuple(
         face for face in (state.faces[card] for card in state.discard_pile) if face is not None
     )
