@@ -8,7 +8,7 @@ from hanabi_p2p.narration.terms import end_reason, rating_word
 from hanabi_p2p.rules.cards import MAX_STRIKES, Rating
 from hanabi_p2p.rules.stats import GameStats, stats_of_state
 from hanabi_p2p.safe_text import safe_name
-from hanabi_p2p.ui.summary import chart_lines, summary_lines
+from hanabi_p2p.ui.summary import chart_lines, summary_holds_hands, summary_lines
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_style
 from hanabi_p2p.ui.table import log_lines
 from hanabi_p2p.ui.text import Line, fit, flow, join_cells, width, wrap_text
@@ -77,8 +77,10 @@ def render_end(
         # holds five players' rows and the charts
         together: Line = [*fireworks, ("class:dim", glyphs.dot), *fuses]
         lines.extend([together] if width(together) <= columns else [fireworks, fuses])
-        lines.extend(summary_lines(stats, [safe_name(n) for n in view.names], columns,
-                                   view.hands, view.my_seat))
+        names = [safe_name(n) for n in view.names]
+        if not summary_holds_hands(stats, names, columns, view.hands):
+            lines.extend(hand_lines(view, columns))  # a narrow screen: the hands above
+        lines.extend(summary_lines(stats, names, columns, view.hands, view.my_seat))
         lines.extend(chart_lines(stats, config, columns, glyphs))
     if view.stopped:
         for text in wrap_text(

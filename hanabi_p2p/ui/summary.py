@@ -10,6 +10,7 @@ each turn, and a timeline of the turns marking misplays and saves.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from hanabi_p2p.i18n import _, pgettext
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, Card, GameConfig
@@ -45,6 +46,57 @@ def _numbers(tally: PlayerTally, efficiency: float | None) -> list[str]:
             efficiency_text(efficiency)]
 
 
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    headers: list[str]
+    rows: list[list[str]]  # per player, then the table's
+    widths: list[int]  # per number column
+    shown: list[str]  # names, cut
+    name_w: int
+    hand_cells: list[Line]
+    hand_w: int
+
+    def numbers_w(self, gap: int = 2) -> int:
+        return sum(self.widths) + gap * (len(self.widths) - 1)
+
+    def fits_hands(self, columns: int) -> bool:
+        return (bool(self.hand_cells)
+                and SEAT_COLUMNS + self.name_w + 2 + self.hand_w + 2 + self.numbers_w() <= columns)
+
+    def gap(self, columns: int) -> int:
+        """Spaces between the number columns: two, or one on a narrow screen."""
+        return 2 if SEAT_COLUMNS + self.name_w + 2 + self.numbers_w() <= columns else 1
+
+
+def _layout(
+    stats: GameStats, names: Sequence[str], hands: Sequence[Sequence[Card | None]]
+) -> _Layout:
+    headers = _headers()
+    rows = [_numbers(t, t.efficiency) for t in stats.players]
+    rows.append(_numbers(stats.table, stats.efficiency))
+    widths = [max(width([("", h)]), *(len(row[i]) for row in rows))
+              for i, h in enumerate(headers)]
+    shown = [name[:MAX_NAME_COLUMNS] for name in names]
+    # the table's label sits in the seat and name columns
+    label_w = width([("", _("Table"))]) - SEAT_COLUMNS + 1
+    name_w = max([width([("", n)]) for n in shown] + [label_w, 1])
+    hand_cells = [
+        join_cells([card_face(face) if face is not None else [("class:dim", "??")]
+                    for face in hand], " ")
+        for hand in hands
+    ]
+    hand_w = max([width(c) for c in hand_cells] + [width([("", _("Hands at the end"))])])
+    return _Layout(headers, rows, widths, shown, name_w, hand_cells, hand_w)
+
+
+def summary_holds_hands(
+    stats: GameStats, names: Sequence[str], columns: int, hands: Sequence[Sequence[Card | None]]
+) -> bool:
+    """`summary_lines` draws `hands` beside the numbers at this width (else leaves them out:
+    the caller shows them apart)."""
+    return _layout(stats, names, hands).fits_hands(columns)
+
+
 def summary_lines(
     stats: GameStats,
     names: Sequence[str],
@@ -54,50 +106,35 @@ def summary_lines(
 ) -> list[Line]:
     """The summary table; with `hands` (per seat) each player's hand at the end in a column
     of its own, as long as it all fits in `columns` (else without them)."""
-    headers = _headers()
-    widths = [width([("", h)]) for h in headers]
-    rows = [_numbers(t, t.efficiency) for t in stats.players]
-    table = stats.table
-    rows.append(_numbers(table, stats.efficiency))
-    widths = [max(w, *(len(row[i]) for row in rows)) for i, w in enumerate(widths)]
-    shown = [name[:MAX_NAME_COLUMNS] for name in names]
-    table_label = _("Table")
-    name_w = max([width([("", n)]) for n in shown] + [width([("", table_label)]) - SEAT_COLUMNS
-                                                      + 1, 1])
-    hand_cells: list[Line] = []
-    hand_header = _("Hands at the end")
-    for hand in hands:
-        hand_cells.append(join_cells(
-            [card_face(face) if face is not None else [("class:dim", "??")] for face in hand],
-            " "))
-    hand_w = max([width(c) for c in hand_cells] + [width([("", hand_header)])])
-    numbers_w = sum(widths) + 2 * (len(widths) - 1)
-    with_hands = bool(hands) and SEAT_COLUMNS + name_w + 2 + hand_w + 2 + numbers_w <= columns
+    layout = _layout(stats, names, hands)
+    with_hands = layout.fits_hands(columns)
+    widths, hand_w, name_w = layout.widths, layout.hand_w, layout.name_w
+    gap = " " * (2 if with_hands else layout.gap(columns))
 
     def numbers(values: Sequence[str], style: str = "") -> Line:
         return join_cells([[(style, v.rjust(w))] for v, w in zip(values, widths, strict=True)],
-                          "  ")
+                          gap)
 
     lead = SEAT_COLUMNS + name_w + 2
     header: Line = [("", " " * lead)]
     if with_hands:
-        header.extend([*pad([("class:label", hand_header)], hand_w), ("", "  ")])
-    header.extend(numbers(headers, "class:label"))
+        header.extend([*pad([("class:label", _("Hands at the end"))], hand_w), ("", "  ")])
+    header.extend(numbers(layout.headers, "class:label"))
     lines: list[Line] = [header]
-    for seat, row in enumerate(rows[:-1]):
+    for seat, row in enumerate(layout.rows[:-1]):
         name_style = "class:you" if seat == my_seat else ""
-        line: Line = [("class:dim", f" {seat + 1:>2} "),
-                      *pad([(name_style, shown[seat] if seat < len(shown) else "")], name_w),
+        name = layout.shown[seat] if seat < len(layout.shown) else ""
+        line: Line = [("class:dim", f" {seat + 1:>2} "), *pad([(name_style, name)], name_w),
                       ("", "  ")]
         if with_hands:
-            cell = hand_cells[seat] if seat < len(hand_cells) else []
+            cell = layout.hand_cells[seat] if seat < len(layout.hand_cells) else []
             line.extend([*pad(cell, hand_w), ("", "  ")])
         line.extend(numbers(row))
         lines.append(line)
-    total: Line = [*pad([("class:label", " " + table_label)], lead)]
+    total: Line = [*pad([("class:label", " " + _("Table"))], lead)]
     if with_hands:
         total.append(("", " " * (hand_w + 2)))
-    total.extend(numbers(rows[-1], "class:label"))
+    total.extend(numbers(layout.rows[-1], "class:label"))
     lines.append(total)
     return [fit(line, columns) for line in lines]
 

@@ -190,3 +190,18 @@ def test_the_end_screen_holds_summary_and_charts_at_80_by_24(lang: str, players:
         assert "quit" in " ".join(lines)
     finally:
         i18n.setup("en")
+
+
+def test_a_narrow_end_screen_keeps_every_hand_above_the_numbers() -> None:
+    state = played_game(3, seed=5)
+    rendered = render_end(end_view_of(state), 50, 40)
+    lines = texts(rendered)
+    assert widest(rendered) <= 50
+    start = lines.index("Hands at the end")
+    for seat, hand in enumerate(state.hands):
+        faces = " ".join(str(state.faces[c]) for c in hand)
+        assert lines[start + 1 + seat].split()[:2] == [str(seat + 1), NAMES[seat]]
+        assert lines[start + 1 + seat].endswith(faces)
+    header = next(line for line in lines if line.split()[-5:] == [
+        "Clues", "Plays", "Misplays", "Discards", "Efficiency"])
+    assert "Hands" not in header
