@@ -31,6 +31,7 @@ from typing import Any
 
 from hanabi_p2p import __version__, i18n
 from hanabi_p2p.commands import log_json, replay_interactive
+from hanabi_p2p.commands.log_numbers import numbers_lines
 from hanabi_p2p.commands.log_story import story_lines
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
@@ -354,6 +355,8 @@ def run_show(args: argparse.Namespace) -> int:
     created = f", created {_date(header.created)}" if header is not None else ""
     _emit(f"{path}{created}")
     for line in story_lines(report):
+        _emit(line)
+    for line in numbers_lines(report):  # the game in numbers and pictures
         _emit(line)
     _emit()
     for line in summary_lines(report):

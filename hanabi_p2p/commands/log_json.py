@@ -16,6 +16,7 @@ from typing import Any
 
 from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.rules.actions import Clue, Discard, Play
+from hanabi_p2p.rules.stats import PlayerTally, stats_of_state
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.verify import GameReport, variant_text
 
@@ -98,8 +99,33 @@ def show_document(report: GameReport, path: Path, started: bool, headline: str,
         "turns": turns,
         "unchecked_entries": len(report.unapplied),
         "deck": [str(faces[p]) for p in sorted(faces)] if faces else None,
+        "numbers": _numbers(report),
     })
     return document
+
+
+def _tally(tally: PlayerTally, efficiency: float | None) -> dict[str, Any]:
+    return {"clues": tally.clues, "plays": tally.plays, "misplays": tally.misplays,
+            "discards": tally.discards, "saves": tally.saves, "gotten": tally.gotten,
+            "efficiency": efficiency}
+
+
+def _numbers(report: GameReport) -> dict[str, Any] | None:
+    """The game in numbers, as `log show` prints them (rules/stats.py); None for a game
+    that never got past its deal or cannot be replayed."""
+    state = report.state
+    stats = stats_of_state(state, report.faces) if state is not None and state.history else None
+    if stats is None:
+        return None
+    table = _tally(stats.table, stats.efficiency)
+    table.update({"cards_gotten": stats.cards_gotten, "clues_lost": stats.clues_lost})
+    return {
+        "players": [_tally(t, t.efficiency) for t in stats.players],
+        "table": table,
+        "points": [{"turn": p.turn, "score": p.score, "clue_tokens": p.clue_tokens,
+                    "pace": p.pace, "mark": p.mark.value if p.mark is not None else None}
+                   for p in stats.points],
+    }
 
 
 def _face(card: int | None, faces: dict[int, Any]) -> str | None:

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from hanabi_p2p.rules.cards import Card, GameConfig, Suit
 from hanabi_p2p.rules.copies import is_last_copy
+from hanabi_p2p.rules.empathy import card_empathy, seen_counts
 from hanabi_p2p.rules.engine import End, GameState
+from hanabi_p2p.rules.stats import pace
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,11 +24,15 @@ class CardCell:
     face: Card | None  # None for the viewer's own cards (and any face not known)
     clue_colours: tuple[Suit, ...]  # colours named by clues that touched it, oldest first
     clue_ranks: tuple[int, ...]  # numbers named by clues that touched it
-    colours: frozenset[Suit]  # colours its holder still thinks possible (positive+negative)
-    ranks: frozenset[int]  # numbers its holder still thinks possible
+    # colours and numbers its holder still thinks possible: from clues (positive and
+    # negative), less the faces every copy of which it sees (rules/empathy.py)
+    colours: frozenset[Suit]
+    ranks: frozenset[int]
 
     # the last copy of a face the fireworks still need: losing it costs points (★)
     last_copy: bool = False
+    # its holder can tell it is no longer needed, whatever it is: safe to discard
+    trash: bool = False
 
     @property
     def clued(self) -> bool:
@@ -66,13 +72,10 @@ class Board:
         return dict(self.fireworks).get(suit, 0)
 
 
-def pace(state: GameState) -> int:
-    """Discards the team can still afford (hanab.live's "pace"): score + cards left in the
-    deck + players - the best reachable score. Below 0 the best score is out of reach."""
-    return state.score + state.cards_left + state.config.players - state.max_achievable
-
-
-def _cell(state: GameState, card: int, holder: int, show_face: bool) -> CardCell:
+def _cell(
+    state: GameState, card: int, holder: int, show_face: bool, observer: int | None,
+    seen: list[int],
+) -> CardCell:
     colours: list[Suit] = []
     ranks: list[int] = []
     for record in state.clues[card]:
@@ -82,7 +85,7 @@ def _cell(state: GameState, card: int, holder: int, show_face: bool) -> CardCell
             colours.append(record.colour)
         if record.rank is not None and record.rank not in ranks:
             ranks.append(record.rank)
-    knowledge = state.knowledge(card, holder)
+    knowledge = card_empathy(state, card, holder, observer, seen)
     face = state.faces[card] if show_face else None
     return CardCell(
         card=card,
@@ -92,23 +95,29 @@ def _cell(state: GameState, card: int, holder: int, show_face: bool) -> CardCell
         colours=knowledge.colours,
         ranks=knowledge.ranks,
         last_copy=face is not None and is_last_copy(state, face),
+        trash=knowledge.trash,
     )
 
 
 def board_from_state(state: GameState, my_seat: int) -> Board:
-    """The table as seen from `my_seat` (faces of the own hand are never included)."""
+    """The table as seen from `my_seat` (faces of the own hand are never included).
+
+    What each holder can tell of its cards counts the cards it sees, never `my_seat`'s own
+    (nobody's seat, as in a replay: each holder's whole view)."""
     config = state.config
-    hands = tuple(
-        tuple(_cell(state, card, seat, show_face=seat != my_seat) for card in hand)
-        for seat, hand in enumerate(state.hands)
-    )
+    observer = my_seat if 0 <= my_seat < config.players else None
+    hands: list[tuple[CardCell, ...]] = []
+    for seat, hand in enumerate(state.hands):
+        seen = seen_counts(state, seat, observer)  # the same for every card of the hand
+        hands.append(tuple(_cell(state, card, seat, seat != my_seat, observer, seen)
+                           for card in hand))
     discards = tuple(
         face for face in (state.faces[card] for card in state.discard_pile) if face is not None
     )
     return Board(
         config=config,
         my_seat=my_seat,
-        hands=hands,
+        hands=tuple(hands),
         fireworks=tuple((suit, state.fireworks.get(suit, 0)) for suit in config.suits),
         discards=discards,
         clue_tokens=state.clue_tokens,

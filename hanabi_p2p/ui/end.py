@@ -1,14 +1,17 @@
-"""The end screen: score and rating, the fireworks, the audit's verdict, where the log is."""
+"""The end screen: score and rating, the fireworks, each player's numbers and hand, charts of
+the game (ui/summary.py), the audit's verdict, where the log is."""
 
 from __future__ import annotations
 
 from hanabi_p2p.i18n import _
 from hanabi_p2p.narration.terms import end_reason, rating_word
 from hanabi_p2p.rules.cards import MAX_STRIKES, Rating
+from hanabi_p2p.rules.stats import GameStats, stats_of_state
 from hanabi_p2p.safe_text import safe_name
+from hanabi_p2p.ui.summary import chart_lines, summary_holds_hands, summary_lines
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs, card_face, suit_style
 from hanabi_p2p.ui.table import log_lines
-from hanabi_p2p.ui.text import Line, fit, flow, join_cells, wrap_text
+from hanabi_p2p.ui.text import Line, fit, flow, join_cells, width, wrap_text
 from hanabi_p2p.ui.view import EndView
 
 
@@ -27,6 +30,14 @@ def hand_lines(view: EndView, columns: int) -> list[Line]:
                                                  name.ljust(width) + "  ")]
         lines.extend(flow(prefix, cells, columns, " "))
     return lines
+
+
+def end_stats(view: EndView) -> GameStats | None:
+    """The numbers of the game that ended (None if its actions cannot be replayed, or if
+    it never got past the deal)."""
+    if view.state is None or not view.state.history:
+        return None
+    return stats_of_state(view.state, view.faces)
 
 
 def render_end(
@@ -55,11 +66,22 @@ def render_end(
     cells: list[Line] = []
     for suit, top in view.fireworks:
         cells.append([(suit_style(suit) if top else "class:dim", f"{suit.letter}{top}")])
-    lines.append([("class:label", _("Fireworks")), ("", "  "), *join_cells(cells, " ")])
-    fuses = _("Fuses burnt: {count} of {max}").format(count=view.strikes, max=MAX_STRIKES)
-    lines.append([("", fuses)])
-    lines.extend(hand_lines(view, columns))
-    lines.append([])
+    fireworks: Line = [("class:label", _("Fireworks")), ("", "  "), *join_cells(cells, " ")]
+    fuses: Line = [("", _("Fuses burnt: {count} of {max}").format(
+        count=view.strikes, max=MAX_STRIKES))]
+    stats = end_stats(view)
+    if stats is None:
+        lines.extend([fireworks, fuses, *hand_lines(view, columns), []])
+    else:
+        # the game in numbers and pictures: one line saved wherever it fits, as 80x24
+        # holds five players' rows and the charts
+        together: Line = [*fireworks, ("class:dim", glyphs.dot), *fuses]
+        lines.extend([together] if width(together) <= columns else [fireworks, fuses])
+        names = [safe_name(n) for n in view.names]
+        if not summary_holds_hands(stats, names, columns, view.hands):
+            lines.extend(hand_lines(view, columns))  # a narrow screen: the hands above
+        lines.extend(summary_lines(stats, names, columns, view.hands, view.my_seat))
+        lines.extend(chart_lines(stats, config, columns, glyphs))
     if view.stopped:
         for text in wrap_text(
             _("The game was stopped: {reason}").format(reason=view.stopped),

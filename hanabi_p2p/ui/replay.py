@@ -14,19 +14,21 @@ live table never does for the viewer's own hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from hanabi_p2p.errors import IllegalAction, LocalProtocolError
 from hanabi_p2p.i18n import _, ngettext
 from hanabi_p2p.narration.narrator import describe, seat_name, turn_line
 from hanabi_p2p.narration.terms import variant_summary
 from hanabi_p2p.rules.actions import Action, Clue
-from hanabi_p2p.rules.cards import RANKS, Card, GameConfig
-from hanabi_p2p.rules.copies import is_last_copy
+from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState, Outcome
+from hanabi_p2p.rules.stats import GameStats, game_stats
 from hanabi_p2p.safe_text import safe, safe_name
-from hanabi_p2p.ui.board import Board, CardCell, board_from_state
+from hanabi_p2p.ui.board import Board, board_from_state
+from hanabi_p2p.ui.summary import timeline_line
 from hanabi_p2p.ui.symbols import UNICODE, Glyphs
 from hanabi_p2p.ui.table import (
     MAX_NAME_COLUMNS,
@@ -38,6 +40,7 @@ from hanabi_p2p.ui.table import (
     _narrowed,
     _possibilities,
     _spread,
+    knowledge_columns,
     log_lines,
 )
 from hanabi_p2p.ui.text import Line, fit, join_cells, pad, width
@@ -168,17 +171,16 @@ class ReplayCursor:
 # --- drawing ----------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=4)
+def replay_stats(game: ReplayGame) -> GameStats | None:
+    """The game's numbers, counted once per game replayed (every key redraws the screen)."""
+    return game_stats(game.config, game.faces, game.actions)
+
+
 def face_up_board(state: GameState) -> Board:
     """The table with every hand face up: what each holder knew of each card stays as the
     live table computes it (from clues and what that holder could see)."""
-    board = board_from_state(state, 0)
-    own = tuple(_face_up(cell, state) for cell in board.hands[0])
-    return replace(board, my_seat=NO_SEAT, hands=(own, *board.hands[1:]))
-
-
-def _face_up(cell: CardCell, state: GameState) -> CardCell:
-    face = state.faces[cell.card]
-    return replace(cell, face=face, last_copy=face is not None and is_last_copy(state, face))
+    return board_from_state(state, NO_SEAT)
 
 
 def _title(replay: Replay, step: Step, glyphs: Glyphs, columns: int) -> Line:
@@ -217,7 +219,6 @@ def hand_lines(
     labels_w = [width(_name_label(board, labels, seat, glyphs)) for seat in range(players)]
     # as the live table lays names out, with the gap kept after a name cut short
     name_w = min(max(labels_w), MAX_NAME_COLUMNS)
-    suits = len(board.config.suits)
     lines: list[Line] = []
     for seat in range(players):
         hand = board.hands[seat]
@@ -233,7 +234,7 @@ def hand_lines(
         for cell in hand:
             colours, ranks = _possibilities(cell, board, glyphs)
             knowledge.append([*colours, ("", " "), *ranks] if _narrowed(cell, board) else [])
-        cell_w = max([width(f) for f in faces] + [suits + 1 + len(RANKS)])
+        cell_w = max([width(f) for f in faces] + [knowledge_columns(board, hand)])
         per_row = max((columns - width(name_cell) + 1) // (cell_w + 1), 1)
         if not hand:
             lines.append([*name_cell, ("class:dim", _("no cards left"))])
@@ -307,6 +308,9 @@ def render_replay(
     labels = TableLabels(names=tuple(safe_name(n) for n in replay.game.names))
     header = [_title(replay, step, glyphs, columns), *_header_section(board, labels, glyphs,
                                                                       columns)[1:]]
+    stats = replay_stats(replay.game)
+    if stats is not None:  # where this step stands in the game: misplays and saves marked
+        header.append(timeline_line(stats, columns, glyphs, cursor=step.state.turn))
     rule: Line = [("class:rule", glyphs.rule * columns)]
     touched = step.outcome.touched if step.outcome is not None else frozenset()
     hands = hand_lines(board, labels, glyphs, columns, touched)

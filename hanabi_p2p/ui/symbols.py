@@ -34,12 +34,16 @@ class Glyphs:
     note: str = "✎"  # a card carries our private note
     computer: str = " ⚙"  # a computer player, followed by whose machine runs it
     new_mark: str = "▸ "  # a log line that is new since our last turn
+    trash: str = "⊘"  # its holder can tell the card is no longer needed (known trash)
+    # a chart's levels, lowest first (the first one is empty), and a save on the timeline
+    blocks: str = " ▁▂▃▄▅▆▇█"
+    save: str = "◆"
 
 
 UNICODE = Glyphs("●", "○", "✖", "·", "▶", "·", "─", "│", "…", " · ")
 ASCII = Glyphs(
     "o", ".", "X", "-", ">", ".", "-", "|", "~", " | ", last_copy="!", note="%",
-    computer=" @", new_mark="> ",
+    computer=" @", new_mark="> ", trash="x", blocks=" _.-:=+*#", save="s",
 )
 
 
@@ -85,6 +89,7 @@ _COMMON: dict[str, str] = {
     "input": "",
     "prompt": "bold",
     "new": "bold",
+    "timeline-cursor": "reverse",  # the replay's step on its timeline of the game
 }
 
 # On a dark background. Multicolour has no single colour, so it is magenta and bold: its

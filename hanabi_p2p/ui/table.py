@@ -292,11 +292,21 @@ def _possibilities(cell: CardCell, board: Board, glyphs: Glyphs) -> tuple[Line, 
         ("", str(rank)) if rank in cell.ranks else ("class:dim", glyphs.impossible)
         for rank in RANKS
     ]
+    if cell.trash:
+        ranks.append(("class:trash", glyphs.trash))  # no longer needed, whatever it is
     return colours, ranks
 
 
+def knowledge_columns(board: Board, hand: Sequence[CardCell]) -> int:
+    """Columns a row of what a holder knows takes per card: colours, a gap, numbers, and
+    one more for the known-trash mark when a card of `hand` carries it."""
+    trash = any(cell.trash for cell in hand)
+    return len(board.config.suits) + 1 + len(RANKS) + trash
+
+
 def _narrowed(cell: CardCell, board: Board) -> bool:
-    return len(cell.colours) < len(board.config.suits) or len(cell.ranks) < len(RANKS)
+    return (cell.trash or len(cell.colours) < len(board.config.suits)
+            or len(cell.ranks) < len(RANKS))
 
 
 def _name_cell(board: Board, labels: TableLabels, seat: int, glyphs: Glyphs, name_w: int) -> Line:
@@ -335,7 +345,7 @@ def _hands_section(
         cells = [_face_cell(c, glyphs, c.card in labels.notes) for c in board.hands[seat]]
         knowledge = [_possibilities(c, board, glyphs) for c in board.hands[seat]]
         cell_w = max([width(c) for c in cells] + [2])
-        wide_w = max(cell_w, len(board.config.suits) + 1 + len(RANKS))
+        wide_w = max(cell_w, knowledge_columns(board, board.hands[seat]))
         name_cell = _name_cell(board, labels, seat, glyphs, name_w)
         # The knowledge row lines up under the cards only when the whole hand fits in
         # one row; a narrow terminal wraps the hand instead and never hides a card.

@@ -24,7 +24,9 @@ from hanabi_p2p.commands.log import (
     verdict_path,
 )
 from hanabi_p2p.datadir import DataDir
+from hanabi_p2p.rules.stats import stats_of_state
 from hanabi_p2p.session.verify import Verdict
+from hanabi_p2p.ui.summary import efficiency_text
 
 # whole signed games verified, shown or listed: too slow for the fast tier
 pytestmark = pytest.mark.slow
@@ -106,6 +108,32 @@ def test_show_tells_the_game_turn_by_turn_with_a_check_per_signature(
                "3 players, standard" in line for line in result.lines)
     assert any(line.endswith("Deck audit passed: every card matches the shuffle")
                for line in result.lines)
+
+
+def test_show_gives_the_game_in_numbers_and_pictures(game: Table, data_dir: Path,
+                                                    run_cli) -> None:
+    state = game.peers[0].session.state
+    stats = stats_of_state(state, game.peers[0].session.audit.faces)
+    assert stats is not None
+    result = run_cli("log", "show", TABLE_HEX, "--data-dir", str(data_dir))
+    assert result.code == 0
+    start = result.lines.index("The game in numbers")
+    header, *rows = result.lines[start + 1 : start + 3 + state.config.players]
+    assert header.split()[-5:] == ["Clues", "Plays", "Misplays", "Discards", "Efficiency"]
+    for seat, (row, tally) in enumerate(zip(rows, stats.players, strict=False)):
+        assert row.split()[:2] == [str(seat + 1), f"p{seat}"]
+        assert row.split()[-5:-1] == [str(tally.clues), str(tally.plays), str(tally.misplays),
+                                      str(tally.discards)]
+    table = stats.table
+    assert rows[-1].split()[:5] == ["Table", str(table.clues), str(table.plays),
+                                    str(table.misplays), str(table.discards)]
+    assert result.lines[start + 3 + state.config.players].startswith(
+        f"Efficiency {efficiency_text(stats.efficiency)}: {stats.cards_gotten} cards gotten")
+    # the charts, each under its label with its scale, and the timeline
+    for label in (f"Score (last {state.score})", f"Clue tokens (last {state.clue_tokens})",
+                  "Turns (✖ misplay  ◆ save)"):
+        assert label in result.lines
+    assert all(len(line) <= 80 for line in result.lines[start:] if "│" in line)
 
 
 def test_show_tells_the_story_in_the_language_asked(data_dir: Path, run_cli) -> None:

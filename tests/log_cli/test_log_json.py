@@ -81,6 +81,16 @@ def test_show_json_has_every_turn_and_the_deck(game: Table, data_dir: Path, run_
             assert turn["face"] == doc["deck"][turn["card"]]
     placed = sum(1 for t in doc["turns"] if t["placed"])
     assert placed == sum(doc["game"]["fireworks"].values())
+    # the game in numbers: the table's sums, and a point after the deal and each turn
+    numbers = doc["numbers"]
+    assert numbers["table"]["plays"] == placed
+    assert numbers["table"]["misplays"] == sum(1 for t in doc["turns"] if t["strike"])
+    assert numbers["table"]["clues"] == sum(1 for t in doc["turns"] if t["action"] == "clue")
+    assert [p["clues"] for p in numbers["players"]] == [
+        sum(1 for t in doc["turns"] if t["action"] == "clue" and t["seat"] == seat)
+        for seat in range(len(numbers["players"]))]
+    assert [p["turn"] for p in numbers["points"]] == list(range(state.turn + 1))
+    assert numbers["points"][-1]["score"] == doc["game"]["score"]
 
 
 def test_list_json_lists_every_game(game: Table, data_dir: Path, run_cli) -> None:
@@ -133,7 +143,7 @@ def test_a_table_that_never_started_is_unfinished_for_verify_and_shown_whole(
     assert code == 3 and doc["started"] is False and doc["game"] is None
     assert doc["summary"] == "not started: the players were never seated"
     code, doc = run_json(run_cli, "log", "show", TABLE_HEX, "--data-dir", str(root))
-    assert code == 0 and doc["turns"] == [] and doc["deck"] is None
+    assert code == 0 and doc["turns"] == [] and doc["deck"] is None and doc["numbers"] is None
 
 
 

@@ -25,6 +25,7 @@ from hanabi_p2p.log.storage import parse
 from hanabi_p2p.narration.narrator import describe
 from hanabi_p2p.rules.actions import Clue
 from hanabi_p2p.rules.cards import Card, Suit
+from hanabi_p2p.rules.stats import Mark
 from hanabi_p2p.session.verify import verify_file
 from hanabi_p2p.ui.board import board_from_state
 from hanabi_p2p.ui.replay import (
@@ -34,7 +35,9 @@ from hanabi_p2p.ui.replay import (
     Replay,
     ReplayCursor,
     ReplayGame,
+    face_up_board,
     render_replay,
+    replay_stats,
     replay_steps,
 )
 from hanabi_p2p.ui.replay_app import ReplayApp
@@ -116,7 +119,9 @@ def test_a_step_tells_its_action_in_the_narrators_words(replay: Replay, step: in
 @pytest.mark.parametrize("step", [16, 30])
 def test_knowledge_rows_are_the_live_tables(replay: Replay, step: int) -> None:
     """What each player knew of their own cards: the row the live table draws under that
-    hand for any other player who looks at it (here: the next seat, on a tall terminal)."""
+    hand for any other player who looks at it (here: the next seat, on a tall terminal),
+    narrowed further where the holder saw the onlooker's cards, which the onlooker itself
+    cannot count (rules/empathy.py); a replay counts every hand its holder saw."""
     state = replay.steps[step].state
     replayed = screen(replay, step, 80, 40)
     players = len(replay.game.names)
@@ -127,7 +132,14 @@ def test_knowledge_rows_are_the_live_tables(replay: Replay, step: int) -> None:
             board_from_state(state, viewer), LiveLabels(names=replay.game.names), 80, 40)]
         _, replay_row = hand_row(replayed, name)
         _, live_row = hand_row(live, name)
-        assert replay_row.split() == live_row.split()
+        live_board, replay_board = board_from_state(state, viewer), face_up_board(state)
+        for live_cell, replay_cell in zip(
+            live_board.hands[seat], replay_board.hands[seat], strict=True
+        ):
+            assert replay_cell.colours <= live_cell.colours
+            assert replay_cell.ranks <= live_cell.ranks
+        if live_board.hands[seat] == replay_board.hands[seat]:
+            assert replay_row.split() == live_row.split()
         narrowed += len(replay_row.split()) // 2
     assert narrowed > 0  # some clue had been given: the rows are not all blank
 
@@ -301,3 +313,24 @@ def test_a_file_replay_stops_before_an_illegal_action_and_says_why(tmp_path: Pat
 def test_the_final_round_is_announced_as_at_the_table(replay: Replay) -> None:
     step = next(s for s in replay.steps if s.state.final_round_turns_left == 3)
     assert "FINAL ROUND: 3 turns left" in screen(replay, step.index)[0]
+
+
+def test_the_timeline_marks_misplays_saves_and_the_step_shown(replay: Replay) -> None:
+    stats = replay_stats(replay.game)
+    assert stats is not None
+    saves = sum(p.mark is Mark.SAVE for p in stats.points)
+    misplays = sum(p.mark is Mark.MISPLAY for p in stats.points)
+    cursor_columns = []
+    for step in (0, 30, replay.last):
+        lines = render_replay(ReplayCursor(replay, step), 80, 24)
+        row = next(line for line in lines if plain(line).startswith("Turns "))
+        text = plain(row)
+        assert text.endswith("✖ misplay  ◆ save") and width(row) <= 80
+        bar = text.removeprefix("Turns ").split("  ")[0].strip()
+        assert bar.count("◆") == saves and bar.count("✖") == misplays  # 54 columns: one a turn
+        column = 0
+        for style, fragment in row:
+            if "class:timeline-cursor" in style.split():
+                cursor_columns.append(column)
+            column += width([(style, fragment)])
+    assert cursor_columns == sorted(cursor_columns) and len(set(cursor_columns)) == 3
