@@ -17,7 +17,8 @@ from typing import Any
 from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.verify import GameReport, variant_text
+from hanabi_p2p.session.verdict import variant_text
+from hanabi_p2p.session.verify import GameReport
 
 FORMAT = 1
 

@@ -38,7 +38,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from hanabi_p2p.deck import (
     AuditResult,
@@ -69,6 +68,7 @@ from hanabi_p2p.session import kinds as k
 from hanabi_p2p.session.deckio import deck_group
 from hanabi_p2p.session.kinds import place, spec_of
 from hanabi_p2p.session.table import TableSession
+from hanabi_p2p.session.verdict import Verdict, variant_text
 from hanabi_p2p.session.waiting import WaitKind
 
 # The verifier is nobody: an all-zero key is not a valid Ed25519 point, so no entry can be
@@ -77,12 +77,6 @@ OBSERVER_ID = bytes(32)
 # Problems kept per report: the first one is what matters; a hostile file must not make
 # the report grow without bound.
 MAX_PROBLEMS = 100
-
-
-class Verdict(StrEnum):
-    VALID = "valid"  # every check passed and the game is over and audited
-    INVALID = "invalid"  # something is wrong: see GameReport.problems
-    UNFINISHED = "unfinished"  # nothing wrong so far, but the game or its audit never ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,11 +238,6 @@ class GameReport:
             f"{said}: {self.config.players} players, {variant_text(self.config)}, "
             f"score {self.state.score} ({self.state.rating})"
         )
-
-
-def variant_text(config: GameConfig) -> str:
-    """'standard' or 'rainbow + empty_clues + choreography'."""
-    return " + ".join([config.variant.value, *config.options])
 
 
 # ---------------------------------------------------------------------------- the pipeline
