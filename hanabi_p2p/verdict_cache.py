@@ -24,10 +24,8 @@ import contextlib
 import hashlib
 import json
 import os
-import secrets
 import struct
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +54,8 @@ NOT_STARTED = "not started"
 
 
 def date_text(created: int) -> str:
+    from datetime import datetime  # (`log verify` shows no date)
+
     try:
         return datetime.fromtimestamp(created).strftime("%Y-%m-%d %H:%M")
     except (OverflowError, OSError, ValueError):
@@ -181,7 +181,7 @@ def _replace_file(target: Path, data: bytes) -> None:
     """Write `data` to `target` through a temporary file of its own directory: created, never
     opened through a link nor over a file already there (another program's, or one planted
     where we write), then renamed over `target` (which replaces a link, never follows it)."""
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{os.urandom(6).hex()}.tmp")
     fd = open_no_follow(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | BINARY, VERDICT_FILE_MODE)
     try:
         with os.fdopen(fd, "wb") as out:

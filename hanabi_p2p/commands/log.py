@@ -31,7 +31,6 @@ from hanabi_p2p.helpformat import with_examples
 from hanabi_p2p.log.storage import MAGIC, CorruptLogError, LogTooLarge, parse, read_game_bytes
 from hanabi_p2p.safe_text import ELLIPSIS, safe
 from hanabi_p2p.session.verdict import Verdict, variant_text
-from hanabi_p2p.ui.text import get_cwidth, wrap_text
 from hanabi_p2p.verdict_cache import (
     LIST_ID_CHARS,
     NOT_STARTED,
@@ -330,10 +329,10 @@ def _json_parts(report: GameReport) -> tuple[bool, str, list[str]]:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from hanabi_p2p.commands import log_json
-
     path, report = _read_and_remember(args)
     if args.json:
+        from hanabi_p2p.commands import log_json
+
         log_json.dump(log_json.report_document(report, path, *_json_parts(report)))
         return exit_status(report)
     for line in summary_lines(report):
@@ -433,6 +432,8 @@ def list_rows(paths: Sequence[Path]) -> list[ListRow]:
 
 
 def _cut(text: str, columns: int) -> str:
+    from hanabi_p2p.ui.text import get_cwidth  # (the table's widths: `list` alone needs them)
+
     if get_cwidth(text) <= columns:
         return text
     out, used = [], get_cwidth(ELLIPSIS)
@@ -447,6 +448,8 @@ def _cut(text: str, columns: int) -> str:
 def _layout(table: list[list[str]], columns: int) -> list[int] | None:
     """Column widths fitting `columns` (cutting only the shrinkable columns, down to their
     narrowest), or None if even that does not fit."""
+    from hanabi_p2p.ui.text import get_cwidth
+
     headings = table[0]
     widths = [max(get_cwidth(line[i]) for line in table) for i in range(len(headings))]
     # The last column is not padded: its own width counts in full.
@@ -463,6 +466,8 @@ def _layout(table: list[list[str]], columns: int) -> list[int] | None:
 
 
 def _render(line: list[str], widths: list[int]) -> str:
+    from hanabi_p2p.ui.text import get_cwidth
+
     cells = [_cut(cell, width) for cell, width in zip(line, widths, strict=True)]
     padded = [cell + " " * (width - get_cwidth(cell))
               for cell, width in zip(cells[:-1], widths, strict=False)]
@@ -475,6 +480,8 @@ def list_lines(rows: Sequence[ListRow], columns: int = LIST_COLUMNS) -> list[str
     do not fit (five long names), they go on a line of their own under each game, wrapped,
     never cut. Why a file is unreadable is said on a line of its own under its row, so a
     long reason neither is cut nor widens the table."""
+    from hanabi_p2p.ui.text import wrap_text
+
     table = [LIST_HEADINGS, *(row.cells() for row in rows)]
     widths = _layout(table, columns)
     lines: list[str] = []
@@ -499,6 +506,8 @@ def list_lines(rows: Sequence[ListRow], columns: int = LIST_COLUMNS) -> list[str
 
 
 def _problem_lines(row: ListRow, columns: int) -> list[str]:
+    from hanabi_p2p.ui.text import wrap_text
+
     if row.verdict is not None or not row.problem:
         return []
     return wrap_text(f"{PLAYERS_INDENT}{row.problem}", columns)
