@@ -9,6 +9,8 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -172,3 +174,20 @@ def test_a_game_played_with_play_bot_is_listed_without_a_full_check(
     # what it recorded is what a full check says
     verdict_path(game).unlink()
     assert list_json(data_dir, capsys) == [listed] and len(full_checks) == 1
+
+
+@pytest.mark.process
+def test_listing_recorded_games_loads_no_verifier(tmp_path: Path, game: Table) -> None:
+    """What makes the first `log list` after a night of games quick: with every verdict
+    recorded, the program imports neither the verifier nor the deck's library."""
+    path = store_in_data_dir(tmp_path, game.peers[0].replica.applied)
+    assert record_as_played(path, game)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hanabi_p2p", "log", "list",
+         "--data-dir", str(tmp_path)], capture_output=True, text=True, check=False, timeout=60)
+    assert done.returncode == 0 and path.stem[:8] in done.stdout
+    modules = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+               if line.startswith("import time:") and "|" in line}
+    assert "hanabi_p2p.verdict_cache" in modules  # (the probe saw the verdicts read)
+    assert not modules & {"hanabi_p2p.session.verify", "hanabi_p2p.session.table",
+                          "hanabi_p2p.deck", "hanabi_p2p.sodium_library"}
