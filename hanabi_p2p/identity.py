@@ -19,7 +19,6 @@ import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PrivateKey,
 )
@@ -86,6 +85,10 @@ class Identity:
         return f"Identity({self.fingerprint})"
 
     def to_pem(self) -> bytes:
+        # (imported here: reading a key file is rare, and the PEM and SSH formats cost a
+        # `log verify`, which checks signatures with public keys alone, 10 ms to import)
+        from cryptography.hazmat.primitives import serialization
+
         return self._key.private_bytes(
             serialization.Encoding.PEM,
             serialization.PrivateFormat.PKCS8,
@@ -94,6 +97,8 @@ class Identity:
 
     @classmethod
     def from_pem(cls, data: bytes, source: str = "key file") -> Identity:
+        from cryptography.hazmat.primitives import serialization
+
         try:
             key = serialization.load_pem_private_key(data, password=None)
         except (ValueError, TypeError) as exc:

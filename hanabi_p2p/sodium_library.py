@@ -9,6 +9,13 @@ directory under a random name that no later run could tell from anyone else's fi
 writes it into a directory of our own, named with our process id, and every load first
 removes the directories of processes that are gone.
 
+Only rbcl's module holding the library (`rbcl._sodium`) is run, not the package: its
+`rbcl/__init__.py` imports rbcl's own Python wrappers, which import `doctest` (and with it
+`pdb`, `unittest`...) and rewrite their source at import (`barriers`): about 60 ms of a
+`log verify` started cold, for functions we never call (group.py calls the library itself).
+So the module is loaded from its file, and libsodium initialised (`sodium_init`) as rbcl's
+wrappers would have done.
+
 Here rather than in deck/group.py: the deck stays free of threads and clocks (the lock below
 makes two threads asking at once load it once; the age of a leftover is read from the clock).
 """
@@ -16,8 +23,8 @@ makes two threads asking at once load it once; the age of a leftover is read fro
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
-import sys
 import tempfile
 import threading
 import time
@@ -31,27 +38,47 @@ LEFTOVER_PREFIX = "hanabi-p2p-sodium-"
 MIN_LEFTOVER_AGE_S = 60.0
 
 _lock = threading.Lock()
+_library: list[Any] = []  # the library, once loaded
 
 
 def load() -> Any:
-    """rbcl's libsodium (a ctypes library); imports rbcl on the first call."""
+    """rbcl's libsodium (a ctypes library), loaded and initialised on the first call."""
     with _lock:
-        if "rbcl" not in sys.modules:
-            _import_rbcl()
-    return sys.modules["rbcl"]._sodium
+        if not _library:
+            _library.append(_import_rbcl())
+    return _library[0]
 
 
-def _import_rbcl() -> None:
+def _import_rbcl() -> Any:
     base = Path(tempfile.gettempdir())
     remove_leftovers(base)
     own = Path(tempfile.mkdtemp(prefix=f"{LEFTOVER_PREFIX}{os.getpid()}-", dir=base))
     saved = tempfile.tempdir
     tempfile.tempdir = str(own)  # where rbcl's NamedTemporaryFile goes
     try:
-        import rbcl  # noqa: F401 (writes and loads its library)
+        library = _run_library_module()  # (writes and loads its library)
     finally:
         tempfile.tempdir = saved
     _remove_dir(own)
+    # 0: initialised now, 1: already (another user of the library in this process)
+    if library.sodium_init() < 0:
+        raise RuntimeError("libsodium could not be initialised")
+    return library
+
+
+def _run_library_module() -> Any:
+    """Run rbcl's `_sodium.py` alone (not the package: see the module docstring) and return
+    the library it loaded."""
+    package = importlib.util.find_spec("rbcl")  # found, not imported
+    if package is None or not package.submodule_search_locations:
+        raise ImportError("rbcl is not installed")
+    path = Path(next(iter(package.submodule_search_locations))) / "_sodium.py"
+    spec = importlib.util.spec_from_file_location("rbcl._sodium", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"rbcl's library module is missing: {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module._sodium
 
 
 def _remove_dir(directory: Path) -> None:

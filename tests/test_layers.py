@@ -55,6 +55,9 @@ ALLOWED: dict[str, set[str]] = {
     "log": BASE | {"datadir", "identity", "portable", "userfile"},
     "session": BASE | {"deck", "identity", "log", "refusals", "rules"},
     "hanablive": BASE | {"rules"},
+    # the verdicts `log list` shows, cached beside each log (its commands and the program
+    # that played a game write them)
+    "verdict_cache": BASE | {"hanabi_p2p", "log", "portable", "session", "userfile"},
     "net": BASE | {"ratelimit", "safe_text"},
     # the peer: its pure core, then the IO shell around it
     "peer-core": BASE | {"deck", "identity", "log", "lookalike", "net", "ratelimit", "refusals",
@@ -66,16 +69,16 @@ ALLOWED: dict[str, set[str]] = {
     "bots": BASE | {"i18n", "narration", "rules", "safe_text"},
     "ui": BASE | {"bots", "datadir", "i18n", "identity", "lookalike", "narration", "net",
                   "portable",
-                  "ratelimit", "refusals", "rules", "safe_text", "session"},
+                  "ratelimit", "refusals", "rules", "safe_text", "session", "userfile"},
     # front ends of a peer, the commands, the entry point
     "frontends": BASE | {"bots", "datadir", "deck", "i18n", "identity", "log", "narration",
                          "net", "peer", "peer-core", "refusals", "rules", "safe_text", "session",
-                         "ui"},
+                         "ui", "verdict_cache"},
     # (`completion` reads the whole command line's parser from cli: cli imports each
     # command by name with importlib, an import ast does not see, so that is no cycle here)
     "commands": BASE | {"hanabi_p2p", "cli", "datadir", "frontends", "hanablive", "helpformat",
                         "i18n", "identity", "log", "narration", "net", "peer", "peer-core",
-                        "rules", "safe_text", "session", "ui", "userfile"},
+                        "rules", "safe_text", "session", "ui", "userfile", "verdict_cache"},
     "cli": BASE | {"hanabi_p2p", "helpformat", "safe_text"},
     "__main__": {"cli"},
 }

@@ -17,37 +17,36 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
-import json
 import os
 import string
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hanabi_p2p import __version__, i18n
-from hanabi_p2p.commands import log_json, replay_interactive
-from hanabi_p2p.commands.log_numbers import numbers_lines
-from hanabi_p2p.commands.log_story import story_lines
+from hanabi_p2p.commands import replay_interactive
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
-from hanabi_p2p.hanablive import export_game
 from hanabi_p2p.helpformat import with_examples
 from hanabi_p2p.log.storage import MAGIC, CorruptLogError, LogTooLarge, parse, read_game_bytes
 from hanabi_p2p.safe_text import ELLIPSIS, safe
-from hanabi_p2p.session.verify import (
-    GameReport,
-    Verdict,
-    damaged_header_report,
-    variant_text,
-    verify_file,
+from hanabi_p2p.session.verdict import Verdict, variant_text
+from hanabi_p2p.verdict_cache import (
+    LIST_ID_CHARS,
+    NOT_STARTED,
+    VERDICT_SUFFIX,
+    ListRow,
+    cached_row,
+    date_text,
+    lstat_or_none,
+    remember_row,
 )
-from hanabi_p2p.ui.text import get_cwidth, wrap_text
-from hanabi_p2p.userfile import read_regular_file
+
+if TYPE_CHECKING:
+    from hanabi_p2p.session.verify import GameReport
+
+# (the verification pipeline, the story of `show` and the JSON documents are imported where
+# they are used: `log list` of games whose verdicts are cached needs none of them)
 
 HELP = "list, show, verify or export the games stored in the data directory"
 
@@ -65,7 +64,6 @@ JSON_HELP = "print one JSON document instead of text (its keys: docs/json.md)"
 MAX_EXTRA_PROBLEMS = 5  # after the first, how many more problems `verify` lists
 MAX_CLAIMS = 5  # how many stopping seeds' claims `verify` lists (one per seat at most)
 ID_CHARS_SHOWN = 12  # table id digits error messages print: plenty to be a unique prefix
-LIST_ID_CHARS = 8  # table id digits `list` prints (a unique prefix among a person's games)
 LIST_COLUMNS = 80  # `list` fits a classic terminal, 5 players and long names included
 LIST_GAP = "  "
 # Columns `list` may cut (with an ellipsis) to fit, in the order it cuts them, and how narrow
@@ -73,13 +71,8 @@ LIST_GAP = "  "
 # fit get a line of their own.
 SHRINKABLE_COLUMNS = {"VARIANT": 8, "NAME": 10}
 PLAYERS_INDENT = "    "  # the players' own line, when they do not fit on the game's
-# The verdict `list` shows is cached beside the log (<table>.hlog.verdict) and used only while
-# the log's bytes hash the same and the program is the same version; `verify` never uses it.
-# The format changes whenever a verdict may: 2 since a game whose seeds are missing has its
-# turns checked (it may now be found invalid where 1 said unfinished).
-VERDICT_SUFFIX = ".verdict"
-VERDICT_FORMAT = 2
-MAX_VERDICT_BYTES = 16 * 1024
+# The verdict `list` shows is cached beside the log (<table>.hlog.verdict: verdict_cache.py)
+# for that very file and its bytes; `verify` never uses it.
 # From this many games to check in full, `list` checks them in parallel processes (a game
 # takes about 0.3 s of CPU; starting a worker costs less than one game).
 MIN_GAMES_FOR_WORKERS = 4
@@ -95,10 +88,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     text = "past games in the data directory"
     p = sub.add_parser("list", help=text, description=(
-        f"{text}: date, table, players, variant and score, oldest first. A game is checked "
-        "in full the first time it is listed (or verified) and its verdict is cached beside "
-        f"its log ({GAME_SUFFIX}{VERDICT_SUFFIX}) until the log changes; 'log verify' always "
-        "checks in full."), **_epilog("list"))
+        f"{text}: date, table, players, variant and score, oldest first. The program that "
+        "played a game keeps its verdict beside its log when the game ends "
+        f"({GAME_SUFFIX}{VERDICT_SUFFIX}); a game without one (copied in, or changed since) "
+        "is checked in full the first time it is listed, and its verdict kept. 'log verify' "
+        "always checks in full."), **_epilog("list"))
     add_data_dir_argument(p)
     p.add_argument("--json", action="store_true", help=JSON_HELP)
 
@@ -196,6 +190,8 @@ def read_game(path: Path) -> tuple[bytes, GameReport]:
     """Read and verify one game file: its bytes and the report. A missing or unreadable
     file, or one that is no game log at all, raises UserError; a damaged log gives an
     invalid report (the damage is what `verify` must name)."""
+    from hanabi_p2p.session.verify import damaged_header_report, verify_file
+
     data = read_game_bytes(path)  # a regular file within the cap, else one line (exit 2)
     _refuse_other_files(path, data)
     try:
@@ -229,7 +225,7 @@ def _read_and_remember(args: argparse.Namespace) -> tuple[Path, GameReport]:
     data, report = read_game(path)
     with contextlib.suppress(OSError):  # a path we cannot resolve is simply not cached
         if path.resolve().parent == data_dir.games_dir.resolve():
-            remember_row(path, data, ListRow.of_report(path.stem, report))
+            _remember(path, data, ListRow.of_report(path.stem, report))
     return path, report
 
 
@@ -335,6 +331,8 @@ def _json_parts(report: GameReport) -> tuple[bool, str, list[str]]:
 def run_verify(args: argparse.Namespace) -> int:
     path, report = _read_and_remember(args)
     if args.json:
+        from hanabi_p2p.commands import log_json
+
         log_json.dump(log_json.report_document(report, path, *_json_parts(report)))
         return exit_status(report)
     for line in summary_lines(report):
@@ -343,6 +341,11 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from hanabi_p2p import i18n
+    from hanabi_p2p.commands import log_json
+    from hanabi_p2p.commands.log_numbers import numbers_lines
+    from hanabi_p2p.commands.log_story import story_lines
+
     i18n.setup(args.lang)
     path, report = _read_and_remember(args)
     header = report.header
@@ -352,7 +355,7 @@ def run_show(args: argparse.Namespace) -> int:
         created_at = header.created if header is not None else None
         log_json.dump(log_json.show_document(report, path, *_json_parts(report), created_at))
         return status
-    created = f", created {_date(header.created)}" if header is not None else ""
+    created = f", created {date_text(header.created)}" if header is not None else ""
     _emit(f"{path}{created}")
     for line in story_lines(report):
         _emit(line)
@@ -364,123 +367,10 @@ def run_show(args: argparse.Namespace) -> int:
     return status
 
 
-def _date(created: int) -> str:
-    try:
-        return datetime.fromtimestamp(created).strftime("%Y-%m-%d %H:%M")
-    except (OverflowError, OSError, ValueError):
-        return "?"
-
-
 # ---------------------------------------------------------------------------- list / export
 
 
-@dataclass(frozen=True, slots=True)
-class ListRow:
-    """What `log list` shows of one game: cheap to cache, enough to render its row."""
-
-    created: int | None  # from the file header; None if unreadable
-    table: str  # table id in hex (the file name)
-    name: str
-    players: tuple[str, ...]
-    variant: str
-    verdict: Verdict | None  # None: the file could not be read at all
-    score: int | None = None
-    rating: str = ""
-    problem: str = ""  # why the file could not be read
-
-    @classmethod
-    def of_report(cls, table: str, report: GameReport) -> ListRow:
-        state = report.state
-        valid = report.verdict is Verdict.VALID and state is not None
-        return cls(
-            created=report.header.created if report.header is not None else None,
-            table=table,
-            name=report.table_name,
-            players=tuple(p.name for p in report.players),
-            variant=variant_text(report.config) if report.config is not None else "",
-            verdict=report.verdict,
-            score=state.score if valid and state is not None else None,
-            rating=state.rating if valid and state is not None else "",
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {"created": self.created, "table": self.table, "name": self.name,
-                "players": list(self.players), "variant": self.variant,
-                "verdict": self.verdict.value if self.verdict is not None else None,
-                "score": self.score, "rating": self.rating, "problem": self.problem}
-
-    @classmethod
-    def from_json(cls, value: Any) -> ListRow:
-        """Raises ValueError (or KeyError/TypeError) on anything but what to_json wrote."""
-        players = value["players"]
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise ValueError("players")
-        row = cls(created=value["created"], table=value["table"], name=value["name"],
-                  players=tuple(players), variant=value["variant"],
-                  verdict=None if value["verdict"] is None else Verdict(value["verdict"]),
-                  score=value["score"], rating=value["rating"], problem=value["problem"])
-        text = (row.table, row.name, row.variant, row.rating, row.problem)
-        numbers = (row.created, row.score)
-        if (not all(isinstance(t, str) for t in text)
-                or not all(isinstance(n, int | None) for n in numbers)):
-            raise ValueError("field types")
-        return row
-
-    def score_text(self) -> str:
-        if self.verdict is None:  # why goes on a line of its own (see list_lines)
-            return UNREADABLE
-        if self.verdict is Verdict.VALID and self.score is not None:
-            return f"{self.score} ({self.rating})"
-        if self.verdict is Verdict.UNFINISHED:
-            # nobody seated: a lobby that timed out or was left, not a game stopped half-way
-            return "unfinished" if self.players else NOT_STARTED
-        return "INVALID"
-
-    def cells(self) -> list[str]:
-        date = _date(self.created) if self.created is not None else "?"
-        return [date, self.table[:LIST_ID_CHARS], self.name, ", ".join(self.players),
-                self.variant, self.score_text()]
-
-
 LIST_HEADINGS = ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
-UNREADABLE = "unreadable"
-NOT_STARTED = "not started"
-
-
-def verdict_path(path: Path) -> Path:
-    return path.with_name(path.name + VERDICT_SUFFIX)
-
-
-def _file_key(data: bytes) -> str:
-    """What a cached verdict is valid for: these exact bytes, checked by this version."""
-    return f"{__version__}/{hashlib.blake2b(data, digest_size=32).hexdigest()}"
-
-
-def cached_row(path: Path, data: bytes) -> ListRow | None:
-    """The verdict cached for these bytes of `path`, or None (absent, stale or damaged)."""
-    try:
-        raw = read_regular_file(verdict_path(path), limit=MAX_VERDICT_BYTES, what="verdict")
-        value = json.loads(raw)
-        if (not isinstance(value, dict)
-                or value.get("format") != VERDICT_FORMAT or value.get("key") != _file_key(data)):
-            return None
-        return ListRow.from_json(value["row"])
-    except (UserError, ValueError, KeyError, TypeError):
-        return None  # only a cache: anything wrong with it means "check the log again"
-
-
-def remember_row(path: Path, data: bytes, row: ListRow) -> None:
-    """Cache `row` beside `path` for these bytes. Written to a temporary name and renamed,
-    so a reader never sees half a file; not fsync'd: losing it only costs a re-check."""
-    record = {"format": VERDICT_FORMAT, "key": _file_key(data), "row": row.to_json()}
-    target = verdict_path(path)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
 
 
 def _cached_or_data(path: Path) -> ListRow | bytes:
@@ -490,11 +380,15 @@ def _cached_or_data(path: Path) -> ListRow | bytes:
         data = read_game_bytes(path)  # (no link, FIFO or device in games/ is ever read)
     except UserError as exc:
         return ListRow(None, path.stem, "", (), "", None, problem=str(exc))
-    return cached_row(path, data) or data
+    info = lstat_or_none(path)
+    found = cached_row(path, data, info) if info is not None else None
+    return found or data
 
 
 def _checked_row(path: Path, data: bytes) -> ListRow:
     """A full check of these bytes of `path`, cached for the next `list`."""
+    from hanabi_p2p.session.verify import verify_file
+
     try:
         report = verify_file(parse(path, data))
     except CorruptLogError as exc:
@@ -503,8 +397,15 @@ def _checked_row(path: Path, data: bytes) -> ListRow:
         row = ListRow(None, path.stem, "", (), "", None, problem=str(exc))
     else:
         row = ListRow.of_report(path.stem, report)
-    remember_row(path, data, row)
+    _remember(path, data, row)
     return row
+
+
+def _remember(path: Path, data: bytes, row: ListRow) -> None:
+    """Cache the row of a full check of these bytes of `path` (still that file's)."""
+    info = lstat_or_none(path)
+    if info is not None:
+        remember_row(path, data, info, row)
 
 
 def _check_file(path: Path) -> ListRow:
@@ -521,6 +422,8 @@ def list_rows(paths: Sequence[Path]) -> list[ListRow]:
     unchecked = [path for path, value in found.items() if isinstance(value, bytes)]
     workers = min(len(unchecked), os.cpu_count() or 1)
     if len(unchecked) >= MIN_GAMES_FOR_WORKERS and workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
         print(f"checking {len(unchecked)} games not listed before...", file=sys.stderr,
               flush=True)
         with ProcessPoolExecutor(workers) as pool:
@@ -532,6 +435,8 @@ def list_rows(paths: Sequence[Path]) -> list[ListRow]:
 
 
 def _cut(text: str, columns: int) -> str:
+    from hanabi_p2p.ui.text import get_cwidth  # (the table's widths: `list` alone needs them)
+
     if get_cwidth(text) <= columns:
         return text
     out, used = [], get_cwidth(ELLIPSIS)
@@ -546,6 +451,8 @@ def _cut(text: str, columns: int) -> str:
 def _layout(table: list[list[str]], columns: int) -> list[int] | None:
     """Column widths fitting `columns` (cutting only the shrinkable columns, down to their
     narrowest), or None if even that does not fit."""
+    from hanabi_p2p.ui.text import get_cwidth
+
     headings = table[0]
     widths = [max(get_cwidth(line[i]) for line in table) for i in range(len(headings))]
     # The last column is not padded: its own width counts in full.
@@ -562,6 +469,8 @@ def _layout(table: list[list[str]], columns: int) -> list[int] | None:
 
 
 def _render(line: list[str], widths: list[int]) -> str:
+    from hanabi_p2p.ui.text import get_cwidth
+
     cells = [_cut(cell, width) for cell, width in zip(line, widths, strict=True)]
     padded = [cell + " " * (width - get_cwidth(cell))
               for cell, width in zip(cells[:-1], widths, strict=False)]
@@ -574,6 +483,8 @@ def list_lines(rows: Sequence[ListRow], columns: int = LIST_COLUMNS) -> list[str
     do not fit (five long names), they go on a line of their own under each game, wrapped,
     never cut. Why a file is unreadable is said on a line of its own under its row, so a
     long reason neither is cut nor widens the table."""
+    from hanabi_p2p.ui.text import wrap_text
+
     table = [LIST_HEADINGS, *(row.cells() for row in rows)]
     widths = _layout(table, columns)
     lines: list[str] = []
@@ -598,6 +509,8 @@ def list_lines(rows: Sequence[ListRow], columns: int = LIST_COLUMNS) -> list[str
 
 
 def _problem_lines(row: ListRow, columns: int) -> list[str]:
+    from hanabi_p2p.ui.text import wrap_text
+
     if row.verdict is not None or not row.problem:
         return []
     return wrap_text(f"{PLAYERS_INDENT}{row.problem}", columns)
@@ -613,6 +526,8 @@ def run_list(args: argparse.Namespace) -> int:
     rows = list_rows([*played, *watched])  # (one pass: new games are checked in parallel)
     own, followed = _oldest_first(rows[:len(played)]), _oldest_first(rows[len(played):])
     if args.json:
+        from hanabi_p2p.commands import log_json
+
         log_json.dump(log_json.list_document(data_dir.root, [r.to_json() for r in own],
                                              [r.to_json() for r in followed]))
         return 0
@@ -637,6 +552,10 @@ def _oldest_first(rows: list[ListRow]) -> list[ListRow]:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    import json
+
+    from hanabi_p2p.hanablive import export_game
+
     report = _report_for(args)
     if not report.ok or report.config is None:
         raise UserError(f"cannot export this game: {printable(verdict_line(report))}")

@@ -18,7 +18,8 @@ from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 from hanabi_p2p.rules.stats import PlayerTally, stats_of_state
 from hanabi_p2p.session import events as ev
-from hanabi_p2p.session.verify import GameReport, variant_text
+from hanabi_p2p.session.verdict import variant_text
+from hanabi_p2p.session.verify import GameReport
 
 FORMAT = 1
 

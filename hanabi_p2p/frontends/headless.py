@@ -153,13 +153,13 @@ class Headless(Frontend):
         from hanabi_p2p.rules.engine import End
         from hanabi_p2p.session import events as ev
         from hanabi_p2p.session.table import DECK, PLAY
-        from hanabi_p2p.ui.live import event_lines, table_members
+        from hanabi_p2p.ui.live import event_lines, looks_like_note, table_members
 
         if isinstance(event, ev.TableOpened):
             return say.table_opened_line(event.name)
         if isinstance(event, ev.PlayerJoined):
             line = say.sits_down_line(display_name(event.name, event.peer_id))
-            return line + say.looks_like_note(event.name, event.peer_id, table_members(session))
+            return line + looks_like_note(event.name, event.peer_id, table_members(session))
         if isinstance(event, JoinerLeft):
             return say.left_lobby_line(display_name(event.name, event.peer_id))
         if isinstance(event, ev.Seated):

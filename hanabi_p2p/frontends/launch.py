@@ -48,6 +48,7 @@ from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import Address, TableOption
 from hanabi_p2p.session.table import ABORTED, AUDITED, TableSession
+from hanabi_p2p.verdict_cache import ListRow, record_played_game
 
 __all__ = ["GameResult", "Peer", "PeerOptions", "host_table", "join_address", "join_known",
            "resume", "watch_address", "watch_table"]
@@ -248,6 +249,7 @@ class Peer:
             await self.mesh.close()
             self.game_file.close()
         result = self.result()
+        self._record_verdict(result)
         session = self._session
         if self.opts.watching:
             return result  # a spectator's log has no private file: nothing to resume
@@ -263,6 +265,21 @@ class Peer:
             # nothing to come back to: a finished game, or a lobby we left
             self.private.update(finished=True)
         return result
+
+    def _record_verdict(self, result: GameResult) -> None:
+        """Cache what `log list` shows of the game we have just played, so that it is not
+        checked again there: our program checked every entry as it came and audited the
+        deck at the end, and a full check of the log finds what we found, a valid game, when
+        the log holds exactly the entries we applied (`record_played_game` makes sure of
+        that: the verdict depends on that set alone). Anything else (a failure, a game
+        stopped or not over, a spectator's copy) is left to the full check of `list`."""
+        session, core, game_file = self._session, self.core, self.game_file
+        if (self.opts.watching or not result.ok or session.phase != AUDITED or core is None
+                or game_file is None or core.replica.held()):
+            return
+        row = ListRow.of_played_game(game_file.path.stem, game_file.header.created, session)
+        if row is not None:
+            record_played_game(game_file.path, {e.hash for e in core.replica.applied}, row)
 
     def _left(self) -> bool:
         core = self.core

@@ -150,19 +150,6 @@ def sits_down_line(name: str) -> str:
     return _("{name} sits down").format(name=safe(name))
 
 
-def looks_like_note(name: str, peer_id: bytes, members: Sequence[tuple[bytes, str]]) -> str:
-    """" — looks like Bob (K7QF-2M9D)" when `name` reads as another member's name but is not
-    spelled the same (a name made to pass for someone else's), else nothing."""
-    from hanabi_p2p.identity import display_name
-    from hanabi_p2p.lookalike import look_alike
-
-    others = {other: pid for pid, other in members if pid != peer_id}
-    twin = look_alike(name, others)
-    if twin is None:
-        return ""
-    return " — " + _("looks like {name}").format(name=safe(display_name(twin, others[twin])))
-
-
 def left_lobby_line(name: str) -> str:
     """A joiner left the lobby before the deal; `name` as for `sits_down_line`."""
     return _("{name} left the table").format(name=safe(name))

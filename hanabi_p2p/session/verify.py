@@ -38,7 +38,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 from hanabi_p2p.deck import (
     AuditResult,
@@ -56,7 +55,7 @@ from hanabi_p2p.deck.steps import unlock
 from hanabi_p2p.deck.withheld import audit_withheld_seed
 from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.identity import fingerprint, verify_signature
-from hanabi_p2p.log.entry import Entry, EntryKind, signing_input
+from hanabi_p2p.log.entry import Entry, EntryKind, signed_message
 from hanabi_p2p.log.replica import AddResult, Replica, Status
 from hanabi_p2p.log.storage import CorruptLogError, GameHeader, LoadResult
 from hanabi_p2p.log.verify import digest
@@ -69,6 +68,7 @@ from hanabi_p2p.session import kinds as k
 from hanabi_p2p.session.deckio import deck_group
 from hanabi_p2p.session.kinds import place, spec_of
 from hanabi_p2p.session.table import TableSession
+from hanabi_p2p.session.verdict import Verdict, variant_text
 from hanabi_p2p.session.waiting import WaitKind
 
 # The verifier is nobody: an all-zero key is not a valid Ed25519 point, so no entry can be
@@ -77,12 +77,6 @@ OBSERVER_ID = bytes(32)
 # Problems kept per report: the first one is what matters; a hostile file must not make
 # the report grow without bound.
 MAX_PROBLEMS = 100
-
-
-class Verdict(StrEnum):
-    VALID = "valid"  # every check passed and the game is over and audited
-    INVALID = "invalid"  # something is wrong: see GameReport.problems
-    UNFINISHED = "unfinished"  # nothing wrong so far, but the game or its audit never ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,11 +240,6 @@ class GameReport:
         )
 
 
-def variant_text(config: GameConfig) -> str:
-    """'standard' or 'rainbow + empty_clues + choreography'."""
-    return " + ".join([config.variant.value, *config.options])
-
-
 # ---------------------------------------------------------------------------- the pipeline
 
 
@@ -291,7 +280,11 @@ def verify_game(
     ordered = canonical_order(distinct)
     good = _structural_checks(ordered, report)
     transcript, table = _deck_transcript(good)
-    faces = _preview_faces(transcript, table, report.table_id) if report.table_id else None
+    first = _audit_first(transcript, table, report.table_id)
+    if first is not None and first.ok:
+        faces: dict[int, Card] | None = dict(first.faces)
+    else:
+        faces = _preview_faces(transcript, table, report.table_id) if report.table_id else None
     if arrival_order:
         chosen = {e.hash for e in good}
         feed = [e for e in list({e.hash: e for e in given}.values()) if e.hash in chosen]
@@ -299,8 +292,11 @@ def verify_game(
         feed = good
     replica, refused = _replay(feed, faces, report, arrival_order=arrival_order)
     fork = _fork_turn(ordered, good)
-    _settle_audit(table, faces, [e for e in good if e.hash not in refused
-                                 and not _on_a_branch(e, fork)], report)
+    settled = [e for e in good if e.hash not in refused and not _on_a_branch(e, fork)]
+    # every entry kept (the usual case): the transcript and the audit made of it are those
+    # of `good`, in the same order (`settled` is `good` filtered), so they are not made again
+    done = (transcript, first) if len(settled) == len(good) else None
+    _settle_audit(table, faces, settled, report, done)
     _set_aside_outsiders(report)
     _sort_problems(report)
     _final_checks(report, replica)
@@ -348,7 +344,7 @@ def _structural_checks(ordered: list[Entry], report: GameReport) -> list[Entry]:
             )
             continue
         if not verify_signature(
-            entry.author, entry.signature, signing_input(entry.signed_fields())
+            entry.author, entry.signature, signed_message(entry)
         ):
             report.problems.append(
                 Problem.of(entry, "signature does not verify for the claimed author")
@@ -394,7 +390,7 @@ def _fork_turn(ordered: Sequence[Entry], good: Sequence[Entry]) -> int | None:
         # (only signed versions prove a fork: anyone can write bytes in another's name)
         signed = [e for e in both if e.hash in kept or (
             e.table_id == table_id
-            and verify_signature(e.author, e.signature, signing_input(e.signed_fields())))]
+            and verify_signature(e.author, e.signature, signed_message(e)))]
         if len(signed) > 1 and any(e.kind == EntryKind.ACTION for e in signed):
             turns.append(min(e.turn for e in signed))
     return min(turns, default=None)
@@ -509,18 +505,45 @@ def _preview_faces(
     return faces
 
 
+def _audit_first(
+    transcript: list[tuple[int, DeckMessage]], table: _Table | None, table_id: bytes | None,
+) -> AuditResult | None:
+    """The deck audit of every signed entry's deck messages, before the replay, when every
+    seat revealed its seed (else None, as when the audit cannot be run on them at all).
+
+    When it passes, its faces are the preview's (`_preview_faces` decodes the same way, from
+    the same seeds and last lock, and an audit that passed decoded every card once), so the
+    replay is checked against them and the preview is not made; and when the replay refuses
+    no entry, `_settle_audit` takes this result rather than audit the same transcript again.
+    When it fails, the preview's faces are used, as if it had not been made."""
+    if table is None or table_id is None:
+        return None
+    revealed = {seat for seat, message in transcript if isinstance(message, SeedReveal)}
+    if len(revealed) != len(table.seats):
+        return None
+    try:
+        return audit(table.config, table_id, table.seats, transcript, group=table.group)
+    except (ValueError, HanabiError):
+        return None  # (the audit of `_settle_audit` meets it again, and says so)
+
+
 def _settle_audit(
     table: _Table | None,
     faces: dict[int, Card] | None,
     entries: list[Entry],
     report: GameReport,
+    done: tuple[list[tuple[int, DeckMessage]], AuditResult | None] | None = None,
 ) -> None:
     """The deck audit over every deck message of every entry not refused, in place order:
-    a message applied after the last seed is audited like the others (SPEC 5.7)."""
+    a message applied after the last seed is audited like the others (SPEC 5.7). `done`:
+    these entries' transcript and, if it was made, its audit (`_audit_first`)."""
     if table is None or report.table_id is None:
         return
     config, seats = table.config, table.seats
-    transcript, _ = _deck_transcript(canonical_order(entries))
+    if done is not None:
+        transcript, result = done
+    else:
+        (transcript, _), result = _deck_transcript(canonical_order(entries)), None
     revealed = {seat for seat, message in transcript if isinstance(message, SeedReveal)}
     report.missing_seeds = tuple(s for s in range(len(seats)) if s not in revealed)
     if report.missing_seeds:
@@ -539,7 +562,8 @@ def _settle_audit(
             report.problems.append(Problem(f"deck audit failed: {withheld.reason}",
                                            seats[withheld.blamed_seat]))
         return
-    result = audit(config, report.table_id, seats, transcript, group=table.group)
+    if result is None:
+        result = audit(config, report.table_id, seats, transcript, group=table.group)
     report.audit = result
     report.timeline.append(ev.Audited(result.ok, result.reason, result.blamed_seat))
     if result.ok and faces is not None and result.faces != faces:

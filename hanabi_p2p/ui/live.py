@@ -8,10 +8,11 @@ Pure: reads the session (never changes it) plus the few facts only the peer's sh
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hanabi_p2p.i18n import _
-from hanabi_p2p.identity import fingerprint
+from hanabi_p2p.identity import display_name, fingerprint
 from hanabi_p2p.lookalike import look_alike
 from hanabi_p2p.narration import narrator
 from hanabi_p2p.net.handshake import table_code
@@ -85,6 +86,16 @@ def code_of(session: TableSession, table_id: bytes) -> str | None:
     if not session.seats:
         return None
     return table_code(table_id, [seat.peer_id for seat in session.seats])
+
+
+def looks_like_note(name: str, peer_id: bytes, members: Sequence[tuple[bytes, str]]) -> str:
+    """" — looks like Bob (K7QF-2M9D)" when `name` reads as another member's name but is not
+    spelled the same (a name made to pass for someone else's), else nothing."""
+    others = {other: pid for pid, other in members if pid != peer_id}
+    twin = look_alike(name, others)
+    if twin is None:
+        return ""
+    return " — " + _("looks like {name}").format(name=safe(display_name(twin, others[twin])))
 
 
 def table_members(session: TableSession) -> list[tuple[bytes, str]]:

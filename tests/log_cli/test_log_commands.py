@@ -15,18 +15,12 @@ from game_files import TABLE_ID, TABLE_NAME, join_records, split_records, store_
 from session_harness import Table
 
 from hanabi_p2p import i18n
-from hanabi_p2p.commands.log import (
-    LIST_COLUMNS,
-    LIST_ID_CHARS,
-    MIN_GAMES_FOR_WORKERS,
-    ListRow,
-    list_lines,
-    verdict_path,
-)
+from hanabi_p2p.commands.log import LIST_COLUMNS, MIN_GAMES_FOR_WORKERS, list_lines
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.rules.stats import stats_of_state
 from hanabi_p2p.session.verify import Verdict
 from hanabi_p2p.ui.summary import efficiency_text
+from hanabi_p2p.verdict_cache import LIST_ID_CHARS, ListRow, verdict_path
 
 # whole signed games verified, shown or listed: too slow for the fast tier
 pytestmark = pytest.mark.slow

@@ -36,8 +36,7 @@ def test_names_that_differ_are_not_marked() -> None:
 
 def test_the_hosts_plain_text_output_marks_a_look_alike_with_both_fingerprints() -> None:
     from hanabi_p2p.identity import fingerprint
-    from hanabi_p2p.narration.narrator import looks_like_note
-    from hanabi_p2p.ui.live import table_members
+    from hanabi_p2p.ui.live import looks_like_note, table_members
 
     pair = Pair()
     pair.ann.open_table("Ann's table", "Ann", GameConfig(2))
