@@ -202,6 +202,9 @@ class App:
         if type(view) is not type(self._view):
             self._panel = None
             self._scroll = 0
+            if isinstance(self._view, LobbyView) and not self._leaving:
+                # the lobby's news (who sat down, why start was refused) is stale at the deal
+                self._message, self._message_until = [], None
         self._view = view
         if isinstance(view, TableView):
             self._board = board_from_state(view.state, view.my_seat)
@@ -330,7 +333,12 @@ class App:
         try:
             intent = self._parse(typed)
         except CommandError as exc:
-            self._leaving = False
+            if self._leaving:
+                # "anything else to stay": an answer like "stay" is no command, and saying
+                # it is unknown would read as if the player had not been heard
+                self._leaving = False
+                self.notify(_("You stay at the table"))
+                return True
             # the line is gone from the input: say which command the reason is about
             self._error(f"✖ {' '.join(typed.split())}: {exc}")
             return False

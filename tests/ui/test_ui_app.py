@@ -407,3 +407,37 @@ def test_the_practice_coach_advises_a_legal_move_in_words() -> None:
     text = seat.on_hint()
     assert text.startswith("Hint: ")
     assert any(word in text for word in ("play", "discard", "clue"))
+
+
+def test_the_lobbys_lines_go_at_the_deal() -> None:
+    # A joiner who typed start saw "only the host can start the game" on the game screen,
+    # and "bot2 sits down" stayed under the prompt on the first turn (issue 30).
+    app = App(Recorder(), input=None, output=DummyOutput())
+    seats = tuple(LobbySeat(name, "ab") for name in NAMES[:3])
+    app.update(LobbyView("Friday", GameConfig(3), seats, i_am_host=False))
+    app.handle_text("start")
+    assert app.message == "only the host can start the game"
+    app.update(table(1))
+    assert app.message == ""
+    app.update(LobbyView("Friday", GameConfig(3), seats, i_am_host=False))
+    app.notify("bot2 sits down")
+    app.update(table(1))
+    assert app.message == ""
+    app.notify("Carol dropped out")  # news during the game stays
+    app.update(table(1))
+    assert app.message == "Carol dropped out"
+
+
+def test_any_other_answer_to_leave_stays_without_an_error() -> None:
+    # "stay" used to stay but also print "unknown command 'stay'"
+    session = Recorder()
+    app = App(session, input=None, output=DummyOutput())
+    app.update(table())
+    app.handle_text("quit")
+    assert app.leaving
+    assert app.handle_text("stay")
+    assert not app.leaving and session.quits == 0
+    assert app.message == "You stay at the table"
+    assert app.handle_text("bogus") is False  # not leaving any more: an ordinary refusal
+    assert "unknown command 'bogus'" in app.message
+
