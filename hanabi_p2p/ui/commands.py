@@ -537,3 +537,29 @@ def _clue(line: str, args: list[str], board: Board, names: Sequence[str]) -> Clu
             )
         )
     return Clue(seat=board.my_seat, target=target, colour=colour, rank=rank, touched=touched)
+
+
+def typed_command(
+    action: Play | Discard | Clue | Move, hands: Sequence[Sequence[int]], names: Sequence[str]
+) -> str:
+    """What the player types for `action` on this screen (`play 1`, `discard 3`, `clue Bob
+    red`): the command words are English in every language, so the coach's advice, written
+    in the player's language, ends with the command that carries it out. `hands`: the card
+    ids by seat and slot, as the board shows them."""
+    if isinstance(action, Clue):
+        name = names[action.target] if action.target < len(names) else ""
+        # a seat number when the name would not find the player again (a twin, a space)
+        unique = (name and " " not in name
+                  and match_prefix(name, ((n, s) for s, n in enumerate(names))) == [action.target]
+                  and seat_number(name, len(names)) is None)
+        who = name if unique else str(action.target + 1)
+        value = str(action.rank) if action.colour is None else action.colour.value
+        return f"clue {who} {value}"
+    if isinstance(action, Move):
+        hand = list(hands[action.seat])
+        return f"move {hand.index(action.card) + 1} {action.to + 1}"
+    word = "play" if isinstance(action, Play) else "discard"
+    slot = list(hands[action.seat]).index(action.card) + 1
+    if isinstance(action, Play) and action.announce is not None:
+        return f"{word} {slot} {action.announce.value}"
+    return f"{word} {slot}"

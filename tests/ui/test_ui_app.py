@@ -441,3 +441,22 @@ def test_any_other_answer_to_leave_stays_without_an_error() -> None:
     assert app.handle_text("bogus") is False  # not leaving any more: an ordinary refusal
     assert "unknown command 'bogus'" in app.message
 
+
+def test_the_coach_ends_its_hint_with_the_command_to_type_in_every_language() -> None:
+    # In Italian the hint said "gioca la carta in posizione 1", and "gioca 1" is no command:
+    # the command words are English, so the hint shows the one to type.
+    from hanabi_p2p.ui.demo import HotSeat
+
+    i18n.setup("it")
+    try:
+        seat = HotSeat(GameConfig(3), seed=4, names=["Ann", "Bob", "Cid"])
+        text = seat.on_hint()
+        assert text.startswith("Suggerimento: ") and " — scrivi: " in text
+        command = text.rsplit(" — scrivi: ", 1)[1]
+        recorder = Recorder()
+        app = App(recorder, input=None, output=DummyOutput())
+        app.update(seat.view())
+        assert app.handle_text(command), app.message
+        assert len(recorder.actions) == 1
+    finally:
+        i18n.setup("en")
