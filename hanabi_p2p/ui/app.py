@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -47,6 +48,7 @@ from hanabi_p2p.safe_text import safe
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.commands import (
     Abandon,
+    CancelPremove,
     CommandError,
     Hint,
     Info,
@@ -55,12 +57,14 @@ from hanabi_p2p.ui.commands import (
     Mode,
     Note,
     Panel,
+    Queue,
     Quit,
     Say,
     SendAction,
     Show,
     Start,
     find_player,
+    parse_at_table,
     parse_on_board,
     parse_simple,
     parse_watching,
@@ -71,6 +75,8 @@ from hanabi_p2p.ui.helptext import command_help, rules_summary
 from hanabi_p2p.ui.info import card_story
 from hanabi_p2p.ui.lobby import render_lobby
 from hanabi_p2p.ui.notes import NoteBook
+from hanabi_p2p.ui.premove import Cancelled, Drop, Go, Premove, decide
+from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.symbols import Glyphs, Theme, glyphs_for, style_for
 from hanabi_p2p.ui.table import TableLabels, labels_for, log_lines, render_board, status_line
 from hanabi_p2p.ui.text import Fragment, Line, fit, to_formatted, wrap_text
@@ -161,6 +167,7 @@ class App:
         self._was_my_turn = False
         self._rung_for: tuple[int, int] | None = None  # (turn, seat) we last rang the bell for
         self.bells = 0  # how often the bell rang (the session or tests may look)
+        self._premove: Premove | None = None  # queued during another's turn, for ours
 
         # True from a submitted line until the next Tab: a completion still running from
         # before Enter (fast typing, pasting) must not pop a menu up over the next command.
@@ -214,7 +221,46 @@ class App:
             self._board = None
         self._track_new(view)
         self._signal_turn()
+        self._carry_out_premove()
         self.application.invalidate()
+
+    @property
+    def premove(self) -> Premove | None:
+        """The action queued for our next turn, if any."""
+        return self._premove
+
+    def _carry_out_premove(self) -> None:
+        """Our turn came (or the game moved on): carry the premove out, or cancel it and say
+        why (`ui.premove`)."""
+        premove, view = self._premove, self._view
+        if premove is None:
+            return
+        if not isinstance(view, TableView):
+            self._premove = None  # the game ended: the end screen says how
+            return
+        outcome = decide(premove, view.state, view.my_seat)
+        if outcome is None:
+            return
+        self._premove = None
+        if isinstance(outcome, Go):
+            self._callbacks.on_action(outcome.action)
+            self.notify(_("Premove carried out: {command}").format(command=premove.command))
+        elif outcome.reason is not Cancelled.OVER:
+            self._error(self._cancelled_text(premove, outcome, view))
+
+    def _cancelled_text(self, premove: Premove, drop: Drop, view: TableView) -> str:
+        if drop.reason is Cancelled.CLUED:
+            why = _("a clue touched that card since you queued it")
+        elif drop.reason is Cancelled.GONE:
+            why = _("that card is no longer in your hand")
+        elif drop.reason is Cancelled.HAND_CHANGED:
+            target = getattr(premove.action, "target", 0)
+            name = view.names[target] if target < len(view.names) else f"#{target + 1}"
+            why = _("{name}'s hand changed: the clue would touch other cards").format(name=name)
+        else:
+            why = translate_refusal(drop.error) if drop.error is not None else ""
+        return _("✖ Premove cancelled ({command}): {reason}").format(
+            command=premove.command, reason=why)
 
     def _track_new(self, view: ScreenView) -> None:
         """Remember where the log stood when our turn ended: what follows is news to us."""
@@ -352,7 +398,7 @@ class App:
     def _parse(self, text: str) -> Intent | None:
         view = self._view
         if isinstance(view, TableView) and self._board is not None:
-            return parse_on_board(text, self._board, view.names, view.state.check)
+            return parse_at_table(text, self._board, view.names, view.state.check)
         if isinstance(view, WatchView) and self._board is not None:
             return parse_watching(text, self._board, view.names)
         if isinstance(view, LobbyView) and view.watching is not None:
@@ -383,6 +429,15 @@ class App:
             self._error(_("you cannot remove yourself: quit leaves the table"))
             return
         self._callbacks.on_kick(seat.peer_id)
+
+    def _queue(self, intent: Queue) -> None:
+        view = self._view
+        if not isinstance(view, TableView):
+            return
+        self._premove = Premove.queue(intent.action, intent.command, view.state)
+        self.notify(_("Queued for your turn: {command} (unqueue drops it; a clue on the card, "
+                      "or a change that makes it illegal, cancels it)").format(
+            command=intent.command))
 
     def _game_on(self) -> bool:
         """Leaving now would leave a game (or its shuffle) the others are playing."""
@@ -453,6 +508,14 @@ class App:
             self.notify(self._callbacks.on_hint(), seconds=None)
         elif isinstance(intent, Abandon):
             self._callbacks.on_abandon()
+        elif isinstance(intent, Queue):
+            self._queue(intent)
+        elif isinstance(intent, CancelPremove):
+            if self._premove is None:
+                self._error(_("there is no premove to cancel"))
+            else:
+                command, self._premove = self._premove.command, None
+                self.notify(_("Premove cancelled: {command}").format(command=command))
         elif isinstance(intent, Info):
             self._info = self._story(intent.card)
             self._panel = Panel.INFO
@@ -544,7 +607,10 @@ class App:
         )
 
     def _labels(self, view: TableView) -> TableLabels:
-        return labels_for(view, self._new_from, self.notes.all())
+        labels = labels_for(view, self._new_from, self.notes.all())
+        if self._premove is None:
+            return labels
+        return dataclasses.replace(labels, premove=self._premove.command)
 
     def _panel_lines(self, rows: int, columns: int) -> list[Line]:
         view = self._view

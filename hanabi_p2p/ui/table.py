@@ -43,6 +43,7 @@ class TableLabels:
     new_from: int | None = None  # log entries from this index on are new since our turn
     notes: dict[int, str] = field(default_factory=dict)  # card id -> our private note
     watchers: str = ""  # who is watching the table, in words (already cleaned)
+    premove: str = ""  # the command queued for our next turn (`ui.premove`), "" for none
 
 
 def watchers_text(watchers: Sequence[WatcherRow]) -> str:
@@ -470,6 +471,9 @@ def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
         waiting = labels.waiting_for or (board.current_seat,)
         who = ", ".join(name_of(s) for s in waiting)
         parts = [("class:waiting", _("Waiting for {names}").format(names=who))]
+        if labels.premove:
+            parts += [("class:dim", glyphs.dot),
+                      ("class:notice", _("queued: {command}").format(command=labels.premove))]
     dropped = sorted(labels.disconnected)
     if dropped:
         parts.append(("class:dim", glyphs.dot))

@@ -132,13 +132,13 @@ def test_an_illegal_command_sends_nothing_and_says_why(pipe: PipeInput) -> None:
     assert app.application.current_buffer.history.get_strings()[-1] == "discard 1"
 
 
-def test_not_my_turn_is_refused(pipe: PipeInput) -> None:
+def test_not_my_turn_is_queued_not_sent(pipe: PipeInput) -> None:
     session = Recorder()
     app = App(session, input=pipe, output=DummyOutput())
     app.update(table(seat=2))
     drive(app, pipe, "play 1\r", lambda: bool(app.message))
-    assert session.actions == []
-    assert app.message == "✖ play 1: it is Alice's turn"
+    assert session.actions == []  # a premove (tests/ui/test_premove.py): kept for our turn
+    assert app.message.startswith("Queued for your turn: play 1")
 
 
 def test_tab_completes_names_and_colours(pipe: PipeInput) -> None:

@@ -38,6 +38,7 @@ def test_completion_of_command_words_by_screen() -> None:
         "hint",
         "say",
         "abandon",
+        "unqueue",
         "log",
         "rules",
         "help",
