@@ -81,6 +81,9 @@ def _row(checked: CheckedTable) -> tuple[str, ...]:
     table = checked.table
     ad = table.ad
     variant = ad.variant + "".join(f" +{o}" for o in ad.options)
+    if ad.turn_timer is not None:
+        # a timed table: its clock, seen before anyone sits down
+        variant += f" timer {ad.turn_timer}s"
     code = {None: MARK_UNCHECKED, True: "yes", False: "no"}[
         None if checked.probe is None else checked.probe.uses_secret
     ]
@@ -188,6 +191,7 @@ def table_json(checked: CheckedTable) -> dict[str, Any]:
         "seats_total": ad.seats_total,
         "host_name": ad.host_name,
         "host_fingerprint": ad.host_fingerprint,
+        "turn_timer": ad.turn_timer,
         "address": table.address,
         "port": table.port,
         "table_id": ad.table_id.hex(),

@@ -376,6 +376,7 @@ def _advert(peer: Peer, config: GameConfig) -> TableAd:
         seats_total=config.players,
         host_fingerprint=fingerprint(peer.identity.peer_id),
         host_name=session.table.host_name if session.table else "",
+        turn_timer=session.table.turn_timer if session.table else None,
     )
 
 

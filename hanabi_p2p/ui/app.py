@@ -90,6 +90,8 @@ MAX_MESSAGE_ROWS = 3
 # a refusal until it has been read; the log keeps everything that matters for longer.
 NOTICE_SECONDS = 8.0
 ERROR_SECONDS = 30.0
+# How often a timed table's clock on the status line is redrawn.
+CLOCK_TICK_S = 1.0
 
 
 class SessionCallbacks(Protocol):
@@ -168,6 +170,9 @@ class App:
         self._rung_for: tuple[int, int] | None = None  # (turn, seat) we last rang the bell for
         self.bells = 0  # how often the bell rang (the session or tests may look)
         self._premove: Premove | None = None  # queued during another's turn, for ours
+        # a timed table: (turn, seat) whose clock runs, and since when (our clock)
+        self._turn_began: tuple[tuple[int, int], float] | None = None
+        self._ticking = False  # the status line's clock redraws itself every second
 
         # True from a submitted line until the next Tab: a completion still running from
         # before Enter (fast typing, pasting) must not pop a menu up over the next command.
@@ -221,8 +226,42 @@ class App:
             self._board = None
         self._track_new(view)
         self._signal_turn()
+        self._time_turn(view)
         self._carry_out_premove()
         self.application.invalidate()
+
+    def _time_turn(self, view: ScreenView) -> None:
+        """At a timed table, note when each turn began here: the peer times it from then too
+        (SPEC 5.6), so the clock on the status line runs out when the game would end."""
+        board = self._board
+        if (not isinstance(view, TableView) or view.turn_timer is None or board is None
+                or board.over):
+            self._turn_began = None
+            return
+        key = (board.turn, board.current_seat)
+        if self._turn_began is None or self._turn_began[0] != key:
+            self._turn_began = (key, self._clock())
+        if not self._ticking:
+            self._ticking = True
+            self._tick()
+
+    def _tick(self) -> None:
+        if self._turn_began is None:
+            self._ticking = False
+            return
+        self.application.invalidate()
+        with contextlib.suppress(RuntimeError):  # no loop running (tests drive it by hand)
+            asyncio.get_running_loop().call_later(CLOCK_TICK_S, self._tick)
+            return
+        self._ticking = False
+
+    def clock_text(self) -> str:
+        """A timed table's clock for the status line: the seconds the turn has left."""
+        view, began = self._view, self._turn_began
+        if not isinstance(view, TableView) or view.turn_timer is None or began is None:
+            return ""
+        left = max(0, round(view.turn_timer - (self._clock() - began[1])))
+        return _("⏱ {left} s left").format(left=left)
 
     @property
     def premove(self) -> Premove | None:
@@ -608,9 +647,9 @@ class App:
 
     def _labels(self, view: TableView) -> TableLabels:
         labels = labels_for(view, self._new_from, self.notes.all())
-        if self._premove is None:
-            return labels
-        return dataclasses.replace(labels, premove=self._premove.command)
+        return dataclasses.replace(
+            labels, premove=self._premove.command if self._premove is not None else "",
+            clock=self.clock_text())
 
     def _panel_lines(self, rows: int, columns: int) -> list[Line]:
         view = self._view

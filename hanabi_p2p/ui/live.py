@@ -185,6 +185,7 @@ def table_view(session: TableSession, facts: ShellFacts) -> TableView:
         status=facts.status,
         runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
         watchers=facts.watchers,
+        turn_timer=session.table.turn_timer,
     )
 
 

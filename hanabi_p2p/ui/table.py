@@ -44,6 +44,7 @@ class TableLabels:
     notes: dict[int, str] = field(default_factory=dict)  # card id -> our private note
     watchers: str = ""  # who is watching the table, in words (already cleaned)
     premove: str = ""  # the command queued for our next turn (`ui.premove`), "" for none
+    clock: str = ""  # a timed table's turn clock, in words ("⏱ 42 s left"), "" for none
 
 
 def watchers_text(watchers: Sequence[WatcherRow]) -> str:
@@ -462,7 +463,9 @@ def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
         ]
     elif board.my_turn and not labels.waiting_for:
         text = _("Your turn: play, discard or clue (type help for commands)")
-        parts = [("class:your-turn", f"{glyphs.turn_marker} {text}")]
+        # a timed table's clock first: the end of the line is the first cut
+        clock = f"{labels.clock}{glyphs.dot}" if labels.clock else ""
+        parts = [("class:your-turn", f"{glyphs.turn_marker} {clock}{text}")]
         if labels.status:
             parts.append(("class:your-turn", f"{glyphs.dot}{labels.status}"))
         # The whole line in reverse video: the turn is noticed from across the room.
@@ -471,6 +474,8 @@ def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
         waiting = labels.waiting_for or (board.current_seat,)
         who = ", ".join(name_of(s) for s in waiting)
         parts = [("class:waiting", _("Waiting for {names}").format(names=who))]
+        if labels.clock:
+            parts += [("class:dim", glyphs.dot), ("class:notice", labels.clock)]
         if labels.premove:
             parts += [("class:dim", glyphs.dot),
                       ("class:notice", _("queued: {command}").format(command=labels.premove))]

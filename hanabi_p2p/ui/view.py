@@ -98,6 +98,7 @@ class TableView:
     status: str = ""  # a line from the session, already translated
     runners: tuple[str, ...] = ()  # per seat, as `LobbySeat.runner`
     watchers: tuple[WatcherRow, ...] = ()
+    turn_timer: int | None = None  # the table's turn timer in seconds (SPEC 5.6), or None
 
 
 @dataclass(frozen=True, slots=True)

@@ -205,3 +205,28 @@ def test_the_status_line_shows_no_premove_by_default() -> None:
     view = TableView(THREE, BOB, NAMES[:3], fresh())
     line = plain(status_line(board_from_state(view.state, BOB), labels_for(view), UNICODE, 80))
     assert line == "Waiting for Alice"
+
+
+# --- a timed table's clock ----------------------------------------------------------------
+
+
+def test_a_timed_tables_clock_runs_on_everyones_status_line_and_restarts_each_turn() -> None:
+    import dataclasses
+
+    now = [100.0]
+    state = fresh()
+    app = App(Recorder(), input=None, output=DummyOutput(), clock=lambda: now[0])
+    view = TableView(THREE, BOB, NAMES[:3], copy.deepcopy(state), turn_timer=60)
+    app.update(view)
+    assert status(app) == "Waiting for Alice · ⏱ 60 s left"
+    now[0] += 18
+    assert status(app) == "Waiting for Alice · ⏱ 42 s left"
+    app.update(view)  # a redraw of the same turn: the clock goes on
+    assert "⏱ 42 s left" in status(app)
+    state.apply(clue(state, CAROL, rank=2))
+    app.update(dataclasses.replace(view, state=copy.deepcopy(state)))
+    assert status(app).startswith("▶ ⏱ 60 s left · Your turn")
+    now[0] += 90
+    assert "⏱ 0 s left" in status(app)  # the game ends then: the peer says so
+    app.update(dataclasses.replace(view, turn_timer=None))
+    assert "⏱" not in status(app)  # an untimed table shows no clock
