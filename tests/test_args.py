@@ -391,3 +391,20 @@ def test_a_table_never_seated_is_reported_as_no_game(
     seated = GameResult(gone, failure="Bob stopped the game", table_code="ABCD-EFGH")
     assert report_result(seated) == 1
     assert capsys.readouterr().err == "game not finished: Bob stopped the game\n"
+
+
+@pytest.mark.socket
+@pytest.mark.parametrize("command", [["play"], ["watch", *LOOPBACK], ["host"], ["join", *LOOPBACK]],
+                         ids=lambda c: c[0])
+def test_the_language_is_checked_before_the_terminal(
+    command: list[str], tmp_path: Path, no_games: None, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `play --lang fr </dev/null` complained about the terminal, though every argument is
+    # checked first (README): the language is the first thing to fix
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert cli.main([*command, "--lang", "fr", *data]) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "unknown language 'fr' (known: en, it, ro, nb)" in err and "terminal" not in err
+    assert left_behind(tmp_path / "data") == []
