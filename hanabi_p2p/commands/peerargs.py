@@ -137,7 +137,7 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
     name = player_name(args)
     data_dir = DataDir.resolve(args.data_dir)
     for warning in data_dir.secure():
-        print(f"hanabi-p2p: warning: {warning}", file=sys.stderr)
+        print(f"{getattr(args, 'prog', 'hanabi-p2p')}: warning: {warning}", file=sys.stderr)
     return PeerOptions(
         name=name,
         data_dir=data_dir,

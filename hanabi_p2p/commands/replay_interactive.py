@@ -88,7 +88,8 @@ def run_log_replay(args: argparse.Namespace) -> int:
     _data, report = read_game(path)
     game = game_of_report(report)
     if isinstance(game, str):
-        print(f"hanabi-p2p: {printable(game)}", file=sys.stderr)
+        print(f"{getattr(args, 'prog', 'hanabi-p2p')}: error: {printable(game)}",
+              file=sys.stderr)
         return EXIT_REFUSED
     show(game, args.theme)
     return 0

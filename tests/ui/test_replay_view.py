@@ -253,7 +253,7 @@ def test_a_log_whose_audit_failed_is_refused_in_one_line(
     assert code == 1
     assert out == ""
     assert err.count("\n") == 1
-    assert err.startswith("hanabi-p2p: cannot replay this game: invalid: ")
+    assert err.startswith("hanabi-p2p log replay: error: cannot replay this game: invalid: ")
     assert "deck audit failed: the seed does not match its commitment" in err
 
 
@@ -266,7 +266,8 @@ def test_a_log_never_audited_is_refused(tmp_path: Path,
                  bytes.fromhex(data["table_id"]))
     assert cli.main(["log", "replay", str(path)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("hanabi-p2p: cannot replay this game: unfinished: deck not audited")
+    assert err.startswith(
+        "hanabi-p2p log replay: error: cannot replay this game: unfinished: deck not audited")
 
 
 # --- a hanab.live file ------------------------------------------------------------------------
