@@ -31,7 +31,7 @@ from typing import Any
 
 from hanabi_p2p import __version__, i18n
 from hanabi_p2p.commands import log_json, replay_interactive
-from hanabi_p2p.commands.log_story import story_lines
+from hanabi_p2p.commands.log_story import legend_line, story_lines
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.hanablive import export_game
@@ -353,6 +353,7 @@ def run_show(args: argparse.Namespace) -> int:
         return status
     created = f", created {_date(header.created)}" if header is not None else ""
     _emit(f"{path}{created}")
+    _emit(legend_line())
     for line in story_lines(report):
         _emit(line)
     _emit()

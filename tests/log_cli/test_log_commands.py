@@ -106,6 +106,10 @@ def test_show_tells_the_game_turn_by_turn_with_a_check_per_signature(
                "3 players, standard" in line for line in result.lines)
     assert any(line.endswith("Deck audit passed: every card matches the shuffle")
                for line in result.lines)
+    # the rows of ✓ are explained before the story starts
+    assert result.lines[1] == ("✓ a signature checked behind the line (the player who acted, "
+                               "then each player who acknowledged it); ✗ an entry refused; ? "
+                               "an action that could not be checked")
 
 
 def test_show_tells_the_story_in_the_language_asked(data_dir: Path, run_cli) -> None:
