@@ -1,4 +1,5 @@
-"""`hanabi-p2p log list|show|verify|export`: read, check and convert stored game logs.
+"""`hanabi-p2p log list|show|verify|export|replay|remove`: read, check, convert and forget
+stored game logs (`remove`: commands/log_remove.py).
 
 A game is named by a FILE path or by an ID: its table id in hex, or any unique prefix of it
 (files are ``<data>/games/<table_id_hex>.hlog``). Everything is checked by the pure pipeline
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -31,6 +33,7 @@ from typing import Any
 
 from hanabi_p2p import __version__, i18n
 from hanabi_p2p.commands import log_json, replay_interactive
+from hanabi_p2p.commands.log_remove import VERDICT_SUFFIX, remove_game
 from hanabi_p2p.commands.log_story import legend_line, story_lines
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
@@ -48,7 +51,7 @@ from hanabi_p2p.session.verify import (
 from hanabi_p2p.ui.text import get_cwidth, wrap_text
 from hanabi_p2p.userfile import read_regular_file
 
-HELP = "list, show, verify or export the games stored in the data directory"
+HELP = "list, show, verify, export or remove the games stored in the data directory"
 
 # Exit status of `show` and `verify` (2, a file that cannot be used or a usage error, is
 # cli.EXIT_USAGE): a script tells a cheat from a game that simply stopped.
@@ -76,7 +79,6 @@ PLAYERS_INDENT = "    "  # the players' own line, when they do not fit on the ga
 # the log's bytes hash the same and the program is the same version; `verify` never uses it.
 # The format changes whenever a verdict may: 2 since a game whose seeds are missing has its
 # turns checked (it may now be found invalid where 1 said unfinished).
-VERDICT_SUFFIX = ".verdict"
 VERDICT_FORMAT = 2
 MAX_VERDICT_BYTES = 16 * 1024
 # From this many games to check in full, `list` checks them in parallel processes (a game
@@ -121,6 +123,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     add_data_dir_argument(p)
 
+    text = "remove a game from the data directory (its log, cached verdict, secrets and notes)"
+    p = sub.add_parser("remove", help=text, description=(
+        f"{text}: for a practice game left with quit, which cannot be resumed. Asks first "
+        "(--yes: without asking); never follows a symbolic link; a game open in another "
+        "window is kept."), **_epilog("remove"))
+    p.add_argument("game", metavar="ID", help="the game's table id (a unique prefix is enough)")
+    p.add_argument("--yes", "-y", action="store_true", help="remove without asking")
+    add_data_dir_argument(p)
+
     p = sub.add_parser("replay", help=replay_interactive.LOG_REPLAY_HELP,
                        description=replay_interactive.LOG_REPLAY_HELP, **_epilog("replay"))
     replay_interactive.add_log_replay_arguments(p)
@@ -136,6 +147,7 @@ EXAMPLES = {
                "hanabi-p2p log verify friday.hlog && echo 'a fair game'"),
     "export": ("hanabi-p2p log export 3f2a -o friday.json", "hanabi-p2p replay friday.json"),
     "replay": ("hanabi-p2p log replay 3f2a", "hanabi-p2p log replay 3f2a --theme light"),
+    "remove": ("hanabi-p2p log remove 3f2a", "hanabi-p2p log remove 3f2a --yes"),
 }
 
 
@@ -155,11 +167,26 @@ def run(args: argparse.Namespace) -> int:
         "verify": run_verify,
         "export": run_export,
         "replay": replay_interactive.run_log_replay,  # the full-screen replay, after the audit
+        "remove": lambda args: remove_game(args, resolve_game, _describe),
     }
     return commands[args.log_command](args)
 
 
 # ---------------------------------------------------------------------------- finding games
+
+
+@functools.cache
+def practice_table_names() -> frozenset[str]:
+    """The name `play` gives its table, in every language it speaks."""
+    return frozenset(i18n.load(lang).gettext(PRACTICE_TABLE) for lang in i18n.LANGUAGES)
+
+
+def _describe(path: Path) -> str:
+    """One game in words, for `log remove`'s question: its id, name, players and verdict."""
+    row = _check_file(path)
+    players = ", ".join(row.players)
+    return (f"game {row.table[:ID_CHARS_SHOWN]} '{safe(row.name, len(row.name))}' "
+            f"({safe(players, len(players))}), {row.score_text()}")
 
 
 def resolve_game(game: str, data_dir: DataDir) -> Path:
@@ -431,7 +458,11 @@ class ListRow:
             return f"{self.score} ({self.rating})"
         if self.verdict is Verdict.UNFINISHED:
             # nobody seated: a lobby that timed out or was left, not a game stopped half-way
-            return "unfinished" if self.players else NOT_STARTED
+            if not self.players:
+                return NOT_STARTED
+            # a practice game cannot be resumed (its computer players ended with it): said,
+            # so that it is not kept waiting for a return (`log remove` forgets it)
+            return UNFINISHED_PRACTICE if self.name in practice_table_names() else "unfinished"
         return "INVALID"
 
     def cells(self) -> list[str]:
@@ -443,6 +474,8 @@ class ListRow:
 LIST_HEADINGS = ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
 UNREADABLE = "unreadable"
 NOT_STARTED = "not started"
+UNFINISHED_PRACTICE = "unfinished practice"
+PRACTICE_TABLE = "practice table"  # the msgid of `play`'s table name (commands/play.py)
 
 
 def verdict_path(path: Path) -> Path:
