@@ -84,6 +84,8 @@ def _row(checked: CheckedTable) -> tuple[str, ...]:
     if ad.turn_timer is not None:
         # a timed table: its clock, seen before anyone sits down
         variant += f" timer {ad.turn_timer}s"
+    if ad.total_clock is not None:  # and each player's time for all its turns
+        variant += f" clock {ad.total_clock}s"
     code = {None: MARK_UNCHECKED, True: "yes", False: "no"}[
         None if checked.probe is None else checked.probe.uses_secret
     ]
@@ -192,6 +194,7 @@ def table_json(checked: CheckedTable) -> dict[str, Any]:
         "host_name": ad.host_name,
         "host_fingerprint": ad.host_fingerprint,
         "turn_timer": ad.turn_timer,
+        "total_clock": ad.total_clock,
         "address": table.address,
         "port": table.port,
         "table_id": ad.table_id.hex(),

@@ -172,6 +172,7 @@ class App:
         self._premove: Premove | None = None  # queued during another's turn, for ours
         # a timed table: (turn, seat) whose clock runs, and since when (our clock)
         self._turn_began: tuple[tuple[int, int], float] | None = None
+        self._spent: dict[int, float] = {}  # a total clock: each seat's finished turns
         self._ticking = False  # the status line's clock redraws itself every second
 
         # True from a submitted line until the next Tab: a completion still running from
@@ -234,13 +235,18 @@ class App:
         """At a timed table, note when each turn began here: the peer times it from then too
         (SPEC 5.6), so the clock on the status line runs out when the game would end."""
         board = self._board
-        if (not isinstance(view, TableView) or view.turn_timer is None or board is None
-                or board.over):
+        timed = isinstance(view, TableView) and (view.turn_timer is not None
+                                                  or view.total_clock is not None)
+        if not timed or board is None or board.over:
             self._turn_began = None
             return
         key = (board.turn, board.current_seat)
         if self._turn_began is None or self._turn_began[0] != key:
-            self._turn_began = (key, self._clock())
+            now = self._clock()
+            if self._turn_began is not None:  # the turn before ended: its seat's time
+                (_turn, seat), began = self._turn_began
+                self._spent[seat] = self._spent.get(seat, 0.0) + now - began
+            self._turn_began = (key, now)
         if not self._ticking:
             self._ticking = True
             self._tick()
@@ -258,10 +264,19 @@ class App:
     def clock_text(self) -> str:
         """A timed table's clock for the status line: the seconds the turn has left."""
         view, began = self._view, self._turn_began
-        if not isinstance(view, TableView) or view.turn_timer is None or began is None:
+        if not isinstance(view, TableView) or began is None:
             return ""
-        left = max(0, round(view.turn_timer - (self._clock() - began[1])))
-        return _("⏱ {left} s left").format(left=left)
+        elapsed = self._clock() - began[1]
+        seat = began[0][1]
+        all_left = (None if view.total_clock is None
+                    else max(0, round(view.total_clock - self._spent.get(seat, 0.0) - elapsed)))
+        if view.turn_timer is None:
+            return _("⏱ {left} s left in all").format(left=all_left)
+        left = max(0, round(view.turn_timer - elapsed))
+        if all_left is None:
+            return _("⏱ {left} s left").format(left=left)
+        return _("⏱ {left} s left, {all} s in all").format(left=min(left, all_left),
+                                                           all=all_left)
 
     @property
     def premove(self) -> Premove | None:

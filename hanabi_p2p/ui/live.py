@@ -155,6 +155,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
         spectators_see_hands=TableOption.SPECTATORS in session.table.table_options,
         hints_on=TableOption.HINTS in session.table.table_options,
         turn_timer=session.table.turn_timer,
+        total_clock=session.table.total_clock,
         watching=facts.watching,
     )
 
@@ -186,6 +187,7 @@ def table_view(session: TableSession, facts: ShellFacts) -> TableView:
         runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
         watchers=facts.watchers,
         turn_timer=session.table.turn_timer,
+        total_clock=session.table.total_clock,
     )
 
 

@@ -39,7 +39,7 @@ from hanabi_p2p.peer.probe import CheckedTable, ProbeResult, advert_problem
 
 HELPER = str(Path(__file__).with_name("advertise_table.py"))
 FUZZ_EXAMPLES = 3000
-KEYS = [b"v", b"id", b"name", b"var", b"opt", b"seats", b"fp", b"host", b"timer"]
+KEYS = [b"v", b"id", b"name", b"var", b"opt", b"seats", b"fp", b"host", b"timer", b"clock"]
 
 
 def ad(name: str = "Friday", table_id: bytes = bytes(16), fp: str = "K7QF-2M9D",
@@ -364,3 +364,11 @@ def test_the_turn_timer_rides_in_the_advert_and_junk_there_is_refused() -> None:
     for junk in (b"0", b"-5", b"1e3", b"123456", b"\xff"):
         with pytest.raises(BadAdvert):
             parse_txt({**props, b"timer": junk})
+
+
+def test_the_total_clock_rides_in_the_advert_too() -> None:
+    timed = dataclasses.replace(ad(), turn_timer=30, total_clock=600)
+    props = wire(timed)
+    assert props[b"clock"] == b"600" and parse_txt(props) == timed
+    with pytest.raises(BadAdvert):
+        parse_txt({**props, b"clock": b"0"})

@@ -230,3 +230,38 @@ def test_a_timed_tables_clock_runs_on_everyones_status_line_and_restarts_each_tu
     assert "⏱ 0 s left" in status(app)  # the game ends then: the peer says so
     app.update(dataclasses.replace(view, turn_timer=None))
     assert "⏱" not in status(app)  # an untimed table shows no clock
+
+
+def test_a_total_clock_counts_each_players_turns_together() -> None:
+    import dataclasses
+
+    now = [0.0]
+    state = fresh()
+    app = App(Recorder(), input=None, output=DummyOutput(), clock=lambda: now[0])
+    view = TableView(THREE, BOB, NAMES[:3], copy.deepcopy(state), total_clock=100)
+    app.update(view)
+    assert status(app) == "Waiting for Alice · ⏱ 100 s left in all"
+    now[0] = 30.0  # Alice takes 30 s
+    state.apply(clue(state, CAROL, rank=2))
+    app.update(dataclasses.replace(view, state=copy.deepcopy(state)))
+    assert "⏱ 100 s left in all" in status(app)  # Bob's own clock: untouched
+    now[0] = 40.0
+    state.apply(clue(state, 0, rank=1))  # Bob, 10 s
+    state.apply(clue(state, BOB, rank=1))  # Carol, at once
+    app.update(dataclasses.replace(view, state=copy.deepcopy(state)))
+    now[0] = 45.0  # Alice again: 30 + 5 of her 100 s
+    assert status(app) == "Waiting for Alice · ⏱ 65 s left in all"
+    timed = dataclasses.replace(view, state=copy.deepcopy(state), turn_timer=60)
+    app.update(timed)  # both: the turn's seconds (the lesser), and the player's in all
+    assert status(app) == "Waiting for Alice · ⏱ 55 s left, 65 s in all"
+
+
+def test_the_lobby_shows_the_clocks_before_the_deal() -> None:
+    from hanabi_p2p.ui.lobby import render_lobby
+    from hanabi_p2p.ui.view import LobbySeat, LobbyView
+
+    seats = tuple(LobbySeat(name, "ab") for name in NAMES[:2])
+    view = LobbyView("Blitz", THREE, seats, i_am_host=False, turn_timer=30, total_clock=600)
+    text = " ".join(" ".join(plain(line) for line in render_lobby(view, 200, 30)).split())
+    assert "turn timer 30 s (a longer turn ends the game)" in text
+    assert "each player has 600 s for all its turns (running out ends the game)" in text
