@@ -25,7 +25,7 @@ from hanabi_p2p.limits import (
 )
 from hanabi_p2p.net.discovery import TableAd
 from hanabi_p2p.peer.preload import start_loading
-from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
+from hanabi_p2p.rules.cards import OPTION_NAMES, VARIANT_CHOICES, GameConfig
 from hanabi_p2p.safe_text import safe
 from hanabi_p2p.session.bodies import (
     MAX_TOTAL_CLOCK_S,
@@ -45,8 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=2, metavar="N",
                         help=f"seats at the table, {MIN_PLAYERS}-{MAX_PLAYERS} "
                              "(default: %(default)s)")
-    parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant],
-                        help="default: %(default)s")
+    parser.add_argument("--variant", default="standard", choices=VARIANT_CHOICES,
+                        help="default: %(default)s (black, hanab.live's name, is "
+                             "multicolor-short)")
     parser.add_argument("--option", action="append", default=[], metavar="O",
                         choices=[*OPTION_NAMES, TableOption.HINTS.value],
                         help="an option; repeat for several: " + ", ".join(OPTION_NAMES)
