@@ -466,6 +466,9 @@ def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
         # a timed table's clock first: the end of the line is the first cut
         clock = f"{labels.clock}{glyphs.dot}" if labels.clock else ""
         parts = [("class:your-turn", f"{glyphs.turn_marker} {clock}{text}")]
+        if labels.premove:  # (its turn came, but a card is still being revealed to us)
+            parts.append(("class:your-turn", glyphs.dot + _("queued: {command}").format(
+                command=labels.premove)))
         if labels.status:
             parts.append(("class:your-turn", f"{glyphs.dot}{labels.status}"))
         # The whole line in reverse video: the turn is noticed from across the room.

@@ -265,3 +265,19 @@ def test_the_lobby_shows_the_clocks_before_the_deal() -> None:
     text = " ".join(" ".join(plain(line) for line in render_lobby(view, 200, 30)).split())
     assert "turn timer 30 s (a longer turn ends the game)" in text
     assert "each player has 600 s for all its turns (running out ends the game)" in text
+
+
+def test_a_premove_waiting_for_a_card_to_be_revealed_stays_on_the_status_line() -> None:
+    state = fresh()
+    session = Recorder()
+    app = App(session, input=None, output=DummyOutput())
+    app.update(TableView(THREE, BOB, NAMES[:3], copy.deepcopy(state)))
+    app.handle_text("play 1")
+    state.apply(clue(state, CAROL, rank=2))
+    hidden = copy.deepcopy(state)
+    hidden.faces[hidden.hands[CAROL][0]] = None  # our turn, a card of Carol's not decoded yet
+    app.update(TableView(THREE, BOB, NAMES[:3], hidden))
+    assert session.actions == [] and app.premove is not None
+    assert "Your turn" in status(app) and "queued: play 1" in status(app)
+    app.update(TableView(THREE, BOB, NAMES[:3], copy.deepcopy(state)))  # revealed: it goes
+    assert session.actions == [Play(BOB, state.hands[BOB][0])]
