@@ -69,7 +69,8 @@ SUBCOMMANDS: tuple[Subcommand, ...] = (
                    "hanabi-p2p replay",
                    "hanabi-p2p replay friday.json --interactive",
                    "hanabi-p2p replay friday.json --json")),
-    Subcommand("log", "log", "list, show, verify or export the games stored in the data directory",
+    Subcommand("log", "log",
+               "list, show, verify, export or remove the games stored in the data directory",
                ("hanabi-p2p log list",
                 "hanabi-p2p log verify 3f2a",
                 "hanabi-p2p log show 3f2a --json")),
@@ -121,7 +122,9 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         where = self.chosen or self
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}{_suggestion(message, where)}; "
+        # prefixed with the command it is about, as every other error (`hanabi-p2p host:
+        # error: ...`), even when the top-level parser found the fault (an unknown option)
+        self.exit(EXIT_USAGE, f"{where.prog}: error: {message}{_suggestion(message, where)}; "
                               f"see '{where.prog} --help'\n")
 
 
@@ -198,19 +201,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "_run", None):
         parser.print_help()
         return EXIT_USAGE
+    # Every line the program writes about itself starts with the command it is about
+    # (`hanabi-p2p log verify: error: ...`), as argparse's own errors do.
+    prog = (parser.chosen or parser).prog
+    args.prog = prog
     try:
         code: int = args._run(args)
         return code
     except (UserLeft, GameInUse) as exc:
         # said plainly, not as an error: the player left; the game is open in another window
-        print(f"hanabi-p2p: {exc}", file=sys.stderr)
+        print(f"{prog}: {exc}", file=sys.stderr)
         return EXIT_INTERRUPTED if isinstance(exc, UserLeft) else EXIT_GAME_IN_USE
     except HanabiError as exc:
         # an error may quote a peer (its name, its reason): the one sanitiser, no length cap
-        print(f"hanabi-p2p: error: {safe(str(exc), len(str(exc)))}", file=sys.stderr)
+        print(f"{prog}: error: {safe(str(exc), len(str(exc)))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("hanabi-p2p: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return EXIT_BROKEN_PIPE

@@ -51,6 +51,7 @@ VERDICT_FILE_MODE = 0o600
 LIST_ID_CHARS = 8  # table id digits `list` prints (a unique prefix among a person's games)
 UNREADABLE = "unreadable"
 NOT_STARTED = "not started"
+UNFINISHED_PRACTICE = "unfinished practice"
 
 
 def date_text(created: int) -> str:
@@ -128,20 +129,25 @@ class ListRow:
             raise ValueError("field types")
         return row
 
-    def score_text(self) -> str:
+    def score_text(self, practice_names: frozenset[str] = frozenset()) -> str:
+        """`practice_names`: the names `play` gives its table, in every language."""
         if self.verdict is None:  # why goes on a line of its own (see log.list_lines)
             return UNREADABLE
         if self.verdict is Verdict.VALID and self.score is not None:
             return f"{self.score} ({self.rating})"
         if self.verdict is Verdict.UNFINISHED:
             # nobody seated: a lobby that timed out or was left, not a game stopped half-way
-            return "unfinished" if self.players else NOT_STARTED
+            if not self.players:
+                return NOT_STARTED
+            # a practice game cannot be resumed (its computer players ended with it): said,
+            # so that it is not kept waiting for a return (`log remove` forgets it)
+            return UNFINISHED_PRACTICE if self.name in practice_names else "unfinished"
         return "INVALID"
 
-    def cells(self) -> list[str]:
+    def cells(self, practice_names: frozenset[str] = frozenset()) -> list[str]:
         date = date_text(self.created) if self.created is not None else "?"
         return [date, self.table[:LIST_ID_CHARS], self.name, ", ".join(self.players),
-                self.variant, self.score_text()]
+                self.variant, self.score_text(practice_names)]
 
 
 def verdict_path(path: Path) -> Path:

@@ -77,7 +77,7 @@ def test_refused_host_leaves_nothing_behind(bad: list[str], tmp_path: Path, no_g
     args = ["host", "--bot", "--no-mdns", *LOOPBACK, "--data-dir", str(data), *bad]
     assert cli.main(args) == cli.EXIT_USAGE
     err = capsys.readouterr().err
-    assert err.startswith("hanabi-p2p: error: ") and err.count("\n") == 1, err
+    assert err.startswith("hanabi-p2p host: error: ") and err.count("\n") == 1, err
     assert left_behind(data) == []
 
 
@@ -230,7 +230,7 @@ def test_a_port_in_use_is_refused_in_one_line_before_the_data_dir_is_touched(
                 str(data)]
         assert cli.main(args) == cli.EXIT_USAGE
     err = capsys.readouterr().err
-    assert err == (f"hanabi-p2p: error: port {port} is already in use on 127.0.0.1: choose "
+    assert err == (f"hanabi-p2p host: error: port {port} is already in use on 127.0.0.1: choose "
                    "another --port, or leave it out for any free port\n")
     assert left_behind(data) == []
 
@@ -247,7 +247,8 @@ def test_replay_refuses_an_unknown_language_as_every_command_does(
     # it used to be accepted (and ignored) unless --interactive was given too
     assert cli.main(["replay", "--lang", "xx"]) == cli.EXIT_USAGE
     out, err = capsys.readouterr()
-    assert out == "" and err == "hanabi-p2p: error: unknown language 'xx' (known: en, it, ro, nb)\n"
+    assert out == "" and err == (
+        "hanabi-p2p replay: error: unknown language 'xx' (known: en, it, ro, nb)\n")
 
 
 @pytest.mark.socket
@@ -270,8 +271,9 @@ def test_a_table_that_cannot_be_drawn_says_what_is_missing(
     data = ["--data-dir", str(tmp_path / "data")]
     for command, instead in ((["play"], "--bot"), (["watch", *LOOPBACK], "--headless")):
         assert cli.main([*command, *data]) == cli.EXIT_USAGE
-        assert capsys.readouterr().err == (f"hanabi-p2p: error: cannot show the table: {reason}; "
-                                           f"run it in a terminal, or use {instead}\n")
+        assert capsys.readouterr().err == (
+            f"hanabi-p2p {command[0]}: error: cannot show the table: {reason}; "
+            f"run it in a terminal, or use {instead}\n")
     assert left_behind(tmp_path / "data") == []
 
 
@@ -298,7 +300,7 @@ def test_a_full_table_found_on_the_network_says_how_to_watch_it_or_come_back(
     data = tmp_path / "data"
     assert cli.main(["join", "--bot", *LOOPBACK, "--data-dir", str(data), "Fri"]) == 2
     assert capsys.readouterr().err == (
-        "hanabi-p2p: error: table 'Friday night' is full (3 seats taken): hanabi-p2p watch "
+        "hanabi-p2p join: error: table 'Friday night' is full (3 seats taken): hanabi-p2p watch "
         "'Friday night' follows its game; a player seated there comes back with hanabi-p2p "
         "join --resume\n")
     assert left_behind(data) == []  # refused before the key is made
@@ -317,7 +319,7 @@ def test_leaving_on_purpose_is_an_interruption_not_an_error(
     monkeypatch.setattr(rules, "run", leave)
     assert cli.main(["rules"]) == cli.EXIT_INTERRUPTED
     err = capsys.readouterr().err
-    assert err == "hanabi-p2p: you left before sitting down at a table\n"
+    assert err == "hanabi-p2p rules: you left before sitting down at a table\n"
 
 
 @pytest.mark.socket
@@ -391,3 +393,20 @@ def test_a_table_never_seated_is_reported_as_no_game(
     seated = GameResult(gone, failure="Bob stopped the game", table_code="ABCD-EFGH")
     assert report_result(seated) == 1
     assert capsys.readouterr().err == "game not finished: Bob stopped the game\n"
+
+
+@pytest.mark.socket
+@pytest.mark.parametrize("command", [["play"], ["watch", *LOOPBACK], ["host"], ["join", *LOOPBACK]],
+                         ids=lambda c: c[0])
+def test_the_language_is_checked_before_the_terminal(
+    command: list[str], tmp_path: Path, no_games: None, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `play --lang fr </dev/null` complained about the terminal, though every argument is
+    # checked first (README): the language is the first thing to fix
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    data = ["--data-dir", str(tmp_path / "data")]
+    assert cli.main([*command, "--lang", "fr", *data]) == cli.EXIT_USAGE
+    err = capsys.readouterr().err
+    assert "unknown language 'fr' (known: en, it, ro, nb)" in err and "terminal" not in err
+    assert left_behind(tmp_path / "data") == []

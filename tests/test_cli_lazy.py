@@ -66,11 +66,11 @@ def test_unknown_subcommand_is_a_usage_error(capsys: pytest.CaptureFixture[str])
          "'play', 'host', 'join', 'watch', 'tables', 'replay', 'log', 'rules', 'completion') "
          "(did you mean "
          "'play'?); see 'hanabi-p2p --help'"),
-        (["join", "--adress=10.0.0.5:7301"], "hanabi-p2p: error: unrecognized arguments: "
+        (["join", "--adress=10.0.0.5:7301"], "hanabi-p2p join: error: unrecognized arguments: "
          "--adress=10.0.0.5:7301 (did you mean '--address'?); see 'hanabi-p2p join --help'"),
         (["play", "--players", "x"], "hanabi-p2p play: error: argument --players: invalid int "
          "value: 'x'; see 'hanabi-p2p play --help'"),
-        (["host", "--bogus"], "hanabi-p2p: error: unrecognized arguments: --bogus; see "
+        (["host", "--bogus"], "hanabi-p2p host: error: unrecognized arguments: --bogus; see "
          "'hanabi-p2p host --help'"),  # nothing close enough to suggest
     ],
     ids=["subcommand", "option", "value", "far"],

@@ -95,7 +95,7 @@ def test_resuming_a_game_played_in_another_window_says_so_before_the_network(
         holder.communicate("")
     assert code == cli.EXIT_GAME_IN_USE == 1
     assert capsys.readouterr().err == (
-        f"hanabi-p2p: this game is open in another hanabi-p2p window ({path}): play it "
+        f"hanabi-p2p join: this game is open in another hanabi-p2p window ({path}): play it "
         "there, or quit that window first\n")
 
 

@@ -42,7 +42,7 @@ def subparser(parser: argparse.ArgumentParser, name: str) -> argparse.ArgumentPa
 
 
 COMMANDS = ["host", "join", "play", "watch", "tables", "replay", "rules", "log list",
-            "log show", "log verify", "log export", "log replay"]
+            "log show", "log verify", "log export", "log replay", "log remove"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)

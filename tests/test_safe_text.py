@@ -134,5 +134,5 @@ def test_error_messages_are_sanitised_too(capsys) -> None:  # type: ignore[no-un
 
     assert cli.main(["log", "show", "evil\x1b]0;pwned\x07\u202e"]) != 0
     err = capsys.readouterr().err
-    assert err.startswith("hanabi-p2p: error:")
+    assert err.startswith("hanabi-p2p log show: error:")
     assert not any(ch in err for ch in "\x1b\x07\u202e")

@@ -134,3 +134,12 @@ def test_tables_json_is_one_document_of_every_documented_key(
     documented = {line.split("`")[1] for line in section.splitlines() if line.startswith("| `")}
     keys = set(doc) | {"tables"} | {f"tables[].{key}" for key in first}
     assert keys == documented
+
+
+def test_a_timed_table_shows_its_clock_before_anyone_sits_down() -> None:
+    timed = listed("Blitz", "Ann")
+    timed = dataclasses.replace(timed, table=dataclasses.replace(
+        timed.table, ad=dataclasses.replace(timed.table.ad, turn_timer=60, total_clock=900)))
+    lines = format_tables([timed, listed("Slow", "Bob")], columns=120).splitlines()
+    assert "rainbow timer 60s clock 900s" in lines[1]
+    assert "timer" not in lines[2]

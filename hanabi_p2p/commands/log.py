@@ -1,4 +1,5 @@
-"""`hanabi-p2p log list|show|verify|export`: read, check and convert stored game logs.
+"""`hanabi-p2p log list|show|verify|export|replay|remove`: read, check, convert and forget
+stored game logs (`remove`: commands/log_remove.py).
 
 A game is named by a FILE path or by an ID: its table id in hex, or any unique prefix of it
 (files are ``<data>/games/<table_id_hex>.hlog``). Everything is checked by the pure pipeline
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import string
 import sys
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hanabi_p2p.commands import replay_interactive
+from hanabi_p2p.commands.log_remove import remove_game
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.helpformat import with_examples
@@ -48,7 +51,7 @@ if TYPE_CHECKING:
 # (the verification pipeline, the story of `show` and the JSON documents are imported where
 # they are used: `log list` of games whose verdicts are cached needs none of them)
 
-HELP = "list, show, verify or export the games stored in the data directory"
+HELP = "list, show, verify, export or remove the games stored in the data directory"
 
 # Exit status of `show` and `verify` (2, a file that cannot be used or a usage error, is
 # cli.EXIT_USAGE): a script tells a cheat from a game that simply stopped.
@@ -116,6 +119,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="OUT", help="write here instead of stdout")
     add_data_dir_argument(p)
 
+    text = "remove a game from the data directory (its log, cached verdict, secrets and notes)"
+    p = sub.add_parser("remove", help=text, description=(
+        f"{text}: for a practice game left with quit, which cannot be resumed. Asks first "
+        "(--yes: without asking); never follows a symbolic link; a game open in another "
+        "window is kept."), **_epilog("remove"))
+    p.add_argument("game", metavar="ID", help="the game's table id (a unique prefix is enough)")
+    p.add_argument("--yes", "-y", action="store_true", help="remove without asking")
+    add_data_dir_argument(p)
+
     p = sub.add_parser("replay", help=replay_interactive.LOG_REPLAY_HELP,
                        description=replay_interactive.LOG_REPLAY_HELP, **_epilog("replay"))
     replay_interactive.add_log_replay_arguments(p)
@@ -131,6 +143,7 @@ EXAMPLES = {
                "hanabi-p2p log verify friday.hlog && echo 'a fair game'"),
     "export": ("hanabi-p2p log export 3f2a -o friday.json", "hanabi-p2p replay friday.json"),
     "replay": ("hanabi-p2p log replay 3f2a", "hanabi-p2p log replay 3f2a --theme light"),
+    "remove": ("hanabi-p2p log remove 3f2a", "hanabi-p2p log remove 3f2a --yes"),
 }
 
 
@@ -150,11 +163,29 @@ def run(args: argparse.Namespace) -> int:
         "verify": run_verify,
         "export": run_export,
         "replay": replay_interactive.run_log_replay,  # the full-screen replay, after the audit
+        "remove": lambda args: remove_game(args, resolve_game, _describe),
     }
     return commands[args.log_command](args)
 
 
 # ---------------------------------------------------------------------------- finding games
+
+
+@functools.cache
+def practice_table_names() -> frozenset[str]:
+    """The name `play` gives its table, in every language it speaks (the catalogs are read
+    only for a list that has an unfinished game)."""
+    from hanabi_p2p import i18n
+
+    return frozenset(i18n.load(lang).gettext(PRACTICE_TABLE) for lang in i18n.LANGUAGES)
+
+
+def _describe(path: Path) -> str:
+    """One game in words, for `log remove`'s question: its id, name, players and verdict."""
+    row = _check_file(path)
+    players = ", ".join(row.players)
+    return (f"game {row.table[:ID_CHARS_SHOWN]} '{safe(row.name, len(row.name))}' "
+            f"({safe(players, len(players))}), {row.score_text(practice_table_names())}")
 
 
 def resolve_game(game: str, data_dir: DataDir) -> Path:
@@ -344,7 +375,7 @@ def run_show(args: argparse.Namespace) -> int:
     from hanabi_p2p import i18n
     from hanabi_p2p.commands import log_json
     from hanabi_p2p.commands.log_numbers import numbers_lines
-    from hanabi_p2p.commands.log_story import story_lines
+    from hanabi_p2p.commands.log_story import legend_line, story_lines
 
     i18n.setup(args.lang)
     path, report = _read_and_remember(args)
@@ -357,6 +388,7 @@ def run_show(args: argparse.Namespace) -> int:
         return status
     created = f", created {date_text(header.created)}" if header is not None else ""
     _emit(f"{path}{created}")
+    _emit(legend_line())
     for line in story_lines(report):
         _emit(line)
     for line in numbers_lines(report):  # the game in numbers and pictures
@@ -371,6 +403,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 LIST_HEADINGS = ["DATE", "TABLE", "NAME", "PLAYERS", "VARIANT", "SCORE"]
+PRACTICE_TABLE = "practice table"  # the msgid of `play`'s table name (commands/play.py)
 
 
 def _cached_or_data(path: Path) -> ListRow | bytes:
@@ -485,7 +518,9 @@ def list_lines(rows: Sequence[ListRow], columns: int = LIST_COLUMNS) -> list[str
     long reason neither is cut nor widens the table."""
     from hanabi_p2p.ui.text import wrap_text
 
-    table = [LIST_HEADINGS, *(row.cells() for row in rows)]
+    practice = (practice_table_names() if any(r.verdict is Verdict.UNFINISHED for r in rows)
+                else frozenset[str]())
+    table = [LIST_HEADINGS, *(row.cells(practice) for row in rows)]
     widths = _layout(table, columns)
     lines: list[str] = []
     if widths is not None:

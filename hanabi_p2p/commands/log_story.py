@@ -30,6 +30,13 @@ MAX_UNVERIFIED_LINES = 200  # unchecked actions listed (a game has at most ~90 t
 FACES_PER_ROW = 10
 
 
+def legend_line() -> str:
+    """What the marks before each line of the story mean (the rows of ✓ said nothing)."""
+    return _("{check} a signature checked behind the line (the player who acted, then each "
+             "player who acknowledged it); {cross} an entry refused; {unverified} an action "
+             "that could not be checked").format(check=CHECK, cross=CROSS, unverified=UNVERIFIED)
+
+
 def story_lines(report: GameReport) -> list[str]:
     """The game turn by turn: one line per event, a check mark per verified signature
     behind it, a cross per rejected entry; then what could not be checked, then the deck."""

@@ -137,7 +137,7 @@ def peer_options(args: argparse.Namespace, *, interface: str | None = None,
     name = player_name(args)
     data_dir = DataDir.resolve(args.data_dir)
     for warning in data_dir.secure():
-        print(f"hanabi-p2p: warning: {warning}", file=sys.stderr)
+        print(f"{getattr(args, 'prog', 'hanabi-p2p')}: warning: {warning}", file=sys.stderr)
     return PeerOptions(
         name=name,
         data_dir=data_dir,
@@ -176,7 +176,11 @@ def check_can_listen(interface: str, port: int) -> None:
 
 
 def choose_frontend(args: argparse.Namespace) -> Frontend:
-    """The full-screen UI on a terminal; headless lines for --bot or without a terminal."""
+    """The full-screen UI on a terminal; headless lines for --bot or without a terminal.
+    Every argument is checked before the terminal is: a wrong --lang is the first thing to
+    fix, whatever runs the program."""
+    if args.lang:
+        i18n.resolve_language(args.lang)  # UserError: unknown language (known: ...)
     if args.bot:
         if args.lang:  # headless lines in the language asked for (default: English)
             i18n.setup(args.lang)

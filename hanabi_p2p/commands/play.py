@@ -8,7 +8,7 @@ from hanabi_p2p.commands.peerargs import add_common, choose_frontend, peer_optio
 from hanabi_p2p.frontends.launch import host_table
 from hanabi_p2p.i18n import _
 from hanabi_p2p.peer.preload import start_loading
-from hanabi_p2p.rules.cards import OPTION_NAMES, GameConfig, Variant
+from hanabi_p2p.rules.cards import OPTION_NAMES, VARIANT_CHOICES, GameConfig
 from hanabi_p2p.session.bodies import TableOption
 
 HELP = "play against computer players on this machine"
@@ -17,9 +17,9 @@ HELP = "play against computer players on this machine"
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=3, metavar="N",
                         help="players including you, 2-5 (default: %(default)s)")
-    parser.add_argument("--variant", default="standard", choices=[v.value for v in Variant],
+    parser.add_argument("--variant", default="standard", choices=VARIANT_CHOICES,
                         help="one of %(choices)s (default: %(default)s; `hanabi-p2p rules` "
-                             "describes them)")
+                             "describes them; black, hanab.live's name, is multicolor-short)")
     parser.add_argument("--option", action="append", default=[], metavar="O",
                         choices=list(OPTION_NAMES), help="an option; repeat for several: "
                         + ", ".join(OPTION_NAMES))

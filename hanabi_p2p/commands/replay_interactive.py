@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hanabi_p2p import i18n
@@ -76,7 +77,10 @@ def game_of_report(report: GameReport) -> ReplayGame | str:
 def game_of_file(game: ImportedGame, label: str) -> ReplayGame:
     from hanabi_p2p.ui.replay import ReplayGame
 
-    return ReplayGame(game.config, game.players, tuple(game.faces), tuple(game.actions), label)
+    # the title names the file, not the directories it sits in: a long path crowded out the
+    # rest of the title line
+    title = Path(label).name or label
+    return ReplayGame(game.config, game.players, tuple(game.faces), tuple(game.actions), title)
 
 
 def run_log_replay(args: argparse.Namespace) -> int:
@@ -88,7 +92,8 @@ def run_log_replay(args: argparse.Namespace) -> int:
     _data, report = read_game(path)
     game = game_of_report(report)
     if isinstance(game, str):
-        print(f"hanabi-p2p: {printable(game)}", file=sys.stderr)
+        print(f"{getattr(args, 'prog', 'hanabi-p2p')}: error: {printable(game)}",
+              file=sys.stderr)
         return EXIT_REFUSED
     show(game, args.theme)
     return 0

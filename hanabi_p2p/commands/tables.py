@@ -81,6 +81,11 @@ def _row(checked: CheckedTable) -> tuple[str, ...]:
     table = checked.table
     ad = table.ad
     variant = ad.variant + "".join(f" +{o}" for o in ad.options)
+    if ad.turn_timer is not None:
+        # a timed table: its clock, seen before anyone sits down
+        variant += f" timer {ad.turn_timer}s"
+    if ad.total_clock is not None:  # and each player's time for all its turns
+        variant += f" clock {ad.total_clock}s"
     code = {None: MARK_UNCHECKED, True: "yes", False: "no"}[
         None if checked.probe is None else checked.probe.uses_secret
     ]
@@ -188,6 +193,8 @@ def table_json(checked: CheckedTable) -> dict[str, Any]:
         "seats_total": ad.seats_total,
         "host_name": ad.host_name,
         "host_fingerprint": ad.host_fingerprint,
+        "turn_timer": ad.turn_timer,
+        "total_clock": ad.total_clock,
         "address": table.address,
         "port": table.port,
         "table_id": ad.table_id.hex(),

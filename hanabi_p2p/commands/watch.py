@@ -63,7 +63,10 @@ def check_arguments(args: argparse.Namespace) -> None:
 
 
 def choose_frontend(args: argparse.Namespace) -> Frontend:
-    """The full-screen table on a terminal (read-only); lines with --headless."""
+    """The full-screen table on a terminal (read-only); lines with --headless. A wrong
+    --lang is said before a missing terminal, as every argument is."""
+    if args.lang:
+        i18n.resolve_language(args.lang)
     if args.headless:
         if args.lang:
             i18n.setup(args.lang)

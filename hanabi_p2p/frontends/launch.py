@@ -90,6 +90,8 @@ class PeerOptions:
     # host: the longest a turn may last before the others end the game "timed out" (None:
     # none, a thinking player is never timed out; SPEC 5.6)
     turn_timer: int | None = None
+    # host: the time each player has for all its turns together (None: no such clock)
+    total_clock: int | None = None
     # how the player comes back to this game if it stops (None: a practice game, it cannot)
     resume_command: str | None = RESUME_COMMAND
 
@@ -342,7 +344,7 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
                       host_address=list(peer.listen_address().to_wire()), bots=bots,
                       auto_start=opts.auto_start, advertise=opts.advertise)
     peer.session.open_table(table_name, opts.name, config, opts.table_options,
-                            turn_timer=opts.turn_timer)
+                            turn_timer=opts.turn_timer, total_clock=opts.total_clock)
     node.flush()
     if opts.advertise:
         peer.advertiser = TableAdvertiser(opts.interface, peer.mesh.port, _advert(peer, config))
@@ -397,6 +399,8 @@ def _advert(peer: Peer, config: GameConfig) -> TableAd:
         seats_total=config.players,
         host_fingerprint=fingerprint(peer.identity.peer_id),
         host_name=session.table.host_name if session.table else "",
+        turn_timer=session.table.turn_timer if session.table else None,
+        total_clock=session.table.total_clock if session.table else None,
     )
 
 

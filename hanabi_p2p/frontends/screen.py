@@ -60,6 +60,7 @@ from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import ABORTED, AUDITED, DECK, OVER, PLAY
 from hanabi_p2p.ui.app import ERROR_SECONDS, App
+from hanabi_p2p.ui.commands import typed_command
 from hanabi_p2p.ui.live import ShellFacts, event_lines, live_view, watching_for
 from hanabi_p2p.ui.notes import NoteBook
 from hanabi_p2p.ui.refusals import translate_refusal
@@ -417,7 +418,8 @@ class ScreenFrontend(Frontend):
             advice = explain(state, seat, session.names)
         except HanabiError as exc:
             return str(exc)
-        return _("Hint: {advice}").format(advice=advice.text)
+        command = typed_command(advice.action, state.hands, session.names)
+        return _("Hint: {advice} — type: {command}").format(advice=advice.text, command=command)
 
     def on_quit(self) -> None:
         """The App exits right after; ``run`` stops the peer (without resigning)."""

@@ -11,6 +11,8 @@ A hosted table is advertised as an instance of ``_hanabi-p2p._tcp.local.`` named
     seats  "taken/total", e.g. "2/4"
     fp     the host's fingerprint, for players to compare aloud
     host   the host's player name (optional: older hosts do not send it)
+    timer  the table's turn timer in seconds (optional: only at a table that has one)
+    clock  the table's total clock per player in seconds (optional, likewise)
 
 Discovery is advisory: anyone on the LAN can advertise anything, including a copy of a real
 table's name and fingerprint. So a joiner checks the advertised fingerprint against the key
@@ -113,6 +115,8 @@ class TableAd:
     host_fingerprint: str
     version: int = PROTOCOL_VERSION
     host_name: str = ""
+    turn_timer: int | None = None  # seconds a turn may last (SPEC 5.6), None: no timer
+    total_clock: int | None = None  # seconds a player has for all its turns, None: no clock
 
     def __post_init__(self) -> None:
         problem = _ad_problem(self)
@@ -173,6 +177,9 @@ def _ad_problem(ad: TableAd) -> str | None:
         return f"host name must be at most {MAX_PLAYER_NAME_CHARS} printable characters"
     if not 0 <= ad.version < 10**MAX_VERSION_DIGITS:
         return "version out of range"
+    for clock in (ad.turn_timer, ad.total_clock):
+        if clock is not None and not 0 < clock < 10**MAX_VERSION_DIGITS:
+            return "turn timer or total clock out of range"
     return None
 
 
@@ -189,6 +196,10 @@ def txt_properties(ad: TableAd) -> dict[str, str]:
     }
     if ad.host_name:
         props["host"] = ad.host_name
+    if ad.turn_timer is not None:
+        props["timer"] = str(ad.turn_timer)
+    if ad.total_clock is not None:
+        props["clock"] = str(ad.total_clock)
     return props
 
 
@@ -232,6 +243,10 @@ def parse_txt(props: Mapping[bytes, bytes | None], source: str = "mDNS advert") 
     seats = _text(props, b"seats", 2 * MAX_VERSION_DIGITS + 1, source)
     fingerprint = _text(props, b"fp", MAX_FINGERPRINT_CHARS, source)
     host_name = _text(props, b"host", MAX_PLAYER_NAME_CHARS, source, required=False)
+    timer_text = _text(props, b"timer", MAX_VERSION_DIGITS, source, required=False)
+    timer = _small_int(timer_text, "turn timer", source) if timer_text else None
+    clock_text = _text(props, b"clock", MAX_VERSION_DIGITS, source, required=False)
+    clock = _small_int(clock_text, "total clock", source) if clock_text else None
     # Only the lower-case hex we write is accepted: refuse rather than guess.
     if len(table_hex) != 2 * TABLE_ID_BYTES or not _HEX_DIGITS.issuperset(table_hex):
         raise BadAdvert(source, "table id is not 32 lower-case hex digits")
@@ -252,6 +267,8 @@ def parse_txt(props: Mapping[bytes, bytes | None], source: str = "mDNS advert") 
             host_fingerprint=fingerprint,
             version=version,
             host_name=host_name,
+            turn_timer=timer,
+            total_clock=clock,
         )
     except LocalProtocolError as exc:  # TableAd's own checks: junk from the network
         raise BadAdvert(source, str(exc).removeprefix("cannot advertise this table: ")) from None

@@ -76,13 +76,20 @@ class Waiting:
         if session.phase in (ABORTED, AUDITED):
             return
         timer = session.table.turn_timer if session.table is not None else None
-        overdue = self.clock.overdue(ctx.now, session.my_seat, self._silent_since, timer)
+        total = session.table.total_clock if session.table is not None else None
+        overdue = self.clock.overdue(ctx.now, session.my_seat, self._silent_since, timer,
+                                     total)
         if overdue is None:
             return
         peer_id = session.seats[overdue.seat].peer_id
         what = f"its {overdue.what.value}"
-        verdict = (f"timed out (the table's turn timer is {timer} s)" if overdue.turn_timer
-                   else "unreachable")
+        if overdue.turn_timer:
+            verdict = f"timed out (the table's turn timer is {timer} s)"
+        elif overdue.total_clock:
+            verdict = (f"timed out (its turns together lasted longer than the table's total "
+                       f"clock of {total} s)")
+        else:
+            verdict = "unreachable"
         reason = (f"waited {int(overdue.waited)} s for {ctx.describe(peer_id)} ({what}): "
                   f"{verdict}")
         session.abort(None, reason)

@@ -57,6 +57,18 @@ class Variant(str, Enum):
     RAINBOW = "rainbow"
 
 
+# hanab.live's names for variants ours play under another name (the same rules: the sixth
+# suit of one copy per number, named in clues like any other, is its "Black (6 Suits)").
+# Typed only: a table, its log and its advert always name the variant itself.
+VARIANT_ALIASES: dict[str, Variant] = {"black": Variant.MULTICOLOR_SHORT}
+VARIANT_CHOICES: tuple[str, ...] = (*(v.value for v in Variant), *VARIANT_ALIASES)
+
+
+def variant_named(name: str) -> Variant:
+    """The variant a typed name means (its own name, or hanab.live's); ValueError if none."""
+    return VARIANT_ALIASES[name] if name in VARIANT_ALIASES else Variant(name)
+
+
 OPTION_NAMES: tuple[str, ...] = ("all_or_nothing", "choreography", "empty_clues")
 
 
@@ -79,9 +91,9 @@ class GameConfig:
     def from_names(cls, players: int, variant: str, options: Sequence[str] = ()) -> GameConfig:
         """Build from user-facing names, e.g. ("rainbow", ["empty_clues"])."""
         try:
-            v = Variant(variant)
+            v = variant_named(variant)
         except ValueError:
-            known = ", ".join(x.value for x in Variant)
+            known = ", ".join(VARIANT_CHOICES)
             raise UserError(f"unknown variant {variant!r} (known: {known})") from None
         flags = {}
         for opt in options:

@@ -160,6 +160,8 @@ def _list(value: Any, what: str, max_len: int) -> list[Any]:
 
 # The longest turn timer a table may set (a day): longer is no timer at all.
 MAX_TURN_TIMER_S = 86400
+# The longest total clock a table may give each player (a day, as the turn timer).
+MAX_TOTAL_CLOCK_S = 86400
 
 
 class TableOption(StrEnum):
@@ -195,6 +197,9 @@ class TableOpen:
     # seconds a player's turn may last before every other peer ends the game "timed out",
     # nobody blamed (SPEC 5.6); None: a thinking player is never timed out
     turn_timer: int | None = None
+    # seconds each player has for all its turns together (a chess clock without increment):
+    # once a player's turns have lasted longer, the game ends "timed out" (SPEC 5.6)
+    total_clock: int | None = None
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {
@@ -212,12 +217,14 @@ class TableOpen:
             wire["group"] = self.deck_group.value
         if self.turn_timer is not None:  # (absent without one: as every table before it)
             wire["timer"] = self.turn_timer
+        if self.total_clock is not None:  # (likewise)
+            wire["clock"] = self.total_clock
         return wire
 
     @classmethod
     def from_wire(cls, body: Any) -> TableOpen:
         m = _map(body, EntryKind.TABLE_OPEN, {"name", "host", "players", "variant", "options"},
-                 optional={"table", "group", "timer"})
+                 optional={"table", "group", "timer", "clock"})
         options = [
             _enum_text(o, "option", OPTION_NAMES)
             for o in _list(m["options"], "options", MAX_OPTIONS)
@@ -248,6 +255,8 @@ class TableOpen:
             deck_group=deck_group,
             turn_timer=(_int(m["timer"], "turn timer", 1, MAX_TURN_TIMER_S)
                         if "timer" in m else None),
+            total_clock=(_int(m["clock"], "total clock", 1, MAX_TOTAL_CLOCK_S)
+                         if "clock" in m else None),
         )
 
 

@@ -27,10 +27,11 @@ class LobbyStage(SessionBase):
 
     def open_table(self, name: str, host_name: str, config: GameConfig,
                    table_options: frozenset[b.TableOption] = frozenset(),
-                   turn_timer: int | None = None) -> None:
+                   turn_timer: int | None = None, total_clock: int | None = None) -> None:
         if self.table is not None:
             raise LocalProtocolError("the table is already open")
-        table = b.TableOpen(name, host_name, config, table_options, turn_timer=turn_timer)
+        table = b.TableOpen(name, host_name, config, table_options, turn_timer=turn_timer,
+                            total_clock=total_clock)
         # the same checks peers make: fail here, with the reason, as the user's error
         b.local_value(lambda: b.TableOpen.from_wire(table.to_wire()))
         self._post(k.TABLE_OPEN, table)

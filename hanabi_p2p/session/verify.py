@@ -712,6 +712,8 @@ def _learn_names(observer: TableSession, report: GameReport) -> None:
                                      if o in observer.table.table_options)
         if observer.table.turn_timer is not None:
             report.table_options += (f"turn timer {observer.table.turn_timer} s",)
+        if observer.table.total_clock is not None:
+            report.table_options += (f"total clock {observer.table.total_clock} s",)
         report.deck_group = observer.table.deck_group.value
         if observer.host_id is not None:
             report.names[observer.host_id] = observer.table.host_name

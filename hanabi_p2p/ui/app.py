@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -47,6 +48,7 @@ from hanabi_p2p.safe_text import safe
 from hanabi_p2p.ui.board import Board, board_from_state
 from hanabi_p2p.ui.commands import (
     Abandon,
+    CancelPremove,
     CommandError,
     Hint,
     Info,
@@ -55,12 +57,14 @@ from hanabi_p2p.ui.commands import (
     Mode,
     Note,
     Panel,
+    Queue,
     Quit,
     Say,
     SendAction,
     Show,
     Start,
     find_player,
+    parse_at_table,
     parse_on_board,
     parse_simple,
     parse_watching,
@@ -71,6 +75,8 @@ from hanabi_p2p.ui.helptext import command_help, rules_summary
 from hanabi_p2p.ui.info import card_story
 from hanabi_p2p.ui.lobby import render_lobby
 from hanabi_p2p.ui.notes import NoteBook
+from hanabi_p2p.ui.premove import Cancelled, Drop, Go, Premove, decide
+from hanabi_p2p.ui.refusals import translate_refusal
 from hanabi_p2p.ui.symbols import Glyphs, Theme, glyphs_for, style_for
 from hanabi_p2p.ui.table import TableLabels, labels_for, log_lines, render_board, status_line
 from hanabi_p2p.ui.text import Fragment, Line, fit, to_formatted, wrap_text
@@ -84,6 +90,8 @@ MAX_MESSAGE_ROWS = 3
 # a refusal until it has been read; the log keeps everything that matters for longer.
 NOTICE_SECONDS = 8.0
 ERROR_SECONDS = 30.0
+# How often a timed table's clock on the status line is redrawn.
+CLOCK_TICK_S = 1.0
 
 
 class SessionCallbacks(Protocol):
@@ -161,6 +169,11 @@ class App:
         self._was_my_turn = False
         self._rung_for: tuple[int, int] | None = None  # (turn, seat) we last rang the bell for
         self.bells = 0  # how often the bell rang (the session or tests may look)
+        self._premove: Premove | None = None  # queued during another's turn, for ours
+        # a timed table: (turn, seat) whose clock runs, and since when (our clock)
+        self._turn_began: tuple[tuple[int, int], float] | None = None
+        self._spent: dict[int, float] = {}  # a total clock: each seat's finished turns
+        self._ticking = False  # the status line's clock redraws itself every second
 
         # True from a submitted line until the next Tab: a completion still running from
         # before Enter (fast typing, pasting) must not pop a menu up over the next command.
@@ -202,6 +215,9 @@ class App:
         if type(view) is not type(self._view):
             self._panel = None
             self._scroll = 0
+            if isinstance(self._view, LobbyView) and not self._leaving:
+                # the lobby's news (who sat down, why start was refused) is stale at the deal
+                self._message, self._message_until = [], None
         self._view = view
         if isinstance(view, TableView):
             self._board = board_from_state(view.state, view.my_seat)
@@ -211,7 +227,94 @@ class App:
             self._board = None
         self._track_new(view)
         self._signal_turn()
+        self._time_turn(view)
+        self._carry_out_premove()
         self.application.invalidate()
+
+    def _time_turn(self, view: ScreenView) -> None:
+        """At a timed table, note when each turn began here: the peer times it from then too
+        (SPEC 5.6), so the clock on the status line runs out when the game would end."""
+        board = self._board
+        timed = isinstance(view, TableView) and (view.turn_timer is not None
+                                                  or view.total_clock is not None)
+        if not timed or board is None or board.over:
+            self._turn_began = None
+            return
+        key = (board.turn, board.current_seat)
+        if self._turn_began is None or self._turn_began[0] != key:
+            now = self._clock()
+            if self._turn_began is not None:  # the turn before ended: its seat's time
+                (_turn, seat), began = self._turn_began
+                self._spent[seat] = self._spent.get(seat, 0.0) + now - began
+            self._turn_began = (key, now)
+        if not self._ticking:
+            self._ticking = True
+            self._tick()
+
+    def _tick(self) -> None:
+        if self._turn_began is None:
+            self._ticking = False
+            return
+        self.application.invalidate()
+        with contextlib.suppress(RuntimeError):  # no loop running (tests drive it by hand)
+            asyncio.get_running_loop().call_later(CLOCK_TICK_S, self._tick)
+            return
+        self._ticking = False
+
+    def clock_text(self) -> str:
+        """A timed table's clock for the status line: the seconds the turn has left."""
+        view, began = self._view, self._turn_began
+        if not isinstance(view, TableView) or began is None:
+            return ""
+        elapsed = self._clock() - began[1]
+        seat = began[0][1]
+        all_left = (None if view.total_clock is None
+                    else max(0, round(view.total_clock - self._spent.get(seat, 0.0) - elapsed)))
+        if view.turn_timer is None:
+            return _("⏱ {left} s left in all").format(left=all_left)
+        left = max(0, round(view.turn_timer - elapsed))
+        if all_left is None:
+            return _("⏱ {left} s left").format(left=left)
+        return _("⏱ {left} s left, {all} s in all").format(left=min(left, all_left),
+                                                           all=all_left)
+
+    @property
+    def premove(self) -> Premove | None:
+        """The action queued for our next turn, if any."""
+        return self._premove
+
+    def _carry_out_premove(self) -> None:
+        """Our turn came (or the game moved on): carry the premove out, or cancel it and say
+        why (`ui.premove`)."""
+        premove, view = self._premove, self._view
+        if premove is None:
+            return
+        if not isinstance(view, TableView):
+            self._premove = None  # the game ended: the end screen says how
+            return
+        outcome = decide(premove, view.state, view.my_seat)
+        if outcome is None:
+            return
+        self._premove = None
+        if isinstance(outcome, Go):
+            self._callbacks.on_action(outcome.action)
+            self.notify(_("Premove carried out: {command}").format(command=premove.command))
+        elif outcome.reason is not Cancelled.OVER:
+            self._error(self._cancelled_text(premove, outcome, view))
+
+    def _cancelled_text(self, premove: Premove, drop: Drop, view: TableView) -> str:
+        if drop.reason is Cancelled.CLUED:
+            why = _("a clue touched that card since you queued it")
+        elif drop.reason is Cancelled.GONE:
+            why = _("that card is no longer in your hand")
+        elif drop.reason is Cancelled.HAND_CHANGED:
+            target = getattr(premove.action, "target", 0)
+            name = view.names[target] if target < len(view.names) else f"#{target + 1}"
+            why = _("{name}'s hand changed: the clue would touch other cards").format(name=name)
+        else:
+            why = translate_refusal(drop.error) if drop.error is not None else ""
+        return _("✖ Premove cancelled ({command}): {reason}").format(
+            command=premove.command, reason=why)
 
     def _track_new(self, view: ScreenView) -> None:
         """Remember where the log stood when our turn ended: what follows is news to us."""
@@ -330,7 +433,12 @@ class App:
         try:
             intent = self._parse(typed)
         except CommandError as exc:
-            self._leaving = False
+            if self._leaving:
+                # "anything else to stay": an answer like "stay" is no command, and saying
+                # it is unknown would read as if the player had not been heard
+                self._leaving = False
+                self.notify(_("You stay at the table"))
+                return True
             # the line is gone from the input: say which command the reason is about
             self._error(f"✖ {' '.join(typed.split())}: {exc}")
             return False
@@ -344,7 +452,7 @@ class App:
     def _parse(self, text: str) -> Intent | None:
         view = self._view
         if isinstance(view, TableView) and self._board is not None:
-            return parse_on_board(text, self._board, view.names, view.state.check)
+            return parse_at_table(text, self._board, view.names, view.state.check)
         if isinstance(view, WatchView) and self._board is not None:
             return parse_watching(text, self._board, view.names)
         if isinstance(view, LobbyView) and view.watching is not None:
@@ -375,6 +483,15 @@ class App:
             self._error(_("you cannot remove yourself: quit leaves the table"))
             return
         self._callbacks.on_kick(seat.peer_id)
+
+    def _queue(self, intent: Queue) -> None:
+        view = self._view
+        if not isinstance(view, TableView):
+            return
+        self._premove = Premove.queue(intent.action, intent.command, view.state)
+        self.notify(_("Queued for your turn: {command} (unqueue drops it; a clue on the card, "
+                      "or a change that makes it illegal, cancels it)").format(
+            command=intent.command))
 
     def _game_on(self) -> bool:
         """Leaving now would leave a game (or its shuffle) the others are playing."""
@@ -445,6 +562,14 @@ class App:
             self.notify(self._callbacks.on_hint(), seconds=None)
         elif isinstance(intent, Abandon):
             self._callbacks.on_abandon()
+        elif isinstance(intent, Queue):
+            self._queue(intent)
+        elif isinstance(intent, CancelPremove):
+            if self._premove is None:
+                self._error(_("there is no premove to cancel"))
+            else:
+                command, self._premove = self._premove.command, None
+                self.notify(_("Premove cancelled: {command}").format(command=command))
         elif isinstance(intent, Info):
             self._info = self._story(intent.card)
             self._panel = Panel.INFO
@@ -536,7 +661,10 @@ class App:
         )
 
     def _labels(self, view: TableView) -> TableLabels:
-        return labels_for(view, self._new_from, self.notes.all())
+        labels = labels_for(view, self._new_from, self.notes.all())
+        return dataclasses.replace(
+            labels, premove=self._premove.command if self._premove is not None else "",
+            clock=self.clock_text())
 
     def _panel_lines(self, rows: int, columns: int) -> list[Line]:
         view = self._view

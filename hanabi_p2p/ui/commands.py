@@ -20,6 +20,7 @@ slot number could follow), so two players with the same name can still be told a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -54,8 +55,8 @@ class Mode(StrEnum):
 COMMANDS: dict[Mode, tuple[str, ...]] = {
     Mode.LOBBY: ("start", "kick", "say", "rules", "help", "quit"),
     Mode.TABLE: (
-        "play", "discard", "clue", "move", "note", "info", "hint", "say", "abandon", "log",
-        "rules", "help", "quit",
+        "play", "discard", "clue", "move", "note", "info", "hint", "say", "abandon", "unqueue",
+        "log", "rules", "help", "quit",
     ),
     Mode.END: ("info", "log", "say", "rules", "help", "quit"),
     Mode.WATCH: ("info", "log", "rules", "help", "quit"),
@@ -63,7 +64,7 @@ COMMANDS: dict[Mode, tuple[str, ...]] = {
 # What a player may type and a spectator may not: it is answered with a reason, not with
 # "unknown command".
 PLAYERS_ONLY = ("play", "discard", "clue", "move", "note", "hint", "say", "start", "kick",
-                "abandon")
+                "abandon", "unqueue")
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +138,22 @@ class Hint:
     """What our computer player would do in your seat now, and why. Nothing is sent."""
 
 
-Intent = SendAction | Say | Show | Quit | Start | Note | Info | Kick | Hint | Abandon
+@dataclass(frozen=True, slots=True)
+class Queue:
+    """A turn action typed during another player's turn: kept for ours (a premove, see
+    `ui.premove`). Nothing is sent now. `command`: the command as the table types it."""
+
+    action: Play | Discard | Clue
+    command: str
+
+
+@dataclass(frozen=True, slots=True)
+class CancelPremove:
+    """Drop the queued premove. Nothing is sent."""
+
+
+Intent = (SendAction | Say | Show | Quit | Start | Note | Info | Kick | Hint | Abandon | Queue
+          | CancelPremove)
 
 
 T = TypeVar("T")
@@ -271,6 +287,10 @@ def parse_on_board(
         if args:
             raise CommandError(_("usage: hint"))
         return Hint()
+    if word == "unqueue":
+        if args:
+            raise CommandError(_("usage: unqueue"))
+        return CancelPremove()
     if word == "info":
         card, rest = _card_ref(args, board, names, _("usage: info [PLAYER] SLOT"))
         if rest:
@@ -312,6 +332,24 @@ def parse_on_board(
             # reason; this is the safety net: the engine's message, in the player's language.
             raise CommandError(translate_refusal(exc)) from None
     return SendAction(action)
+
+
+def parse_at_table(
+    line: str, board: Board, names: Sequence[str], check: Callable[[Action], None] | None = None
+) -> Intent | None:
+    """`parse_on_board` for the player's own table, where a play, discard or clue typed
+    during another player's turn is queued for ours (`Queue`, a premove) instead of refused;
+    it is checked as if it were our turn now, and again by `ui.premove` when it comes."""
+    if board.over or board.my_turn:
+        return parse_on_board(line, board, names, check)
+    # the clue tokens are those of the turn to come, which the others' moves change: a
+    # count allowing both a clue and a discard now, and `ui.premove` checks the real one then
+    ours = dataclasses.replace(board, current_seat=board.my_seat, clue_tokens=1)
+    intent = parse_on_board(line, ours, names)
+    if isinstance(intent, SendAction) and isinstance(intent.action, Play | Discard | Clue):
+        hands = [[cell.card for cell in hand] for hand in board.hands]
+        return Queue(intent.action, typed_command(intent.action, hands, names))
+    return parse_on_board(line, board, names, check)  # (a move is no turn: as ever)
 
 
 def parse_watching(line: str, board: Board | None, names: Sequence[str]) -> Intent | None:
@@ -537,3 +575,29 @@ def _clue(line: str, args: list[str], board: Board, names: Sequence[str]) -> Clu
             )
         )
     return Clue(seat=board.my_seat, target=target, colour=colour, rank=rank, touched=touched)
+
+
+def typed_command(
+    action: Play | Discard | Clue | Move, hands: Sequence[Sequence[int]], names: Sequence[str]
+) -> str:
+    """What the player types for `action` on this screen (`play 1`, `discard 3`, `clue Bob
+    red`): the command words are English in every language, so the coach's advice, written
+    in the player's language, ends with the command that carries it out. `hands`: the card
+    ids by seat and slot, as the board shows them."""
+    if isinstance(action, Clue):
+        name = names[action.target] if action.target < len(names) else ""
+        # a seat number when the name would not find the player again (a twin, a space)
+        unique = (name and " " not in name
+                  and match_prefix(name, ((n, s) for s, n in enumerate(names))) == [action.target]
+                  and seat_number(name, len(names)) is None)
+        who = name if unique else str(action.target + 1)
+        value = str(action.rank) if action.colour is None else action.colour.value
+        return f"clue {who} {value}"
+    if isinstance(action, Move):
+        hand = list(hands[action.seat])
+        return f"move {hand.index(action.card) + 1} {action.to + 1}"
+    word = "play" if isinstance(action, Play) else "discard"
+    slot = list(hands[action.seat]).index(action.card) + 1
+    if isinstance(action, Play) and action.announce is not None:
+        return f"{word} {slot} {action.announce.value}"
+    return f"{word} {slot}"

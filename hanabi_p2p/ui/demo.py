@@ -17,6 +17,7 @@ from hanabi_p2p.rules.actions import Action, Move, Play
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.ui.app import INPUT_ROWS, App
+from hanabi_p2p.ui.commands import typed_command
 from hanabi_p2p.ui.end import render_end
 from hanabi_p2p.ui.lobby import render_lobby
 from hanabi_p2p.ui.table import render_table
@@ -116,9 +117,9 @@ class HotSeat:
         if self.state.over:
             return _("the game is over")
         # the hot seat sees every hand, but the advice uses only what this seat may know
-        return _("Hint: {advice}").format(
-            advice=explain(self.state, self.state.current_seat, self.names).text
-        )
+        advice = explain(self.state, self.state.current_seat, self.names)
+        command = typed_command(advice.action, self.state.hands, self.names)
+        return _("Hint: {advice} — type: {command}").format(advice=advice.text, command=command)
 
     def on_quit(self) -> None:
         pass

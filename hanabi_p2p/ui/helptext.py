@@ -45,6 +45,9 @@ def command_help(mode: Mode, is_host: bool = False) -> list[str]:
                                  "(practice games, and tables opened with --option hints)")),
                 _entry("abandon", _("ask to end the game by agreement, or agree: it ends, "
                                     "nobody blamed, once every player has typed it")),
+                _entry("unqueue", _("a play, discard or clue typed during another "
+                                   "player's turn waits for yours (a premove; a clue on "
+                                   "the card cancels it): unqueue drops it")),
             ]
         )
     if mode in (Mode.END, Mode.WATCH):

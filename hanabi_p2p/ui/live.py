@@ -166,6 +166,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
         spectators_see_hands=TableOption.SPECTATORS in session.table.table_options,
         hints_on=TableOption.HINTS in session.table.table_options,
         turn_timer=session.table.turn_timer,
+        total_clock=session.table.total_clock,
         watching=facts.watching,
     )
 
@@ -196,6 +197,8 @@ def table_view(session: TableSession, facts: ShellFacts) -> TableView:
         status=facts.status,
         runners=tuple(_runner(session, facts, seat.peer_id) for seat in session.seats),
         watchers=facts.watchers,
+        turn_timer=session.table.turn_timer,
+        total_clock=session.table.total_clock,
     )
 
 
@@ -226,7 +229,14 @@ def _reason(text: str) -> str:
 def _stopped(session: TableSession) -> str:
     if session.phase != ABORTED:
         return ""
-    return _reason(session.abort_reason or _("the game was aborted"))
+    reason = _reason(session.abort_reason or _("the game was aborted"))
+    table = session.table
+    timed = table is not None and (table.turn_timer is not None or table.total_clock is not None)
+    if timed and session.blamed is None and "timed out" in reason:
+        # what a timed table's end means, in the player's words (the reason is the peer's)
+        return _("{reason}. The table's clock ran out: the game ends here, nobody is "
+                 "blamed").format(reason=reason)
+    return reason
 
 
 def _names(session: TableSession, seats: list[int]) -> str:

@@ -53,6 +53,9 @@ def table_options_text(view: LobbyView) -> str:
     if view.turn_timer is not None:
         parts.append(_("turn timer {seconds} s (a longer turn ends the game)").format(
             seconds=view.turn_timer))
+    if view.total_clock is not None:
+        parts.append(_("each player has {seconds} s for all its turns (running out ends the "
+                       "game)").format(seconds=view.total_clock))
     return ", ".join(parts)
 
 

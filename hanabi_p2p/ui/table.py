@@ -43,6 +43,8 @@ class TableLabels:
     new_from: int | None = None  # log entries from this index on are new since our turn
     notes: dict[int, str] = field(default_factory=dict)  # card id -> our private note
     watchers: str = ""  # who is watching the table, in words (already cleaned)
+    premove: str = ""  # the command queued for our next turn (`ui.premove`), "" for none
+    clock: str = ""  # a timed table's turn clock, in words ("⏱ 42 s left"), "" for none
 
 
 def watchers_text(watchers: Sequence[WatcherRow]) -> str:
@@ -471,7 +473,12 @@ def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
         ]
     elif board.my_turn and not labels.waiting_for:
         text = _("Your turn: play, discard or clue (type help for commands)")
-        parts = [("class:your-turn", f"{glyphs.turn_marker} {text}")]
+        # a timed table's clock first: the end of the line is the first cut
+        clock = f"{labels.clock}{glyphs.dot}" if labels.clock else ""
+        parts = [("class:your-turn", f"{glyphs.turn_marker} {clock}{text}")]
+        if labels.premove:  # (its turn came, but a card is still being revealed to us)
+            parts.append(("class:your-turn", glyphs.dot + _("queued: {command}").format(
+                command=labels.premove)))
         if labels.status:
             parts.append(("class:your-turn", f"{glyphs.dot}{labels.status}"))
         # The whole line in reverse video: the turn is noticed from across the room.
@@ -480,6 +487,11 @@ def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
         waiting = labels.waiting_for or (board.current_seat,)
         who = ", ".join(name_of(s) for s in waiting)
         parts = [("class:waiting", _("Waiting for {names}").format(names=who))]
+        if labels.clock:
+            parts += [("class:dim", glyphs.dot), ("class:notice", labels.clock)]
+        if labels.premove:
+            parts += [("class:dim", glyphs.dot),
+                      ("class:notice", _("queued: {command}").format(command=labels.premove))]
     dropped = sorted(labels.disconnected)
     if dropped:
         parts.append(("class:dim", glyphs.dot))

@@ -65,6 +65,7 @@ class LobbyView:
     spectators_see_hands: bool = False
     hints_on: bool = False
     turn_timer: int | None = None  # seconds a turn may last (SPEC 5.6), None: no timer
+    total_clock: int | None = None  # seconds each player has for all its turns, or None
     watching: Watching | None = None  # we are a spectator of this table, not a player
 
     @property
@@ -98,6 +99,8 @@ class TableView:
     status: str = ""  # a line from the session, already translated
     runners: tuple[str, ...] = ()  # per seat, as `LobbySeat.runner`
     watchers: tuple[WatcherRow, ...] = ()
+    turn_timer: int | None = None  # the table's turn timer in seconds (SPEC 5.6), or None
+    total_clock: int | None = None  # each player's time for all its turns, or None
 
 
 @dataclass(frozen=True, slots=True)

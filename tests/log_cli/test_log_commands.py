@@ -102,6 +102,10 @@ def test_show_tells_the_game_turn_by_turn_with_a_check_per_signature(
                "3 players, standard" in line for line in result.lines)
     assert any(line.endswith("Deck audit passed: every card matches the shuffle")
                for line in result.lines)
+    # the rows of ✓ are explained before the story starts
+    assert result.lines[1] == ("✓ a signature checked behind the line (the player who acted, "
+                               "then each player who acknowledged it); ✗ an entry refused; ? "
+                               "an action that could not be checked")
 
 
 def test_show_gives_the_game_in_numbers_and_pictures(game: Table, data_dir: Path,
@@ -352,7 +356,8 @@ def test_verify_of_a_file_that_is_no_log_is_one_line(tmp_path: Path, run_cli) ->
     passwd.write_text("root:x:0:0:root:/root:/bin/bash\n")
     result = run_cli("log", "verify", str(passwd))
     assert result.code == 2 and result.out == ""
-    assert result.err.splitlines() == [f"hanabi-p2p: error: {passwd} is not a hanabi-p2p game log"]
+    assert result.err.splitlines() == [
+        f"hanabi-p2p log verify: error: {passwd} is not a hanabi-p2p game log"]
 
 
 def test_verify_of_a_hanablive_file_points_to_replay(tmp_path: Path, run_cli) -> None:
@@ -406,4 +411,4 @@ def test_a_table_that_never_started_is_listed_and_shown_as_such(game: Table, tmp
     assert verified.code == 3 and verified.lines[0] == summary
     replayed = run_cli("log", "replay", TABLE_HEX[:8], "--data-dir", str(root))
     assert replayed.code == 1
-    assert replayed.err == f"hanabi-p2p: cannot replay this game: {summary}\n"
+    assert replayed.err == f"hanabi-p2p log replay: error: cannot replay this game: {summary}\n"

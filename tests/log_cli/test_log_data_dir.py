@@ -45,7 +45,7 @@ def test_a_path_that_is_no_data_directory_is_refused_in_one_line(
     path, reason = not_a_data_dir(tmp_path, kind)
     assert cli.main(["log", *command, "--data-dir", str(path)]) == cli.EXIT_USAGE
     out, err = capsys.readouterr()
-    assert out == "" and err == f"hanabi-p2p: error: {reason}\n"
+    assert out == "" and err == f"hanabi-p2p log {command[0]}: error: {reason}\n"
 
 
 @pytest.mark.parametrize("made", [True, False], ids=["empty", "missing"])

@@ -64,7 +64,9 @@ def assert_refused(result: Run, *words: str) -> None:
     """One line, exit 2, naming why; within the time and memory bounds."""
     assert result.code == 2, result.errors
     assert len(result.errors) == 1, result.errors
-    assert result.errors[0].startswith("hanabi-p2p: error: "), result.errors
+    assert result.errors[0].startswith("hanabi-p2p "), result.errors
+    # the command it is about, then error (`hanabi-p2p log verify: error:`, `replay`)
+    assert ": error: " in result.errors[0], result.errors
     for word in words:
         assert word in result.errors[0], result.errors
     assert result.cpu <= MAX_CPU_SECONDS and result.rss_mib <= MAX_RSS_MIB

@@ -4,6 +4,7 @@ browse may stop), and copied adverts against real processes on a namespace LAN."
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import subprocess
 import sys
@@ -38,7 +39,7 @@ from hanabi_p2p.peer.probe import CheckedTable, ProbeResult, advert_problem
 
 HELPER = str(Path(__file__).with_name("advertise_table.py"))
 FUZZ_EXAMPLES = 3000
-KEYS = [b"v", b"id", b"name", b"var", b"opt", b"seats", b"fp", b"host"]
+KEYS = [b"v", b"id", b"name", b"var", b"opt", b"seats", b"fp", b"host", b"timer", b"clock"]
 
 
 def ad(name: str = "Friday", table_id: bytes = bytes(16), fp: str = "K7QF-2M9D",
@@ -353,3 +354,21 @@ def test_fake_advert_is_marked_by_tables_and_refused_by_join(netlab: NetLab,
     assert seated.returncode == 0, seated.stdout + seated.stderr
     assert re.search(r"^score \d+ .*deck audit: valid$", seated.stdout, re.M)
 
+
+
+def test_the_turn_timer_rides_in_the_advert_and_junk_there_is_refused() -> None:
+    timed = dataclasses.replace(ad(), turn_timer=90)
+    props = wire(timed)
+    assert props[b"timer"] == b"90" and parse_txt(props) == timed
+    assert b"timer" not in wire(ad()) and parse_txt(wire(ad())).turn_timer is None
+    for junk in (b"0", b"-5", b"1e3", b"123456", b"\xff"):
+        with pytest.raises(BadAdvert):
+            parse_txt({**props, b"timer": junk})
+
+
+def test_the_total_clock_rides_in_the_advert_too() -> None:
+    timed = dataclasses.replace(ad(), turn_timer=30, total_clock=600)
+    props = wire(timed)
+    assert props[b"clock"] == b"600" and parse_txt(props) == timed
+    with pytest.raises(BadAdvert):
+        parse_txt({**props, b"clock": b"0"})

@@ -143,7 +143,7 @@ def test_invalid_files_exit_2_with_one_line(
     path.write_text(content)
     code, out, err = _run(capsys, str(path), "--json")
     assert code == 2 and out == ""
-    assert err.count("\n") == 1 and message in err and err.startswith("hanabi-p2p: error:")
+    assert err.count("\n") == 1 and message in err and err.startswith("hanabi-p2p replay: error:")
 
 
 def test_unknown_variant_and_wrong_deck_exit_2(

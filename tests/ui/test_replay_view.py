@@ -265,7 +265,7 @@ def test_a_log_whose_audit_failed_is_refused_in_one_line(
     assert code == 1
     assert out == ""
     assert err.count("\n") == 1
-    assert err.startswith("hanabi-p2p: cannot replay this game: invalid: ")
+    assert err.startswith("hanabi-p2p log replay: error: cannot replay this game: invalid: ")
     assert "deck audit failed: the seed does not match its commitment" in err
 
 
@@ -278,7 +278,8 @@ def test_a_log_never_audited_is_refused(tmp_path: Path,
                  bytes.fromhex(data["table_id"]))
     assert cli.main(["log", "replay", str(path)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("hanabi-p2p: cannot replay this game: unfinished: deck not audited")
+    assert err.startswith(
+        "hanabi-p2p log replay: error: cannot replay this game: unfinished: deck not audited")
 
 
 # --- a hanab.live file ------------------------------------------------------------------------
@@ -292,6 +293,13 @@ def test_replay_file_interactive_opens_that_files_game(
     assert cli.main(["replay", str(FIVE_PLAYERS), "--interactive"]) == 0
     assert [(g.names, g.faces, g.actions) for g in shown] == [
         (replay.game.names, replay.game.faces, replay.game.actions)]
+    # titled by the file's name: its full path crowded the title out (issue 30); the pace
+    # and the best score still reachable stand on the fireworks row
+    assert shown[0].title == FIVE_PLAYERS.name
+    top = [plain(line) for line in render_replay(ReplayCursor(replay_steps(shown[0]), 3), 80, 24)]
+    assert top[0].startswith(f"Replay · {FIVE_PLAYERS.name[:20]}")
+    assert str(FIVE_PLAYERS.parent) not in top[0]
+    assert "pace " in top[1] and "max " in top[1]
 
 
 def test_interactive_and_json_are_refused_together(capsys: pytest.CaptureFixture[str]) -> None:

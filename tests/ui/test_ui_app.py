@@ -132,13 +132,13 @@ def test_an_illegal_command_sends_nothing_and_says_why(pipe: PipeInput) -> None:
     assert app.application.current_buffer.history.get_strings()[-1] == "discard 1"
 
 
-def test_not_my_turn_is_refused(pipe: PipeInput) -> None:
+def test_not_my_turn_is_queued_not_sent(pipe: PipeInput) -> None:
     session = Recorder()
     app = App(session, input=pipe, output=DummyOutput())
     app.update(table(seat=2))
     drive(app, pipe, "play 1\r", lambda: bool(app.message))
-    assert session.actions == []
-    assert app.message == "✖ play 1: it is Alice's turn"
+    assert session.actions == []  # a premove (tests/ui/test_premove.py): kept for our turn
+    assert app.message.startswith("Queued for your turn: play 1")
 
 
 def test_tab_completes_names_and_colours(pipe: PipeInput) -> None:
@@ -407,3 +407,56 @@ def test_the_practice_coach_advises_a_legal_move_in_words() -> None:
     text = seat.on_hint()
     assert text.startswith("Hint: ")
     assert any(word in text for word in ("play", "discard", "clue"))
+
+
+def test_the_lobbys_lines_go_at_the_deal() -> None:
+    # A joiner who typed start saw "only the host can start the game" on the game screen,
+    # and "bot2 sits down" stayed under the prompt on the first turn (issue 30).
+    app = App(Recorder(), input=None, output=DummyOutput())
+    seats = tuple(LobbySeat(name, "ab") for name in NAMES[:3])
+    app.update(LobbyView("Friday", GameConfig(3), seats, i_am_host=False))
+    app.handle_text("start")
+    assert app.message == "only the host can start the game"
+    app.update(table(1))
+    assert app.message == ""
+    app.update(LobbyView("Friday", GameConfig(3), seats, i_am_host=False))
+    app.notify("bot2 sits down")
+    app.update(table(1))
+    assert app.message == ""
+    app.notify("Carol dropped out")  # news during the game stays
+    app.update(table(1))
+    assert app.message == "Carol dropped out"
+
+
+def test_any_other_answer_to_leave_stays_without_an_error() -> None:
+    # "stay" used to stay but also print "unknown command 'stay'"
+    session = Recorder()
+    app = App(session, input=None, output=DummyOutput())
+    app.update(table())
+    app.handle_text("quit")
+    assert app.leaving
+    assert app.handle_text("stay")
+    assert not app.leaving and session.quits == 0
+    assert app.message == "You stay at the table"
+    assert app.handle_text("bogus") is False  # not leaving any more: an ordinary refusal
+    assert "unknown command 'bogus'" in app.message
+
+
+def test_the_coach_ends_its_hint_with_the_command_to_type_in_every_language() -> None:
+    # In Italian the hint said "gioca la carta in posizione 1", and "gioca 1" is no command:
+    # the command words are English, so the hint shows the one to type.
+    from hanabi_p2p.ui.demo import HotSeat
+
+    i18n.setup("it")
+    try:
+        seat = HotSeat(GameConfig(3), seed=4, names=["Ann", "Bob", "Cid"])
+        text = seat.on_hint()
+        assert text.startswith("Suggerimento: ") and " — scrivi: " in text
+        command = text.rsplit(" — scrivi: ", 1)[1]
+        recorder = Recorder()
+        app = App(recorder, input=None, output=DummyOutput())
+        app.update(seat.view())
+        assert app.handle_text(command), app.message
+        assert len(recorder.actions) == 1
+    finally:
+        i18n.setup("en")

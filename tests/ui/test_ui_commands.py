@@ -6,7 +6,7 @@ import dataclasses
 from typing import Any
 
 import pytest
-from ui_helpers import NAMES, board, game
+from ui_helpers import NAMES, board, game, play_until, random_game
 
 from hanabi_p2p import i18n
 from hanabi_p2p.errors import IllegalAction
@@ -264,3 +264,42 @@ def test_abandon_asks_to_end_the_game_by_agreement_at_any_turn_until_it_is_over(
     over = dataclasses.replace(seen, end=End.STRIKEOUT)
     with pytest.raises(CommandError, match="the game is over"):
         parse_on_board("abandon", over, PLAYERS)
+
+
+# --- the coach's advice as a command -------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_command_a_hint_shows_carries_out_the_advised_action(seed: int) -> None:
+    """`hint` said `play slot 1` (prose; in Italian `gioca la carta in posizione 1`) while the
+    command is `play 1`: the hint now ends with the command, which typed does what it says."""
+    from hanabi_p2p.bots.hgroup import explain
+    from hanabi_p2p.ui.commands import typed_command
+
+    names = ("Ann", "Bob", "Cid", "Ann Marie")
+    state = play_until(random_game(GameConfig(4), seed), seed, lambda s: s.turn >= seed * 2)
+    if state.over:
+        pytest.skip("the game ended early")
+    seat = state.current_seat
+    advice = explain(state, seat, names)
+    typed = typed_command(advice.action, state.hands, names)
+    assert typed.split()[0] in ("play", "discard", "clue")
+    assert parse_command(typed, state, seat, names) == SendAction(advice.action)
+
+
+def test_typed_commands_of_each_kind() -> None:
+    from hanabi_p2p.ui.commands import typed_command
+
+    state = game(THREE, HANDS)
+    alice, bob = state.hands[0], state.hands[1]
+    twins = ("Bob", "Bob", "Cid")
+    assert typed_command(Play(0, alice[2]), state.hands, PLAYERS) == "play 3"
+    assert typed_command(Discard(0, alice[4]), state.hands, PLAYERS) == "discard 5"
+    red = Clue(0, 1, colour=Suit.RED, touched=frozenset({bob[0], bob[1], bob[4]}))
+    assert typed_command(red, state.hands, PLAYERS) == "clue Bob red"
+    assert typed_command(red, state.hands, twins) == "clue 2 red"  # the seat tells them apart
+    assert typed_command(Clue(0, 1, rank=1, touched=frozenset({bob[2], bob[3]})),
+                         state.hands, PLAYERS) == "clue Bob 1"
+    assert typed_command(Move(0, alice[0], 3), state.hands, PLAYERS) == "move 1 4"
+    for line in ("play 3", "clue Bob red", "clue Bob 1", "move 1 4"):
+        send(line)  # each is a command the table accepts (a discard needs a spent token)

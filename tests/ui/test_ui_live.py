@@ -245,3 +245,24 @@ def test_a_finished_game_ends_on_the_audit() -> None:
     assert view.audit_text == "Every card and clue checked out."
     assert pair.ann.state is not None and view.score == pair.ann.state.score
     assert view.stopped == ""
+
+
+def test_a_timed_tables_end_says_in_words_that_its_clock_ran_out() -> None:
+    pair = Pair()
+    pair.ann.open_table("Blitz", "Ann", GameConfig(2), turn_timer=30)
+    pair.deliver()
+    pair.bob.request_seat("Bob", Address("127.0.0.1", 40001))
+    pair.deliver()
+    pair.ann.seat_players(Address("127.0.0.1", 40000))
+    pair.deliver()
+    reason = "waited 31 s for Bob (its turn): timed out (the table's turn timer is 30 s)"
+    pair.ann.abort(None, reason)
+    view = live_view(pair.ann, facts(log_path="/tmp/x.hlog"))
+    assert isinstance(view, EndView)
+    assert view.stopped == (f"{reason}. The table's clock ran out: the game ends here, "
+                            "nobody is blamed")
+    text = " ".join(" ".join(plain(line) for line in render_end(view, 80, 22)).split())
+    assert "The table's clock ran out: the game ends here, nobody is blamed" in text
+    pair.bob.abort(None, "Ann kept the game waiting")  # any other end: the reason alone
+    other = live_view(pair.bob, facts(log_path="/tmp/y.hlog"))
+    assert isinstance(other, EndView) and other.stopped == "Ann kept the game waiting"

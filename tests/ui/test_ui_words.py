@@ -38,6 +38,7 @@ def test_completion_of_command_words_by_screen() -> None:
         "hint",
         "say",
         "abandon",
+        "unqueue",
         "log",
         "rules",
         "help",
@@ -172,7 +173,7 @@ def test_rules_command_unknown_language_is_one_line_error(
     assert cli.main(["rules", "--lang", "klingon"]) == 2
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
-        "hanabi-p2p: error: unknown language 'klingon' (known: en, it, ro, nb)"
+        "hanabi-p2p rules: error: unknown language 'klingon' (known: en, it, ro, nb)"
     ]
 
 
