@@ -587,6 +587,11 @@ def build() -> dict[str, Any]:
         # item 2: outsiders are set aside, never judged
         case("lobby chat by a joiner never seated", 2, "3.6, 5.7", "lobby-extra-joiner-2p",
              bases),
+        # issue 30, item 1: a copy that never held the outsider's entries (it joined after
+        # the host removed it) has the same digest as one that did (SPEC 3.7)
+        case("a copy without the entries of a joiner never seated", 1, "3.7",
+             "lobby-extra-joiner-2p", bases, issue=30, dropped=[
+                 e for e in lobby if e.author == Identity.from_seed(EXTRA_SEED).peer_id]),
         case("a seated player's lobby chat with a blank text", 2, "5.1", "lobby-extra-joiner-2p",
              bases, *rewrite(lobby, 1, find(lobby, 1, "chat"), body={"text": " "}),
              phrase="must not be empty"),
