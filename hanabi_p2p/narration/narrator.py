@@ -309,7 +309,8 @@ def event_lines(event: ev.Event, names: Sequence[str], code: str = "") -> list[s
     if isinstance(event, ev.TurnResolved):
         return describe(event.action, event.outcome, names, event.before.hands, event.before)
     if isinstance(event, ev.Chat):
-        return [chat_line(names[event.seat] if 0 <= event.seat < len(names) else "?", event.text)]
+        speaker = event.name or (names[event.seat] if 0 <= event.seat < len(names) else "")
+        return [chat_line(speaker or "?", event.text)]
     if isinstance(event, ev.Seated):
         return [seated_line(code)]
     if isinstance(event, ev.DeckReady):

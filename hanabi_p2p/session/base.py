@@ -325,17 +325,20 @@ class SessionBase:
 
     def describe(self, peer_id: bytes) -> str:
         """How a peer is named in every message: "Name (K7QF-2M9D)"."""
+        return display_name(self.author_name(peer_id) or "unknown player", peer_id)
+
+    def author_name(self, peer_id: bytes) -> str:
+        """The name a player goes by at this table: its seat's, else its request for a seat's
+        (a joiner in the lobby), else the host's of the table; "" for anyone else."""
         seat = self.seat_of(peer_id)
         join = self.joins.get(peer_id)
         if seat is not None:
-            name = self.seats[seat].name
-        elif join is not None:
-            name = join.name
-        elif self.table is not None and peer_id == self.host_id:
-            name = self.table.host_name
-        else:
-            name = "unknown player"
-        return display_name(name, peer_id)
+            return self.seats[seat].name
+        if join is not None:
+            return join.name
+        if self.table is not None and peer_id == self.host_id:
+            return self.table.host_name
+        return ""
 
     def _who(self, entry: Entry) -> str:
         return self.describe(entry.author)

@@ -54,8 +54,9 @@ class HandMoved(Event):
 
 @dataclass(frozen=True, slots=True)
 class Chat(Event):
-    seat: int
+    seat: int  # -1 before the deal (table talk in the lobby)
     text: str
+    name: str = ""  # the speaker's name at the table (peer text: sanitise to show it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -147,4 +147,6 @@ class LobbyStage(SessionBase):
         index = bisect.bisect(self._chat_places, place(entry))
         self._chat_places.insert(index, place(entry))
         self.chat_log.insert(index, (shown, text))
-        self._events.append(ev.Chat(shown, text))
+        # named as the table knows its author now: before the deal a joiner has no seat
+        # yet, but its request for a seat (or the host's table.open) gives its name
+        self._events.append(ev.Chat(shown, text, self.author_name(entry.author)))

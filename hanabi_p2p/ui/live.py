@@ -156,6 +156,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
         hints_on=TableOption.HINTS in session.table.table_options,
         turn_timer=session.table.turn_timer,
         watching=facts.watching,
+        talk=facts.log,
     )
 
 

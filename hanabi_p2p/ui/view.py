@@ -66,6 +66,8 @@ class LobbyView:
     hints_on: bool = False
     turn_timer: int | None = None  # seconds a turn may last (SPEC 5.6), None: no timer
     watching: Watching | None = None  # we are a spectator of this table, not a player
+    # the lines of the log so far (table talk, who left): the lobby shows the last ones
+    talk: tuple[str, ...] = ()
 
     @property
     def free_seats(self) -> int:
