@@ -211,8 +211,12 @@ class Peer:
         return self.node
 
     def save_private(self, **extra: object) -> None:
+        # the table password too (SPEC 3.8): it guards the table's seats, and a player
+        # coming back to its own seat with `join --resume` must not need to type it again
+        password = {"code": self.opts.secret} if self.opts.secret else {}
         self.private.update(seed=self._seed, table_id=self._table_id, name=self.opts.name,
-                            interface=self.opts.interface, port=self.mesh.port, **extra)
+                            interface=self.opts.interface, port=self.mesh.port,
+                            **password, **extra)
 
     def _on_events(self, events: list[ev.Event]) -> None:
         if self.advertiser is not None and any(
@@ -495,6 +499,8 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
     opts.port = int(secret.get("port", 0))
     opts.interface = str(secret.get("interface", opts.interface))
     opts.name = str(secret.get("name", opts.name))
+    if opts.secret is None and isinstance(secret.get("code"), str):
+        opts.secret = secret["code"]  # the table's password, kept with the game's secrets
     host_id = bytes(secret["host_id"])
     opts.auto_start = bool(secret.get("auto_start", opts.auto_start))
     # a table opened with --no-mdns stays unadvertised when its host comes back
