@@ -158,7 +158,7 @@ class Headless(Frontend):
         if isinstance(event, ev.TableOpened):
             return say.table_opened_line(event.name)
         if isinstance(event, ev.PlayerJoined):
-            return say.sits_down_line(display_name(event.name, event.peer_id))
+            return say.joined_line(event, display_name(event.name, event.peer_id))
         if isinstance(event, JoinerLeft):
             return say.left_lobby_line(display_name(event.name, event.peer_id))
         if isinstance(event, ev.Seated):

@@ -132,7 +132,8 @@ class Peer:
 
     @property
     def player_name(self) -> str:
-        return self.opts.name
+        # (a joiner may have asked again under another name: `name` in the lobby)
+        return self.core.joining.player_name if self.core is not None else self.opts.name
 
     @property
     def connected(self) -> frozenset[bytes]:

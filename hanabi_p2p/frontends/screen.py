@@ -32,9 +32,9 @@ from hanabi_p2p.narration.narrator import (
     chat_hidden_line,
     connection_problem_line,
     dropped_line,
+    joined_line,
     left_lobby_line,
     renamed_line,
-    sits_down_line,
     stopped_line,
     stopped_watching_line,
     warning_line,
@@ -49,6 +49,7 @@ from hanabi_p2p.peer.effects import (
     Leave,
     LinkProblem,
     PeerLink,
+    Rename,
     Say,
     Start,
     Watcher,
@@ -236,7 +237,7 @@ class ScreenFrontend(Frontend):
         elif isinstance(event, LinkProblem):
             self._link_trouble(event)
         elif isinstance(event, ev.PlayerJoined):
-            app.notify(sits_down_line(event.name))
+            app.notify(joined_line(event, event.name))
         elif isinstance(event, JoinerLeft):
             app.notify(left_lobby_line(display_name(event.name, event.peer_id)))
         elif isinstance(event, ev.Seated):
@@ -408,8 +409,11 @@ class ScreenFrontend(Frontend):
             return
         self._command(Start())
 
-    def on_kick(self, peer_id: bytes) -> None:
-        self._command(Kick(peer_id))
+    def on_kick(self, peer_id: bytes, ban: bool = False) -> None:
+        self._command(Kick(peer_id, ban))
+
+    def on_rename(self, name: str) -> None:
+        self._command(Rename(name))
 
     def on_abandon(self) -> None:
         self._command(Abandon())

@@ -150,6 +150,15 @@ def sits_down_line(name: str) -> str:
     return _("{name} sits down").format(name=safe(name))
 
 
+def joined_line(event: ev.PlayerJoined, name: str) -> str:
+    """A request for a seat: someone sits down, or a joiner asked again under another name
+    (`name` as `sits_down_line` takes it; the name it had is the event's)."""
+    if event.renamed_from:
+        return _("{old} is now called {name}").format(old=safe_name(event.renamed_from),
+                                                       name=safe(name))
+    return sits_down_line(name)
+
+
 def left_lobby_line(name: str) -> str:
     """A joiner left the lobby before the deal; `name` as for `sits_down_line`."""
     return _("{name} left the table").format(name=safe(name))

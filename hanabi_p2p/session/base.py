@@ -118,7 +118,12 @@ class SessionBase:
         self._seed = seed
         self._phase = START  # changed by `_advance` alone
         self.table: b.TableOpen | None = None
+        # each joiner's latest request for a seat, in the order of their first one
         self.joins: dict[bytes, b.LobbyJoin] = {}
+        # every request for a seat by (author, seq), and the seq of each joiner's latest: a
+        # seating names the one it repeats (SPEC 5.1 `lobby.seat`)
+        self.join_history: dict[tuple[bytes, int], b.LobbyJoin] = {}
+        self.join_seq: dict[bytes, int] = {}
         self.seats: tuple[b.Seat, ...] = ()
         self.my_seat: int | None = None
         self.deck: deckio.DeckAdapter | None = None

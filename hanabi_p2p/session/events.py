@@ -22,6 +22,9 @@ class TableOpened(Event):
 class PlayerJoined(Event):
     peer_id: bytes
     name: str
+    # a joiner that asked again under another name (or address: it came back after the host
+    # removed it) before the seating: the name it had ("" for a first request)
+    renamed_from: str = ""
 
 
 @dataclass(frozen=True, slots=True)
