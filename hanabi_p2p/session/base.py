@@ -124,6 +124,7 @@ class SessionBase:
         # seating names the one it repeats (SPEC 5.1 `lobby.seat`)
         self.join_history: dict[tuple[bytes, int], b.LobbyJoin] = {}
         self.join_seq: dict[bytes, int] = {}
+        self.first_join_seq: dict[bytes, int] = {}
         self.seats: tuple[b.Seat, ...] = ()
         self.my_seat: int | None = None
         self.deck: deckio.DeckAdapter | None = None
@@ -168,6 +169,12 @@ class SessionBase:
     def observer(self) -> bool:
         """Not seated: watches (the log verifier, a joiner left without a seat)."""
         return self.my_seat is None
+
+    def seated_join(self, seat: b.Seat) -> b.LobbyJoin | None:
+        """The request for a seat a seat repeats: the one it names, else the joiner's first
+        (None while it is not applied)."""
+        seq = seat.join if seat.join is not None else self.first_join_seq.get(seat.peer_id)
+        return None if seq is None else self.join_history.get((seat.peer_id, seq))
 
     def seat_of(self, peer_id: bytes) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -300,10 +300,11 @@ class Seat:
     peer_id: bytes
     name: str
     address: Address
-    # the seq of the joiner's `lobby.join` this seat repeats (a joiner may ask again under
-    # another name before the seating); on the wire only when not 0, so a seating of joiners
-    # who asked once is encoded as before (SPEC 5.1)
-    join: int = 0
+    # the seq of the joiner's `lobby.join` this seat repeats, when not its first (a joiner
+    # may ask again under another name before the seating); None, and nothing on the wire,
+    # for its first request, so a seating of joiners who asked once is encoded as before
+    # (SPEC 5.1)
+    join: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,8 +315,8 @@ class LobbySeat:
 
     def to_wire(self) -> dict[str, Any]:
         return {
-            "seats": [[s.peer_id, s.name, *s.address.to_wire(), *([s.join] if s.join else [])]
-                      for s in self.seats],
+            "seats": [[s.peer_id, s.name, *s.address.to_wire(),
+                       *([] if s.join is None else [s.join])] for s in self.seats],
         }
 
     @classmethod
@@ -326,7 +327,7 @@ class LobbySeat:
             item = _list(raw, "seat", 5)
             if len(item) not in (4, 5):
                 raise BadBody("seat must be [peer_id, name, host, port] or [..., join seq]")
-            join = 0
+            join = None
             if len(item) == 5:
                 join = _int(item[4], "seat join seq", 1, MAX_SEQ)
             seats.append(

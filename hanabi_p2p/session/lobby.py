@@ -57,7 +57,9 @@ class LobbyStage(SessionBase):
         seats = [b.Seat(self.me, self.table.host_name, host_address)]
         for peer_id in chosen[: config.players - 1]:
             join = self.joins[peer_id]
-            seats.append(b.Seat(peer_id, join.name, join.address, self.join_seq[peer_id]))
+            seq = self.join_seq[peer_id]
+            named = None if seq == self.first_join_seq[peer_id] else seq
+            seats.append(b.Seat(peer_id, join.name, join.address, named))
         self._post(k.LOBBY_SEAT, b.LobbySeat(tuple(seats)))
 
     def say(self, text: str) -> None:
@@ -96,6 +98,7 @@ class LobbyStage(SessionBase):
         self.joins[entry.author] = join
         self.join_history[entry.author, entry.seq] = join
         self.join_seq[entry.author] = entry.seq
+        self.first_join_seq.setdefault(entry.author, entry.seq)
         self._events.append(ev.PlayerJoined(
             entry.author, join.name, renamed_from=before.name if before is not None else ""))
 
@@ -114,7 +117,7 @@ class LobbyStage(SessionBase):
         if host.name != self.table.host_name:
             raise GameFault(self._who(entry), "seated the host under another name")
         for seat in seating.seats[1:]:
-            join = self.join_history.get((seat.peer_id, seat.join))
+            join = self.seated_join(seat)
             if join is None:
                 raise GameFault(self._who(entry), "seated a player who never asked for a seat")
             # SPEC 5.5: each seat repeats its joiner's name and address exactly (the address

@@ -56,8 +56,8 @@ def test_a_joiner_renames_itself_in_the_lobby_and_sits_under_its_new_name() -> N
     reports = [verify_game(p.stored) for p in net.peers[:3]]
     assert {r.verdict.value for r in reports} == {"valid"}
     assert len({r.digest for r in reports}) == 1
-    # the seating names the request it repeats: the second one (seq 1)
-    assert [s.join for s in host.session.seats] == [0, 1, 0]
+    # the seating names the request it repeats when not the first: the second one (seq 1)
+    assert [s.join for s in host.session.seats] == [None, 1, None]
 
 
 def test_a_renamed_name_stays_unique_and_the_host_and_the_seated_cannot_rename() -> None:
