@@ -340,6 +340,20 @@ class NotInLobby(Refusal):
     template = "nobody like that is waiting in the lobby"
 
 
+@dataclass(eq=False)
+class HostNameFixed(Refusal):
+    """The host asked to change its name: it is the table's, set when the table opened."""
+
+    template = "the host's name is the table's: it was set when the table opened (host --name)"
+
+
+@dataclass(eq=False)
+class TooLateToRename(Refusal):
+    """A change of name once the players are seated: every screen shows the seats' names."""
+
+    template = "the game has started: names cannot change now"
+
+
 # ---------------------------------------------------------------- why a lobby ended without a game
 
 
@@ -347,7 +361,15 @@ class NotInLobby(Refusal):
 class RemovedByHost(Refusal):
     """The host removed us from its lobby."""
 
-    template = "the host removed you from the table"
+    template = ("the host removed you from the table; you may join again, under another "
+                "--name if you like")
+
+
+@dataclass(eq=False)
+class BannedByHost(Refusal):
+    """The host banned us from its table (`ban`): it will not take us back."""
+
+    template = "the host banned you from this table: it will not seat you"
 
 
 @dataclass(eq=False)

@@ -56,6 +56,8 @@ COINCIDENCES: dict[int, set[str]] = {
     1024: {"EVENT_QUEUE_LIMIT", "MAX_AHEAD", "MAX_COMPLETE_BYTES", "MAX_HEADER_PAYLOAD",
            "MAX_REMEMBERED_BAD", "MAX_TRACKED_SOURCES", "_MAX_STR_BYTES"},
     10000: {"MAX_ACTIONS", "MAX_SETTLE_ROUNDS"},
+    # a day: the longest turn's clock; the longest player's clock for the whole game
+    86_400: {"MAX_TOTAL_CLOCK_S", "MAX_TURN_TIMER_S"},
     1_000_000: {"MAX_CATALOG_BYTES", "MAX_FILE_BYTES"},  # a translation; a hanab.live file
     2**16 - 1: {"MAX_PORT", "MAX_TURN", "MAX_VERSION"},  # each a 16-bit field
     2**32 - 1: {"MAX_PING_NONCE", "MAX_SEQ"},  # each a 32-bit field

@@ -307,6 +307,10 @@ def summary_lines(report: GameReport) -> list[str]:
     entries = _count(report.entry_count, "entry", "entries")
     lines.append(f"checked: {entries} from {_count(report.authors, 'author', 'authors')} "
                  f"(signatures, chain links, turns, state hashes); {len(report.applied)} applied")
+    if report.outside_entries:
+        # (whether a copy holds them depends on when it joined: not in the digest, SPEC 3.7)
+        lines.append(f"set aside: {_count(report.outside_entries, 'entry', 'entries')} of "
+                     "people never seated (not part of the game or its digest)")
     if report.verdict is Verdict.INVALID:
         extra = report.problems[1 : 1 + MAX_EXTRA_PROBLEMS]
         lines.extend(f"also: {report.describe(p)}" for p in extra)

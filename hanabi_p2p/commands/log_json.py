@@ -76,6 +76,7 @@ def report_document(report: GameReport, path: Path, started: bool, headline: str
         "entries": report.entry_count,
         "authors": report.authors,
         "applied": len(report.applied),
+        "outside_entries": report.outside_entries,
         "problems": list(problems),
         # what the players who stopped the game blaming someone said: their word, and
         # whether the log supports it (SPEC 5.7, claims)

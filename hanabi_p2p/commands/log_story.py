@@ -93,7 +93,7 @@ def _event_text(report: GameReport, event: ev.Event, names: list[str]) -> str | 
         host = report.label(report.players[0].peer_id) if report.players else _("the host")
         return say.opened_by_line(host, event.name, report.config)
     if isinstance(event, ev.PlayerJoined):
-        return say.sits_down_line(report.label(event.peer_id))
+        return say.joined_line(event, report.label(event.peer_id))
     if isinstance(event, ev.Seated):
         ids = [p.peer_id for p in report.players]
         code = table_code(report.table_id, ids) if report.table_id is not None and ids else ""

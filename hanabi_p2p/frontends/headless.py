@@ -158,7 +158,7 @@ class Headless(Frontend):
         if isinstance(event, ev.TableOpened):
             return say.table_opened_line(event.name)
         if isinstance(event, ev.PlayerJoined):
-            line = say.sits_down_line(display_name(event.name, event.peer_id))
+            line = say.joined_line(event, display_name(event.name, event.peer_id))
             return line + looks_like_note(event.name, event.peer_id, table_members(session))
         if isinstance(event, JoinerLeft):
             return say.left_lobby_line(display_name(event.name, event.peer_id))

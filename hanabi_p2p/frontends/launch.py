@@ -139,7 +139,8 @@ class Peer:
 
     @property
     def player_name(self) -> str:
-        return self.opts.name
+        # (a joiner may have asked again under another name: `name` in the lobby)
+        return self.core.joining.player_name if self.core is not None else self.opts.name
 
     @property
     def connected(self) -> frozenset[bytes]:
@@ -218,8 +219,12 @@ class Peer:
         return self.node
 
     def save_private(self, **extra: object) -> None:
+        # the table password too (SPEC 3.8): it guards the table's seats, and a player
+        # coming back to its own seat with `join --resume` must not need to type it again
+        password = {"code": self.opts.secret} if self.opts.secret else {}
         self.private.update(seed=self._seed, table_id=self._table_id, name=self.opts.name,
-                            interface=self.opts.interface, port=self.mesh.port, **extra)
+                            interface=self.opts.interface, port=self.mesh.port,
+                            **password, **extra)
 
     def _on_events(self, events: list[ev.Event]) -> None:
         if self.advertiser is not None and any(
@@ -533,6 +538,8 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
     opts.port = int(secret.get("port", 0))
     opts.interface = str(secret.get("interface", opts.interface))
     opts.name = str(secret.get("name", opts.name))
+    if opts.secret is None and isinstance(secret.get("code"), str):
+        opts.secret = secret["code"]  # the table's password, kept with the game's secrets
     host_id = bytes(secret["host_id"])
     opts.auto_start = bool(secret.get("auto_start", opts.auto_start))
     # a table opened with --no-mdns stays unadvertised when its host comes back

@@ -32,9 +32,9 @@ from hanabi_p2p.narration.narrator import (
     chat_hidden_line,
     connection_problem_line,
     dropped_line,
+    joined_line,
     left_lobby_line,
     renamed_line,
-    sits_down_line,
     stopped_line,
     stopped_watching_line,
     warning_line,
@@ -49,6 +49,7 @@ from hanabi_p2p.peer.effects import (
     Leave,
     LinkProblem,
     PeerLink,
+    Rename,
     Say,
     Start,
     Watcher,
@@ -111,6 +112,8 @@ class ScreenFrontend(Frontend):
         self._address: str | None = None
         self._early: list[ev.Event] = []
         self._dropped: set[bytes] = set()
+        # what went wrong on a link to a player at our table, said once each in the log
+        self._link_troubles: set[tuple[bytes, str]] = set()
         self._refresh_pending = False
         self._chat = ChatThrottle()
         self._watchers: dict[bytes, Watcher] = {}  # the spectators we last told about
@@ -232,14 +235,32 @@ class ScreenFrontend(Frontend):
             self._link_changed(event)
         elif isinstance(event, LinkProblem) and not session.seats:
             app.notify(connection_problem_line(event.reason))
+        elif isinstance(event, LinkProblem):
+            self._link_trouble(event)
         elif isinstance(event, ev.PlayerJoined):
-            app.notify(sits_down_line(event.name))
+            app.notify(joined_line(event, event.name))
         elif isinstance(event, JoinerLeft):
             app.notify(left_lobby_line(display_name(event.name, event.peer_id)))
         elif isinstance(event, ev.Seated):
             self._tell_renamed()
         elif isinstance(event, ev.Fault):
             app.notify(stopped_line(event.reason) if event.fatal else warning_line(event.reason))
+
+    def _link_trouble(self, event: LinkProblem) -> None:
+        """A link to a player at our table keeps failing (a resumed game whose table wants
+        a password we lack, say): the status line only counts such problems, so the reason
+        is said once in full in the log, where it wraps instead of being cut. Problems of
+        strangers' links stay counted only: anyone on the network can cause those."""
+        assert self.app is not None and self.peer is not None
+        session = self.peer.session
+        if event.peer_id is None or session.seat_of(event.peer_id) is None:
+            return
+        if (event.peer_id, event.reason) in self._link_troubles:
+            return
+        self._link_troubles.add((event.peer_id, event.reason))
+        line = connection_problem_line(f"{session.describe(event.peer_id)}: {event.reason}")
+        self.log.append(line)
+        self.app.notify(line)
 
     def _tell_renamed(self) -> None:
         """Names are unique at a table: if ours was taken, we sit under another one
@@ -389,8 +410,11 @@ class ScreenFrontend(Frontend):
             return
         self._command(Start())
 
-    def on_kick(self, peer_id: bytes) -> None:
-        self._command(Kick(peer_id))
+    def on_kick(self, peer_id: bytes, ban: bool = False) -> None:
+        self._command(Kick(peer_id, ban))
+
+    def on_rename(self, name: str) -> None:
+        self._command(Rename(name))
 
     def on_abandon(self) -> None:
         self._command(Abandon())

@@ -6,13 +6,15 @@ of the author's previous entry) and equivocation. The session layer adds game le
 the deck audit on top.
 
 ``digest`` names a log's content independently of order and duplicates, so peers can compare
-copies by reading out one string.
+copies by reading out one string. Given the game's authors (the seated players, which only the
+session layer can read from the seating), it names only their entries: a copy's entries of
+anyone else (a joiner removed or never seated) depend on arrival order (SPEC 3.7).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from hanabi_p2p.identity import fingerprint, verify_signature
@@ -29,16 +31,18 @@ class StructuralReport:
     authors: dict[bytes, int] = field(default_factory=dict)  # author -> entries
     problems: list[str] = field(default_factory=list)  # each names the author and seq
     equivocations: list[Equivocation] = field(default_factory=list)
-    digest: str = ""
+    digest: str = ""  # of every entry: the game's digest for a log that seated nobody
 
     @property
     def ok(self) -> bool:
         return not self.problems and not self.equivocations
 
 
-def digest(entries: Iterable[Entry]) -> str:
-    """Hex SHA-256 of DIGEST_DOMAIN || the sorted distinct entry hashes."""
-    hashes = sorted({entry.hash for entry in entries})
+def digest(entries: Iterable[Entry], authors: Collection[bytes] | None = None) -> str:
+    """Hex SHA-256 of DIGEST_DOMAIN || the sorted distinct entry hashes; of ``authors``'
+    entries only, when given (a seated game: its seated players, SPEC 3.7)."""
+    hashes = sorted({entry.hash for entry in entries
+                     if authors is None or entry.author in authors})
     return hashlib.sha256(DIGEST_DOMAIN + b"".join(hashes)).hexdigest()
 
 

@@ -150,6 +150,15 @@ def sits_down_line(name: str) -> str:
     return _("{name} sits down").format(name=safe(name))
 
 
+def joined_line(event: ev.PlayerJoined, name: str) -> str:
+    """A request for a seat: someone sits down, or a joiner asked again under another name
+    (`name` as `sits_down_line` takes it; the name it had is the event's)."""
+    if event.renamed_from:
+        return _("{old} is now called {name}").format(old=safe_name(event.renamed_from),
+                                                       name=safe(name))
+    return sits_down_line(name)
+
+
 def left_lobby_line(name: str) -> str:
     """A joiner left the lobby before the deal; `name` as for `sits_down_line`."""
     return _("{name} left the table").format(name=safe(name))
@@ -309,7 +318,8 @@ def event_lines(event: ev.Event, names: Sequence[str], code: str = "") -> list[s
     if isinstance(event, ev.TurnResolved):
         return describe(event.action, event.outcome, names, event.before.hands, event.before)
     if isinstance(event, ev.Chat):
-        return [chat_line(names[event.seat] if 0 <= event.seat < len(names) else "?", event.text)]
+        speaker = event.name or (names[event.seat] if 0 <= event.seat < len(names) else "")
+        return [chat_line(speaker or "?", event.text)]
     if isinstance(event, ev.Seated):
         return [seated_line(code)]
     if isinstance(event, ev.DeckReady):

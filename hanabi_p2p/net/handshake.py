@@ -485,16 +485,19 @@ class Handshake:
                 label,
                 f"{claims} has no seat at this table (it is full or its game has begun)",
             )
-        # Said so that it is right on either side of the link (a joiner's and a host's):
-        # only which side was given a password differs.
+        # Advice only for the side that dialled (a joiner, a player coming back): the side
+        # that was dialled (a host) can do nothing about a caller's password but refuse it
         if hello.uses_secret and self._secret is None:
-            raise WrongSecretError(
-                label, "the peer uses a table password and we were given none: "
-                "give the same --code")
+            raise WrongSecretError(label, (
+                "the table has a password and we were given none: give it with --code "
+                "(a game saved before the password was kept: join --resume --code SECRET)")
+                if self._initiator else
+                "the caller uses a table password but this table has none: refused")
         if self._secret is not None and not hello.uses_secret:
-            raise WrongSecretError(
-                label, "the peer uses no table password but we were given one (--code): "
-                "leave --code out, or give the same one on both sides")
+            raise WrongSecretError(label, (
+                "the table has no password but we were given one (--code): leave --code out")
+                if self._initiator else
+                "the caller did not give the table password (--code): refused")
         try:
             Ed25519PublicKey.from_public_bytes(hello.peer_id)
         except ValueError as exc:

@@ -113,8 +113,8 @@ class PeerCore(CoreBase[Stage]):
         self.joining.runner = runner
 
     @property
-    def kicked(self) -> set[bytes]:
-        return self.hosting.kicked
+    def banned(self) -> set[bytes]:
+        return self.hosting.banned
 
     @property
     def left_lobby(self) -> set[bytes]:
@@ -135,7 +135,8 @@ class PeerCore(CoreBase[Stage]):
         return self.reported.listing(self.spectators.linked)
 
     def _kicked(self) -> set[bytes]:
-        return self.hosting.kicked
+        # only the banned: a joiner removed with `kick` may ask again, so its entries count
+        return self.hosting.banned
 
     def _not_waited_for(self) -> set[bytes]:
         # never wait for a player caught cheating: it has nothing to learn from us
@@ -243,7 +244,9 @@ class PeerCore(CoreBase[Stage]):
         elif isinstance(command, fx.Start):
             self.hosting.start_game(by_command=True)
         elif isinstance(command, fx.Kick):
-            self.hosting.kick(command.peer_id)
+            self.hosting.kick(command.peer_id, ban=command.ban)
+        elif isinstance(command, fx.Rename):
+            self.joining.rename(command.name)
         elif isinstance(command, fx.Leave):
             # a lobby left for good leaves nothing to resume or list; a game always does
             forget = command.forget and not session.seats
@@ -272,15 +275,15 @@ class PeerCore(CoreBase[Stage]):
     def _ignore(self, _peer_id: bytes, _body: bytes) -> None:
         """(Never called: the topic's route has no stage.)"""
 
-    def _on_removed(self, peer_id: bytes, _body: bytes) -> None:
-        self.joining.removed(peer_id)
+    def _on_removed(self, peer_id: bytes, body: bytes) -> None:
+        self.joining.removed(peer_id, body)
 
     def _on_complete(self, peer_id: bytes, body: bytes) -> None:
         self.ending.on_complete(peer_id, body)
         self._check_linger()
 
     def _on_watch(self, peer_id: bytes, body: bytes) -> None:
-        if self.spectators.on_watch(peer_id, body, kicked=self.hosting.kicked):
+        if self.spectators.on_watch(peer_id, body, kicked=self.hosting.banned):
             self.admission.said_it_watches(peer_id)
 
     def _on_left(self, peer_id: bytes, _body: bytes) -> None:

@@ -106,9 +106,18 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Kick:
-    """Host: remove a player from the lobby before the deal."""
+    """Host: remove a player from the lobby before the deal; it may ask for a seat again
+    (under a new name, or from a new program), unless ``ban``: then never."""
 
     peer_id: bytes
+    ban: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Rename:
+    """Joiner: ask for our seat again under another name, before the deal."""
+
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +129,7 @@ class Leave:
     forget: bool = False
 
 
-Command = Act | Say | Resign | Abandon | Start | Kick | Leave
+Command = Act | Say | Resign | Abandon | Start | Kick | Rename | Leave
 
 
 # -- effects (for the IO shell) ---------------------------------------------------------------

@@ -1,13 +1,15 @@
 """The lobby, both sides of it: the host that seats players, and a joiner that asks.
 
-`HostLobby` keeps who waits for a seat, whom the host removed (`kick`) and who said it left;
-it seats players on ``start`` or by itself once the table fills. `JoinerLobby` asks for a
-seat once it holds the lobby the host told it of, and stops when the host removes it, closes
-the table or stays out of reach as long as a player would wait for a player.
+`HostLobby` keeps who waits for a seat, whom the host removed (`kick`: until it asks again,
+under a new name or from a new program) or banned (`ban`: for good) and who said it left; it
+seats players on ``start`` or by itself once the table fills. `JoinerLobby` asks for a seat
+once it holds the lobby the host told it of, asks again under a new name (`name`), and stops
+when the host removes or bans it, closes the table or stays out of reach as long as a player
+would wait for a player.
 
 Lobby messages (MSG topics, link-authenticated, never signed): the host tells a joiner it
-removed (`REMOVED_TOPIC`); anyone leaving a table that has seated nobody yet tells everyone
-it is linked to (`LEFT_TOPIC`).
+removed or banned (`REMOVED_TOPIC`); anyone leaving a table that has seated nobody yet tells
+everyone it is linked to (`LEFT_TOPIC`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from hanabi_p2p import refusals as rf
-from hanabi_p2p.errors import Refusal
+from hanabi_p2p.errors import HanabiError, Refusal
 from hanabi_p2p.limits import MAX_PLAYER_NAME_CHARS
 from hanabi_p2p.lookalike import skeleton
 from hanabi_p2p.net import frames as fr
@@ -25,9 +27,11 @@ from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import PeerContext
 from hanabi_p2p.session.table import LOBBY
 
-# MSG topic in the lobby, host -> a joiner it removed (`kick`), just before closing the link:
-# the joiner stops at once instead of waiting for a table that will not take it. Empty body.
+# MSG topic in the lobby, host -> a joiner it removed (`kick`) or banned (`ban`), just before
+# closing the link: the joiner stops at once instead of waiting for a table that will not
+# take it, and says which. Body: empty for removed (it may ask again), BANNED_BODY for banned.
 REMOVED_TOPIC = "lobby.removed"
+BANNED_BODY = b"banned"
 # MSG topic in the lobby, from a peer leaving a table that has seated nobody yet, to every peer
 # it is linked to: the host's joiners stop (the table is gone), the host stops counting a
 # joiner that left (until it links up again). Empty body.
@@ -67,7 +71,11 @@ class HostLobby:
     """The host's side; in a joiner's core it holds nothing and decides nothing."""
 
     ctx: PeerContext
-    kicked: set[bytes] = field(default_factory=set)
+    # joiners banned (`ban`): never seated, their entries dropped, told again on every link
+    banned: set[bytes] = field(default_factory=set)
+    # joiners removed (`kick`), with the seq of the request for a seat they were removed
+    # under: left out until they ask again (a new name, or a new program coming back)
+    removed: dict[bytes, int] = field(default_factory=dict)
     # joiners that said they left the lobby (lobby.left), until they link up again; and a
     # seated player who left as it was seated (it keeps no copy: nobody lingers for it)
     left: set[bytes] = field(default_factory=set)
@@ -77,9 +85,15 @@ class HostLobby:
         return self.ctx.session.host_id == self.ctx.me
 
     def left_out(self) -> set[bytes]:
-        """Joiners the host will not seat: kicked, gone from the lobby, or caught signing
-        two entries as one."""
-        return self.kicked | self.left | self.ctx.replica.equivocators
+        """Joiners the host will not seat: removed (until they ask again), banned, gone from
+        the lobby, or caught signing two entries as one."""
+        return (self.banned | self.still_removed() | self.left
+                | self.ctx.replica.equivocators)
+
+    def still_removed(self) -> set[bytes]:
+        """Joiners removed with `kick` that have not asked for a seat again since."""
+        asked = self.ctx.session.join_seq
+        return {p for p, seq in self.removed.items() if asked.get(p) == seq}
 
     def waiting(self) -> list[tuple[bytes, str]]:
         """Joiners waiting for a seat, in join order, without those the host will not seat."""
@@ -119,7 +133,9 @@ class HostLobby:
             return
         session.seat_players(self.ctx.address, joiners=waiting[: players - 1])
 
-    def kick(self, peer_id: bytes) -> None:
+    def kick(self, peer_id: bytes, *, ban: bool = False) -> None:
+        """Remove a joiner from the lobby: it may ask again (a new name, a new program), or
+        with ``ban`` never (its entries are dropped from then on)."""
         session = self.ctx.session
         if not self.is_host:
             raise rf.OnlyHostRemoves()
@@ -127,21 +143,27 @@ class HostLobby:
             raise rf.TooLateToRemove()
         if peer_id not in session.joins:
             raise rf.NotInLobby()
-        self.kicked.add(peer_id)
+        if ban:
+            self.banned.add(peer_id)
+        else:
+            self.removed[peer_id] = session.join_seq[peer_id]
         self.ctx.connected.discard(peer_id)
-        self.remove(peer_id)
+        self.remove(peer_id, banned=ban)
         self.changed()
 
-    def remove(self, peer_id: bytes) -> None:
-        """Tell a joiner the host removed that it is out, then close its link (the frames
-        queued before the close go first)."""
-        self.ctx.send(peer_id, fr.Message(REMOVED_TOPIC, b""))
-        self.ctx.emit(fx.Disconnect(peer_id, "removed from the table by the host"))
+    def remove(self, peer_id: bytes, *, banned: bool) -> None:
+        """Tell a joiner the host removed or banned that it is out, then close its link (the
+        frames queued before the close go first)."""
+        self.ctx.send(peer_id, fr.Message(REMOVED_TOPIC, BANNED_BODY if banned else b""))
+        self.ctx.emit(fx.Disconnect(
+            peer_id, "banned from the table by the host" if banned
+            else "removed from the table by the host"))
 
     def came_back(self, peer_id: bytes) -> bool:
-        """A link came up. False when it is a joiner we removed (told again, link closed)."""
-        if peer_id in self.kicked:
-            self.remove(peer_id)
+        """A link came up. False when it is a joiner we banned (told again, link closed); a
+        joiner we removed may link up again, to ask for a seat anew."""
+        if peer_id in self.banned:
+            self.remove(peer_id, banned=True)
             return False
         if peer_id in self.left:  # it came back to the lobby it had left
             self.left.discard(peer_id)
@@ -151,6 +173,8 @@ class HostLobby:
     def joiner_left(self, peer_id: bytes) -> None:
         """One of our joiners said it left (on its own link): it no longer waits."""
         session = self.ctx.session
+        if peer_id in self.banned or peer_id in self.still_removed():
+            return  # (told to go, it says it went: no news)
         if self.is_host and peer_id in session.joins and peer_id not in self.left:
             self.left.add(peer_id)
             self.ctx.event(fx.JoinerLeft(peer_id, session.joins[peer_id].name))
@@ -200,13 +224,32 @@ class JoinerLobby:
         session.request_seat(unique_name(self.player_name, taken), self.ctx.address,
                              self.runner)
 
-    def removed(self, peer_id: bytes) -> None:
-        """The host removed us from its lobby: stop, saying so. Only the host's word, and
-        only before the seating (after it, a seat is decided and nobody can be removed)."""
+    def rename(self, name: str) -> None:
+        """Ask for our seat again under another name (unique at the table, as the first
+        time), before the seating; the host's name is the table's, fixed when it opened."""
+        session = self.ctx.session
+        if session.host_id == self.ctx.me:
+            raise rf.HostNameFixed()
+        if session.seats:
+            raise rf.TooLateToRename()
+        before, self.player_name = self.player_name, name
+        if self.ctx.me not in session.joins:
+            return  # our first request will carry it
+        try:
+            self.ask_for_seat()
+        except HanabiError:  # a name no table takes (empty, too long): say why, keep ours
+            self.player_name = before
+            raise
+
+    def removed(self, peer_id: bytes, body: bytes) -> None:
+        """The host removed or banned us from its lobby: stop, saying which. Only the host's
+        word, and only before the seating (after it, a seat is decided and nobody can be
+        removed)."""
         session = self.ctx.session
         if peer_id != session.host_id or session.host_id == self.ctx.me or session.seats:
             return
-        self.finish(fx.EndKind.LEFT, rf.RemovedByHost(), True)
+        why = rf.BannedByHost() if body == BANNED_BODY else rf.RemovedByHost()
+        self.finish(fx.EndKind.LEFT, why, True)
 
     def host_left(self, peer_id: bytes) -> None:
         session = self.ctx.session

@@ -118,7 +118,13 @@ class SessionBase:
         self._seed = seed
         self._phase = START  # changed by `_advance` alone
         self.table: b.TableOpen | None = None
+        # each joiner's latest request for a seat, in the order of their first one
         self.joins: dict[bytes, b.LobbyJoin] = {}
+        # every request for a seat by (author, seq), and the seq of each joiner's latest: a
+        # seating names the one it repeats (SPEC 5.1 `lobby.seat`)
+        self.join_history: dict[tuple[bytes, int], b.LobbyJoin] = {}
+        self.join_seq: dict[bytes, int] = {}
+        self.first_join_seq: dict[bytes, int] = {}
         self.seats: tuple[b.Seat, ...] = ()
         self.my_seat: int | None = None
         self.deck: deckio.DeckAdapter | None = None
@@ -163,6 +169,12 @@ class SessionBase:
     def observer(self) -> bool:
         """Not seated: watches (the log verifier, a joiner left without a seat)."""
         return self.my_seat is None
+
+    def seated_join(self, seat: b.Seat) -> b.LobbyJoin | None:
+        """The request for a seat a seat repeats: the one it names, else the joiner's first
+        (None while it is not applied)."""
+        seq = seat.join if seat.join is not None else self.first_join_seq.get(seat.peer_id)
+        return None if seq is None else self.join_history.get((seat.peer_id, seq))
 
     def seat_of(self, peer_id: bytes) -> int | None:
         for i, seat in enumerate(self.seats):
@@ -325,17 +337,20 @@ class SessionBase:
 
     def describe(self, peer_id: bytes) -> str:
         """How a peer is named in every message: "Name (K7QF-2M9D)"."""
+        return display_name(self.author_name(peer_id) or "unknown player", peer_id)
+
+    def author_name(self, peer_id: bytes) -> str:
+        """The name a player goes by at this table: its seat's, else its request for a seat's
+        (a joiner in the lobby), else the host's of the table; "" for anyone else."""
         seat = self.seat_of(peer_id)
         join = self.joins.get(peer_id)
         if seat is not None:
-            name = self.seats[seat].name
-        elif join is not None:
-            name = join.name
-        elif self.table is not None and peer_id == self.host_id:
-            name = self.table.host_name
-        else:
-            name = "unknown player"
-        return display_name(name, peer_id)
+            return self.seats[seat].name
+        if join is not None:
+            return join.name
+        if self.table is not None and peer_id == self.host_id:
+            return self.table.host_name
+        return ""
 
     def _who(self, entry: Entry) -> str:
         return self.describe(entry.author)

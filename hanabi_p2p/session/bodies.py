@@ -25,6 +25,7 @@ from hanabi_p2p.limits import (
     MAX_PLAYER_NAME_CHARS,
     MAX_PORT,
     MAX_REASON_CHARS,
+    MAX_SEQ,
     MAX_TABLE_NAME_CHARS,
     PEER_ID_BYTES,
 )
@@ -308,6 +309,11 @@ class Seat:
     peer_id: bytes
     name: str
     address: Address
+    # the seq of the joiner's `lobby.join` this seat repeats, when not its first (a joiner
+    # may ask again under another name before the seating); None, and nothing on the wire,
+    # for its first request, so a seating of joiners who asked once is encoded as before
+    # (SPEC 5.1)
+    join: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +324,8 @@ class LobbySeat:
 
     def to_wire(self) -> dict[str, Any]:
         return {
-            "seats": [[s.peer_id, s.name, *s.address.to_wire()] for s in self.seats],
+            "seats": [[s.peer_id, s.name, *s.address.to_wire(),
+                       *([] if s.join is None else [s.join])] for s in self.seats],
         }
 
     @classmethod
@@ -326,14 +333,18 @@ class LobbySeat:
         m = _map(body, EntryKind.LOBBY_SEAT, {"seats"})
         seats = []
         for raw in _list(m["seats"], "seats", MAX_SEATS):
-            item = _list(raw, "seat", 4)
-            if len(item) != 4:
-                raise BadBody("seat must be [peer_id, name, host, port]")
+            item = _list(raw, "seat", 5)
+            if len(item) not in (4, 5):
+                raise BadBody("seat must be [peer_id, name, host, port] or [..., join seq]")
+            join = None
+            if len(item) == 5:
+                join = _int(item[4], "seat join seq", 1, MAX_SEQ)
             seats.append(
                 Seat(
                     _bytes(item[0], "seat peer id", PEER_ID_BYTES),
                     _str(item[1], "seat name", MAX_PLAYER_NAME_CHARS),
-                    Address.from_wire(item[2:]),
+                    Address.from_wire(item[2:4]),
+                    join,
                 )
             )
         if len(seats) < MIN_SEATS:

@@ -22,6 +22,9 @@ class TableOpened(Event):
 class PlayerJoined(Event):
     peer_id: bytes
     name: str
+    # a joiner that asked again under another name (or address: it came back after the host
+    # removed it) before the seating: the name it had ("" for a first request)
+    renamed_from: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,8 +57,9 @@ class HandMoved(Event):
 
 @dataclass(frozen=True, slots=True)
 class Chat(Event):
-    seat: int
+    seat: int  # -1 before the deal (table talk in the lobby)
     text: str
+    name: str = ""  # the speaker's name at the table (peer text: sanitise to show it)
 
 
 @dataclass(frozen=True, slots=True)

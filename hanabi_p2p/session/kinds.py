@@ -139,7 +139,11 @@ def purpose(kind: EntryKind, turn: int, wire_body: Any) -> str | None:
     if kind is EntryKind.ABANDON:  # a vote once, and once the vote that ends the game
         end = isinstance(wire_body, dict) and wire_body.get("end") is True
         return f"{kind.value}:{'end' if end else 'vote'}"
-    return kind.value  # once: the table, a request for a seat, the seating, a resign, a seed
+    if kind is EntryKind.LOBBY_JOIN and isinstance(wire_body, dict):
+        # once per name and address: a joiner may ask again under a new name, or from a new
+        # address after the host removed it (SPEC 5.3), but never repeats a request
+        return f"{kind.value}:{wire_body.get('name')!r}:{wire_body.get('addr')!r}"
+    return kind.value  # once: the table, the seating, a resign, a seed
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,7 +58,9 @@ class LobbyStage(SessionBase):
         seats = [b.Seat(self.me, self.table.host_name, host_address)]
         for peer_id in chosen[: config.players - 1]:
             join = self.joins[peer_id]
-            seats.append(b.Seat(peer_id, join.name, join.address))
+            seq = self.join_seq[peer_id]
+            named = None if seq == self.first_join_seq[peer_id] else seq
+            seats.append(b.Seat(peer_id, join.name, join.address, named))
         self._post(k.LOBBY_SEAT, b.LobbySeat(tuple(seats)))
 
     def say(self, text: str) -> None:
@@ -84,12 +86,22 @@ class LobbyStage(SessionBase):
     def _on_lobby_join(self, entry: Entry, join: b.LobbyJoin) -> None:
         if entry.author == self.host_id:
             raise GameFault(self._who(entry), "the host is seated already")
-        if entry.author in self.joins:
-            raise GameFault(self._who(entry), "asked for a seat twice")
         if self.seats:
+            if entry.author in self.joins:
+                # a new name asked for as the host seated us: the seating names the request
+                # it repeats, so this one changes nothing (and every copy agrees, SPEC 5.3)
+                self.join_history[entry.author, entry.seq] = join
+                return
             raise GameFault(self._who(entry), "the table is full: seating is already decided")
+        before = self.joins.get(entry.author)
+        # a joiner asks again to change its name, or after the host removed it (SPEC 5.3):
+        # its latest request counts, in the place of its first in the join order
         self.joins[entry.author] = join
-        self._events.append(ev.PlayerJoined(entry.author, join.name))
+        self.join_history[entry.author, entry.seq] = join
+        self.join_seq[entry.author] = entry.seq
+        self.first_join_seq.setdefault(entry.author, entry.seq)
+        self._events.append(ev.PlayerJoined(
+            entry.author, join.name, renamed_from=before.name if before is not None else ""))
 
     def _on_lobby_seat(self, entry: Entry, seating: b.LobbySeat) -> None:
         assert self.table is not None
@@ -106,7 +118,7 @@ class LobbyStage(SessionBase):
         if host.name != self.table.host_name:
             raise GameFault(self._who(entry), "seated the host under another name")
         for seat in seating.seats[1:]:
-            join = self.joins.get(seat.peer_id)
+            join = self.seated_join(seat)
             if join is None:
                 raise GameFault(self._who(entry), "seated a player who never asked for a seat")
             # SPEC 5.5: each seat repeats its joiner's name and address exactly (the address
@@ -148,4 +160,6 @@ class LobbyStage(SessionBase):
         index = bisect.bisect(self._chat_places, place(entry))
         self._chat_places.insert(index, place(entry))
         self.chat_log.insert(index, (shown, text))
-        self._events.append(ev.Chat(shown, text))
+        # named as the table knows its author now: before the deal a joiner has no seat
+        # yet, but its request for a seat (or the host's table.open) gives its name
+        self._events.append(ev.Chat(shown, text, self.author_name(entry.author)))

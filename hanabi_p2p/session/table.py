@@ -112,7 +112,7 @@ class TableSession(EndStage):
                 # wait until every seated player's own request for a seat is here, whatever
                 # order the entries arrive in
                 seating = k.body_of(entry, k.LOBBY_SEAT)
-                return all(s.peer_id in self.joins for s in seating.seats[1:])
+                return all(self.seated_join(s) is not None for s in seating.seats[1:])
             return True
         if not self.seats:
             return False  # every later stage waits for the seating

@@ -119,9 +119,15 @@ class GameReport:
 
     table_id: bytes | None = None
     header: GameHeader | None = None  # when the entries came from a game file
-    entry_count: int = 0  # distinct entries
+    # distinct entries and authors of the game: once seated, only the seated players' (the
+    # others' are in `outside_entries`); before any seating, every entry
+    entry_count: int = 0
     authors: int = 0
-    digest: str = ""
+    digest: str = ""  # SPEC 3.7: over the same entries as entry_count
+    # entries of authors never seated (a joiner removed, one who left, one the table had no
+    # seat for): set aside, out of the digest and the counts, since whether a copy holds
+    # them depends on arrival order (SPEC 3.7, 5.7)
+    outside_entries: int = 0
     table_name: str = ""
     config: GameConfig | None = None
     table_options: tuple[str, ...] = ()  # how the table was run (SPEC 5.1 `table`)
@@ -298,6 +304,7 @@ def verify_game(
     done = (transcript, first) if len(settled) == len(good) else None
     _settle_audit(table, faces, settled, report, done)
     _set_aside_outsiders(report)
+    _count_the_game(report, distinct)
     _sort_problems(report)
     _final_checks(report, replica)
     del report.problems[MAX_PROBLEMS:]
@@ -739,6 +746,21 @@ def _set_aside_outsiders(report: GameReport) -> None:
         report.ignored.extend(outside)
         report.problems[:] = [p for p in report.problems if p not in outside]
         report.timeline[:] = [t for t in report.timeline if t not in outside]
+
+
+def _count_the_game(report: GameReport, distinct: Sequence[Entry]) -> None:
+    """Once the players are seated, the counts and the digest are the seated players' entries
+    only (SPEC 3.7): every honest copy of one game holds the same of those, whatever it holds
+    of anyone else's (a joiner removed before the seating, one who left)."""
+    if not report.players:
+        return
+    members = {p.peer_id for p in report.players}
+    game = [e for e in distinct if e.author in members]
+    report.outside_entries = len(distinct) - len(game)
+    report.entry_count = len(game)
+    report.authors = len({e.author for e in game})
+    report.digest = digest(game, members)
+    report.applied[:] = [e for e in report.applied if e.author in members]
 
 
 def _problem_order(problem: Problem) -> tuple[int, tuple[int, int, bytes, int]]:

@@ -59,6 +59,7 @@ from hanabi_p2p.ui.commands import (
     Panel,
     Queue,
     Quit,
+    Rename,
     Say,
     SendAction,
     Show,
@@ -106,8 +107,12 @@ class SessionCallbacks(Protocol):
     def on_start(self) -> None:
         """The host asks to start the game (only offered when `LobbyView.can_start`)."""
 
-    def on_kick(self, peer_id: bytes) -> None:
-        """The host removes the player `peer_id` from the lobby (before the deal)."""
+    def on_kick(self, peer_id: bytes, ban: bool = False) -> None:
+        """The host removes the player `peer_id` from the lobby (before the deal); it may
+        come back, unless `ban`."""
+
+    def on_rename(self, name: str) -> None:
+        """A joiner asks for its seat again under the name `name` (before the deal)."""
 
     def on_hint(self) -> str:
         """What our computer player would do in the player's seat now, and why (one line,
@@ -464,7 +469,7 @@ class App:
             return parse_on_board(text, board, view.names, mode=Mode.END)
         return parse_simple(text, mode_of(view))
 
-    def _kick(self, who: str) -> None:
+    def _kick(self, who: str, ban: bool) -> None:
         view = self._view
         if not isinstance(view, LobbyView) or not view.i_am_host:
             self._error(_("only the host can remove a player"))
@@ -482,7 +487,7 @@ class App:
         if seat.is_me:
             self._error(_("you cannot remove yourself: quit leaves the table"))
             return
-        self._callbacks.on_kick(seat.peer_id)
+        self._callbacks.on_kick(seat.peer_id, ban)
 
     def _queue(self, intent: Queue) -> None:
         view = self._view
@@ -554,7 +559,9 @@ class App:
             else:
                 self._callbacks.on_start()
         elif isinstance(intent, Kick):
-            self._kick(intent.who)
+            self._kick(intent.who, intent.ban)
+        elif isinstance(intent, Rename):
+            self._callbacks.on_rename(intent.name)
         elif isinstance(intent, Note):
             self.notes.set(intent.card, intent.text)
             self.notify(_("Note kept (only you see it)") if intent.text else _("Note removed"))

@@ -53,7 +53,7 @@ class Mode(StrEnum):
 
 
 COMMANDS: dict[Mode, tuple[str, ...]] = {
-    Mode.LOBBY: ("start", "kick", "say", "rules", "help", "quit"),
+    Mode.LOBBY: ("start", "kick", "ban", "name", "say", "rules", "help", "quit"),
     Mode.TABLE: (
         "play", "discard", "clue", "move", "note", "info", "hint", "say", "abandon", "unqueue",
         "log", "rules", "help", "quit",
@@ -64,7 +64,7 @@ COMMANDS: dict[Mode, tuple[str, ...]] = {
 # What a player may type and a spectator may not: it is answered with a reason, not with
 # "unknown command".
 PLAYERS_ONLY = ("play", "discard", "clue", "move", "note", "hint", "say", "start", "kick",
-                "abandon", "unqueue")
+                "ban", "name", "abandon", "unqueue")
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,9 +103,17 @@ class Quit:
 @dataclass(frozen=True, slots=True)
 class Kick:
     """The host removes a player from the lobby before the deal: `who` as typed (a name or
-    its beginning, or the seat number the lobby shows)."""
+    its beginning, or the seat number the lobby shows). It may come back, unless `ban`."""
 
     who: str
+    ban: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Rename:
+    """A joiner asks for its seat again under another name, before the deal."""
+
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,8 +160,8 @@ class CancelPremove:
     """Drop the queued premove. Nothing is sent."""
 
 
-Intent = (SendAction | Say | Show | Quit | Start | Note | Info | Kick | Hint | Abandon | Queue
-          | CancelPremove)
+Intent = (SendAction | Say | Show | Quit | Start | Note | Info | Kick | Rename | Hint | Abandon
+          | Queue | CancelPremove)
 
 
 T = TypeVar("T")
@@ -246,11 +254,19 @@ def _common(word: str, line: str, mode: Mode) -> Intent:
         return Quit()
     if word == "start":
         return Start()
+    rest = line.strip().split(None, 1)[1].strip() if len(line.split()) > 1 else ""
     if word == "kick":
-        who = line.strip().split(None, 1)[1].strip() if len(line.split()) > 1 else ""
-        if not who:
+        if not rest:
             raise CommandError(_("usage: kick NAME (or the seat number)"))
-        return Kick(who)
+        return Kick(rest)
+    if word == "ban":
+        if not rest:
+            raise CommandError(_("usage: ban NAME (or the seat number)"))
+        return Kick(rest, ban=True)
+    if word == "name":
+        if not rest:
+            raise CommandError(_("usage: name NEW-NAME"))
+        return Rename(rest)
     return Show(Panel(word))  # (every other word of every mode is a panel's)
 
 

@@ -105,8 +105,11 @@ class HotSeat:
     def on_start(self) -> None:
         self._refresh()
 
-    def on_kick(self, peer_id: bytes) -> None:
+    def on_kick(self, peer_id: bytes, ban: bool = False) -> None:
         pass  # everybody shares one keyboard: nobody to remove
+
+    def on_rename(self, name: str) -> None:
+        pass  # nobody asks for a seat: the seats are the demo's
 
     def on_abandon(self) -> None:
         pass  # everybody shares one keyboard: quit ends the practice game

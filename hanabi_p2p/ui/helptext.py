@@ -27,7 +27,11 @@ def command_help(mode: Mode, is_host: bool = False) -> list[str]:
     lines = [_("Commands (any unique beginning of a word will do, Tab completes):")]
     if mode is Mode.LOBBY and is_host:
         lines.append(_entry("start", _("start the game (host only, once every seat is taken)")))
-        lines.append(_entry("kick bob", _("remove a player before the deal (or: kick 2)")))
+        lines.append(_entry("kick bob", _("remove a player before the deal (or: kick 2); "
+                                          "it may join again")))
+        lines.append(_entry("ban bob", _("remove a player for good: it cannot join again")))
+    if mode is Mode.LOBBY and not is_host:
+        lines.append(_entry("name NEW", _("change your name before the deal")))
     if mode is Mode.TABLE:
         lines.extend(
             [

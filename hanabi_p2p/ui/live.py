@@ -168,6 +168,7 @@ def lobby_view(session: TableSession, facts: ShellFacts) -> LobbyView:
         turn_timer=session.table.turn_timer,
         total_clock=session.table.total_clock,
         watching=facts.watching,
+        talk=facts.log,
     )
 
 

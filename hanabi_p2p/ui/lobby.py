@@ -148,8 +148,16 @@ def render_lobby(view: LobbyView, columns: int, rows: int, glyphs: Glyphs = UNIC
     # long sentences (a translation, an address) wrap instead of being cut; the launcher's
     # "table open at ADDRESS" is left out where the Address line above says it already
     status = "" if view.address and view.address in view.status else view.status
+    bottom: list[Line] = []
     for text in (lobby_prompt(view), status):
-        lines.extend([("class:notice", part)] for part in wrap_text(text, columns) if text)
+        bottom.extend([("class:notice", part)] for part in wrap_text(text, columns) if text)
+    # table talk in the lobby, the latest lines that fit above what we are waiting for
+    room = rows - len(lines) - len(bottom) - 1
+    if view.talk and room > 0:
+        talk = [part for said in view.talk for part in wrap_text(said, columns)]
+        lines.extend([("", part)] for part in talk[-room:])
+        lines.append([])
+    lines.extend(bottom)
     out = [fit(line, columns) for line in lines[:rows]]
     out.extend([] for _ in range(rows - len(out)))
     return out

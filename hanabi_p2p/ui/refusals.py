@@ -52,10 +52,15 @@ WORDING: Mapping[type[Refusal], str] = {
     rf.OnlyHostRemoves: N_("only the host can remove a player"),
     rf.TooLateToRemove: N_("the game has started: nobody can be removed now"),
     rf.NotInLobby: N_("nobody like that is waiting in the lobby"),
+    rf.HostNameFixed: N_("the host's name is the table's: it was set when the table opened "
+                         "(host --name)"),
+    rf.TooLateToRename: N_("the game has started: names cannot change now"),
     rf.SpectatorsWatch: N_("you are watching: only the players play, talk and start the game"),
     rf.SlowDown: N_("slow down: at most {count} messages every {seconds} s"),
     # why a lobby ended without a game
-    rf.RemovedByHost: N_("the host removed you from the table"),
+    rf.RemovedByHost: N_("the host removed you from the table; you may join again, under "
+                         "another --name if you like"),
+    rf.BannedByHost: N_("the host banned you from this table: it will not seat you"),
     rf.HostClosedTable: N_("the host closed the table"),
     rf.TableFull: N_("the table is full: the host seated other players before our request came"),
     rf.TableFullGameBegun: N_(

@@ -67,6 +67,8 @@ class LobbyView:
     turn_timer: int | None = None  # seconds a turn may last (SPEC 5.6), None: no timer
     total_clock: int | None = None  # seconds each player has for all its turns, or None
     watching: Watching | None = None  # we are a spectator of this table, not a player
+    # the lines of the log so far (table talk, who left): the lobby shows the last ones
+    talk: tuple[str, ...] = ()
 
     @property
     def free_seats(self) -> int:

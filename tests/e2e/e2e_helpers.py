@@ -6,7 +6,8 @@ with its own data directory, on the machine's loopback or inside a netlab namesp
 kills whatever still runs at teardown.
 
 Logs are checked with `hanabi-p2p log verify` when that command exists, and always with the
-structural verifier: every entry signed and chained, and every peer's copy with one digest.
+structural verifier: every entry signed and chained, and every peer's copy with one digest
+(the game's digest, SPEC 3.7, as `log verify` prints it).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from hanabi_p2p.log.storage import load
 from hanabi_p2p.log.verify import verify_entries
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.bodies import TableOpen
+from hanabi_p2p.session.verify import verify_file
 
 # Bound on any one wait; reached only when a test is failing (then the output is shown).
 WAIT_S = 60.0
@@ -254,6 +256,8 @@ def verify_log(path: Path, *, finished: bool = True, or_blames: str | None = Non
         f"{path}: {report.problems} {report.equivocations}")
     assert len({proof.author for proof in report.equivocations}) <= 1
     assert report.entry_count > 0
+    # the game's digest (SPEC 3.7: its seated players' entries), what `log verify` prints
+    game_digest = verify_file(loaded).digest
     cli = log_verify_cli(path)
     if cli is not None:
         status, output = cli
@@ -267,9 +271,9 @@ def verify_log(path: Path, *, finished: bool = True, or_blames: str | None = Non
             assert unfinished or (status == 1 and blamed), (
                 f"hanabi-p2p log verify {path} should say unfinished:\n{output}")
         printed = set(HEX_DIGEST.findall(output))
-        assert not printed or report.digest in printed, (
-            f"log verify printed digest {printed}, the log's is {report.digest}")
-    return report.digest
+        assert not printed or game_digest in printed, (
+            f"log verify printed digest {printed}, the log's is {game_digest}")
+    return game_digest
 
 
 def log_verify_cli(path: Path) -> tuple[int, str] | None:
@@ -340,7 +344,7 @@ def saved_log_verdict(path: Path) -> tuple[str, bool]:
         finished = status == 0
         assert finished or (status == 3 and output.startswith("unfinished: ")), (
             f"hanabi-p2p log verify {path}:\n{output}")
-    return report.digest, finished
+    return verify_file(loaded).digest, finished
 
 
 def settle(procs: Iterable[Proc], timeout: float = WAIT_S,

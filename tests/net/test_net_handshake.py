@@ -230,8 +230,8 @@ def test_wrong_or_missing_secret_refused(sa: bytes | None, sb: bytes | None) -> 
 
 
 @pytest.mark.parametrize(("sa", "says"), [
-    (b"code", "the peer uses no table password but we were given one (--code)"),
-    (None, "the peer uses a table password and we were given none"),
+    (b"code", "the table has no password but we were given one (--code): leave --code out"),
+    (None, "the table has a password and we were given none: give it with --code"),
 ])
 def test_a_missing_password_is_named_from_the_side_that_reads_it(
         sa: bytes | None, says: str) -> None:
@@ -242,6 +242,23 @@ def test_a_missing_password_is_named_from_the_side_that_reads_it(
     a.start()
     with pytest.raises(WrongSecretError, match=re.escape(says)):
         a.receive(b.start()[0])
+
+
+@pytest.mark.parametrize(("sb", "says"), [
+    (b"code", "the caller did not give the table password (--code): refused"),
+    (None, "the caller uses a table password but this table has none: refused"),
+])
+def test_the_dialled_side_is_told_what_the_caller_lacked_not_advice_for_it(
+        sb: bytes | None, says: str) -> None:
+    """Issue 30: a host whose table has a password was told "leave --code out, or give the
+    same one on both sides" when a stranger without one knocked: advice for the joiner."""
+    a = make(ALICE, initiator=True, secret=None if sb else b"code")
+    b = make(BOB, initiator=False, secret=sb)
+    b.start()
+    with pytest.raises(WrongSecretError, match=re.escape(says)) as raised:
+        b.receive(a.start()[0])
+    assert "leave --code out" not in str(raised.value)
+    assert "give it with --code" not in str(raised.value)
 
 
 def test_wrong_code_is_caught_by_the_responder_which_never_confirms() -> None:

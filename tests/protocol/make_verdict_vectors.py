@@ -353,6 +353,21 @@ def rewrite(log: Sequence[Entry], seat: int, target: Entry, *, body: Any = None,
     return tail, added
 
 
+def renamed(log: Sequence[Entry], *, seat_names_second: bool
+            ) -> tuple[list[Entry], list[Entry]]:
+    """p1 first asked for a seat as "root", then again as "p1" (its chain one longer);
+    the host's seating names the second request (`join` 1), or leaves it out (the first)."""
+    first = find(log, 1, "lobby.join")
+    dropped, added = rewrite(log, 1, first,
+                             insert=("lobby.join", 0, {**first.body, "name": "root"}))
+    if not seat_names_second:
+        return dropped, added
+    seating = find(log, 0, "lobby.seat")
+    seats = [[*seat, 1] if i == 1 else seat for i, seat in enumerate(seating.body["seats"])]
+    host_dropped, host_added = rewrite(log, 0, seating, body={"seats": seats})
+    return dropped + host_dropped, added + host_added
+
+
 def append(log: Sequence[Entry], seat: int, kind: str, turn: int, body: Any) -> Entry:
     identity = Identity.from_seed(identity_seed(seat))
     last = chain_of(log, identity.peer_id)[-1]
@@ -587,6 +602,11 @@ def build() -> dict[str, Any]:
         # item 2: outsiders are set aside, never judged
         case("lobby chat by a joiner never seated", 2, "3.6, 5.7", "lobby-extra-joiner-2p",
              bases),
+        # issue 30, item 1: a copy that never held the outsider's entries (it joined after
+        # the host removed it) has the same digest as one that did (SPEC 3.7)
+        case("a copy without the entries of a joiner never seated", 1, "3.7",
+             "lobby-extra-joiner-2p", bases, issue=30, dropped=[
+                 e for e in lobby if e.author == Identity.from_seed(EXTRA_SEED).peer_id]),
         case("a seated player's lobby chat with a blank text", 2, "5.1", "lobby-extra-joiner-2p",
              bases, *rewrite(lobby, 1, find(lobby, 1, "chat"), body={"text": " "}),
              phrase="must not be empty"),
@@ -601,6 +621,13 @@ def build() -> dict[str, Any]:
                  [*seat[:2], "198.51.100.7", seat[3]] if i == 1 else seat
                  for i, seat in enumerate(find(s, 0, "lobby.seat").body["seats"])]}),
              phrase="changed p1's name or address at seating"),
+        # issue 30, item 4: a joiner asks again under another name before the seating; the
+        # seat names the request it repeats (SPEC 5.1 `join`, 5.3)
+        case("a joiner that asked again under another name, seated under it", 4, "5.1, 5.3",
+             "short-2p", bases, *renamed(s, seat_names_second=True), issue=30),
+        case("a seating with a joiner's second name, naming its first request", 4, "5.5",
+             "short-2p", bases, *renamed(s, seat_names_second=False), issue=30,
+             phrase="changed root's name or address at seating"),
         # item 5: options once each, in protocol order
         case("options in the wrong order", 5, "5.1", "short-2p", bases,
              *rewrite(s, 0, find(s, 0, "table.open"), body={

@@ -94,3 +94,17 @@ def test_the_generator_rebuilds_the_stored_file() -> None:
     assert [made["name"] for made, kept in zip(rebuilt["cases"], stored["cases"], strict=True)
             if made != kept] == []
     assert render(rebuilt) == (VECTORS / "verdicts-v1.json").read_text(encoding="utf-8")
+
+
+def test_a_copy_without_a_never_seated_joiners_entries_has_the_game_digest() -> None:
+    """Issue 30: the host's copy kept a removed joiner's request for a seat, the players'
+    did not; the digest names the game's entries only (SPEC 3.7), so both copies agree."""
+    cases = {c["name"]: c for c in DOC["cases"]}
+    full = cases["lobby chat by a joiner never seated"]
+    without = cases["a copy without the entries of a joiner never seated"]
+    assert without["drop"] and not full["drop"]  # the copies do differ
+    assert without["digest"] == full["digest"]
+    full_report = verify_game(log_of(full))
+    assert full_report.outside_entries == len(without["drop"])
+    assert verify_game(log_of(without)).outside_entries == 0
+

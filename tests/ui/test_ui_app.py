@@ -34,6 +34,8 @@ class Recorder:
         self.starts = 0
         self.quits = 0
         self.kicked: list[bytes] = []
+        self.banned: list[bytes] = []
+        self.renamed: list[str] = []
 
     def on_action(self, action: Action) -> None:
         self.actions.append(action)
@@ -47,8 +49,11 @@ class Recorder:
     def on_quit(self) -> None:
         self.quits += 1
 
-    def on_kick(self, peer_id: bytes) -> None:
-        self.kicked.append(peer_id)
+    def on_kick(self, peer_id: bytes, ban: bool = False) -> None:
+        (self.banned if ban else self.kicked).append(peer_id)
+
+    def on_rename(self, name: str) -> None:
+        self.renamed.append(name)
 
     def on_hint(self) -> str:
         self.hints = getattr(self, "hints", 0) + 1
@@ -387,6 +392,28 @@ def test_the_host_kicks_a_joiner_by_name_or_number_before_the_deal() -> None:
     app.update(dataclasses.replace(view, seated=True))
     app.handle_text("kick bob")
     assert "nobody can be removed now" in app.message and len(session.kicked) == 2
+
+
+def test_ban_removes_for_good_and_a_joiner_types_name_to_change_its_own() -> None:
+    """Issue 30: `kick` removes (the player may come back), `ban` on purpose; a joiner
+    changes its name in the lobby with `name NEW`."""
+    session = Recorder()
+    app = App(session, input=None, output=DummyOutput())
+    seats = (
+        LobbySeat("Ann", "a1", is_host=True, is_me=True, peer_id=b"A"),
+        LobbySeat("root", "r2", peer_id=b"R"),
+    )
+    view = LobbyView("Friday", GameConfig(3), seats, i_am_host=True)
+    app.update(view)
+    app.handle_text("ban root")
+    assert session.banned == [b"R"] and session.kicked == []
+    app.handle_text("ban")
+    assert "usage: ban NAME" in app.message
+    app.update(dataclasses.replace(view, i_am_host=False))
+    app.handle_text("name Bob the Builder")
+    assert session.renamed == ["Bob the Builder"]
+    app.handle_text("name")
+    assert "usage: name NEW-NAME" in app.message and len(session.renamed) == 1
 
 
 def test_hint_shows_the_advice_and_sends_nothing(pipe: PipeInput) -> None:

@@ -261,6 +261,18 @@ def test_lobby_full_shows_the_code_and_who_starts() -> None:
 
 
 
+def test_lobby_table_talk_shows_its_latest_lines_above_the_prompt() -> None:
+    # issue 30: `say` in the lobby showed nothing on any screen, the sender's included
+    talk = tuple(f"Bob says: line {n}" for n in range(40))
+    for rows in (22, 24, 30):
+        lines = texts(render_lobby(lobby(talk=talk), 80, rows))
+        assert len(lines) == rows
+        assert "Bob says: line 39" in lines  # the latest line, whatever room is left
+        assert "Waiting for 2 more players to join" in lines  # the prompt is never cut
+        assert "Bob says: line 0" not in lines
+    assert "Bob says: hi" in texts(render_lobby(lobby(talk=("Bob says: hi",)), 80, 22))
+
+
 def test_the_host_lobby_shows_its_address_once() -> None:
     # "Address: A" and the launcher's "table open at A" were both on the screen
     view = lobby(i_am_host=True, address="127.0.0.1:7301", status="table open at 127.0.0.1:7301")

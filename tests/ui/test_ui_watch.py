@@ -66,7 +66,7 @@ class Recorder:
     def on_start(self) -> None:
         self.sent.append("start")
 
-    def on_kick(self, peer_id: bytes) -> None:
+    def on_kick(self, peer_id: bytes, ban: bool = False) -> None:
         self.sent.append(peer_id)
 
     def on_hint(self) -> str:
