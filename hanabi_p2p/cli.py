@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import gc
 import importlib
 import re
 import sys
@@ -192,25 +191,6 @@ def innermost_subcommand(parser: argparse.ArgumentParser,
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line (``argv``: the arguments; None: this program's own, and the
-    process ends when this returns, see `_about_to_exit`)."""
-    code = _run(argv)
-    if argv is None:
-        _about_to_exit()
-    return code
-
-
-def _about_to_exit() -> None:
-    """The program is done: its last collections need not look at what it leaves. At exit
-    the interpreter tears down every module and runs the cycle collector over everything
-    still alive, some 400 modules' worth after a game (80-190 ms measured on a busy 2-core
-    machine, most of the wait between "Game over" and the program's exit); frozen objects
-    are left out of those collections (25-45 ms then). Nothing is skipped: files still
-    close and every exit handler runs."""
-    gc.freeze()
-
-
-def _run(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(chosen_subcommand(arguments))
     parser.chosen = innermost_subcommand(parser, arguments)

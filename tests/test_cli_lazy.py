@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import importlib
 import subprocess
 import sys
@@ -135,19 +134,3 @@ def test_what_a_join_loads_while_it_browses_is_what_it_needs() -> None:
     join.load_the_game(bot=True)
     for module in (*join.GAME_MODULES, *join.BOT_MODULES):
         assert module in sys.modules
-
-
-def test_the_program_freezes_its_heap_before_it_exits(monkeypatch: pytest.MonkeyPatch,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    """Run as the program (no argv), main leaves what it made out of the collections the
-    interpreter runs at exit; called with arguments (a test, a caller) it does not."""
-    gc.unfreeze()
-    try:
-        assert cli.main(["rules"]) == 0
-        assert gc.get_freeze_count() == 0
-        monkeypatch.setattr(sys, "argv", ["hanabi-p2p", "rules"])
-        assert cli.main() == 0
-        assert gc.get_freeze_count() > 0
-    finally:
-        gc.unfreeze()
-    assert capsys.readouterr().out.count("HANABI: a cooperative game") == 2
