@@ -24,7 +24,11 @@ the run; given per host per minute: the table hosts (their start, the newcomer's
 the rest of the run, when they only answer the spectators' browses), and the busiest host.
 
 Everything runs with the niceness of this script (run it under ``nice``): 30 tables are
-30 processes on a machine that may have 2 cores. ``--prefix`` names the namespaces.
+30 processes on a machine that may have 2 cores. The spectators run ``--spectator-nice``
+nicer still (10): at a real meet-up each has a machine of its own, and every one of them
+checks every entry as a player does, so on one machine their CPU would otherwise come out
+of the players' and be counted as the cost of being watched (0 measures that too).
+``--prefix`` names the namespaces.
 
 Usage: sudo nice .venv/bin/python bench/meetup.py [--tables N] [--spectators N] [--rounds N]
                                                   [--players N] [--think S] [--prefix P]
@@ -181,9 +185,9 @@ WATCHED_PORT = 47000
 
 
 def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: float,
-                 watchers: int) -> list[float]:
-    """One game of the watched table, with `watchers` of the spectators' hosts watching:
-    each turn's latency in ms."""
+                 watchers: int, spectator_nice: int) -> list[float]:
+    """One game of the watched table, with `watchers` of the spectators' hosts watching
+    (each `spectator_nice` nicer than this script): each turn's latency in ms."""
     root.mkdir(parents=True)
     players = len(seats)
     outs = [root / f"seat{seat}.json" for seat in range(players)]
@@ -199,7 +203,8 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
     host = seats[0].popen(*seat_args(0), env=env)
     _wait_listening(seats[1], seats[0].address, WATCHED_PORT)
     watching = [Proc.start(spectators[i], f"spectator{i}",
-                           [*program(), "watch", WATCHED, "--headless", "--name", f"fan{i}",
+                           ["nice", "-n", str(spectator_nice), *program(), "watch", WATCHED,
+                            "--headless", "--name", f"fan{i}",
                             "--interface", spectators[i].address,
                             "--data-dir", str(root / f"fan{i}")])
                 for i in range(watchers)]
@@ -296,7 +301,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit(f"bench/meetup.py {reason}")
     figures: dict[str, Any] = {"tables": args.tables, "spectators": args.spectators,
                                "players": args.players, "think_s": args.think,
-                               "niceness": os.nice(0)}
+                               "niceness": os.nice(0), "spectator_nice": args.spectator_nice}
     count = args.tables + args.players + args.spectators + 1
     with NetLab(args.prefix) as lab, tempfile.TemporaryDirectory(prefix="meetup-") as tmp:
         root = Path(tmp)
@@ -329,7 +334,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for kind in order:
                 watchers = args.spectators if kind == "watched" else 0
                 latencies[kind] += watched_game(seats, spectators, root / f"{kind}{game}",
-                                                args.think, watchers)
+                                                args.think, watchers, args.spectator_nice)
         for kind, values in latencies.items():
             figures[f"{kind}_p50_ms"] = _percentile(values, 0.5)
             figures[f"{kind}_p99_ms"] = _percentile(values, 0.99)
@@ -391,7 +396,8 @@ def report(figures: dict[str, Any]) -> None:
     ]
     print(f"meet-up: {t} tables, {figures['spectators']} spectators, watched table of "
           f"{figures['players']} (think {figures['think_s']:g} s), niceness "
-          f"{figures['niceness']}, {figures['minutes']:.1f} min")
+          f"{figures['niceness']} (spectators +{figures['spectator_nice']}), "
+          f"{figures['minutes']:.1f} min")
     for label, value, target in rows:
         print(f"{label:<42} {value:>24}   {target}")
     print(json.dumps({k: round(v, 4) if isinstance(v, float) else v
@@ -410,6 +416,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2,
                         help="games of the watched table with spectators, and as many "
                              "without, alternating (default: 2)")
+    parser.add_argument("--spectator-nice", type=int, default=10,
+                        help="the spectators run this much nicer than the players (default: "
+                             "10; 0 to let them compete for the cores as equals)")
     parser.add_argument("--settle", type=float, default=3.0,
                         help="seconds between the last table opening and the newcomer's "
                              "browse (default: 3)")
