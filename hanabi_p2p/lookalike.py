@@ -13,14 +13,24 @@ them (an ASCII letter or digit where there is one, then the one most characters 
 Cyrillic `е` to `e`; `I`, `1` and `|` to `l`. Only single characters are mapped: a pair
 such as `rn` for `m` is left as it is.
 
-The table (about 10,000 characters) is built once, the first time a name is folded.
+The table (3,844 characters) is built from the package by `build_prototypes` and shipped
+built, in `data/lookalike.json`: building it means loading the package's 900 kB of JSON and
+ranking every group, 0.2-1.5 s of CPU, which a program paid the first time it folded a name:
+on the way to every seat (the joiner asking for one, the host seating the table). Loading the
+built table takes a few milliseconds; a test builds it again and compares, so the file
+follows the package (`write_prototypes` writes it anew).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import unicodedata
 from collections.abc import Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+
+PROTOTYPES_FILE = "lookalike.json"
 
 
 def _fold_marks(text: str) -> str:
@@ -37,6 +47,19 @@ def _preference(ch: str, data: Mapping[str, list[dict[str, str]]]) -> tuple[bool
 
 @functools.cache
 def _prototypes() -> Mapping[str, str]:
+    """The table `build_prototypes` makes, as shipped in `data/` (loaded once)."""
+    text = resources.files("hanabi_p2p").joinpath("data", PROTOTYPES_FILE).read_text("utf-8")
+    table: dict[str, str] = json.loads(text)
+    return table
+
+
+def write_prototypes(path: Path) -> None:
+    """Write the table `build_prototypes` makes to `path` (``data/lookalike.json``)."""
+    path.write_text(json.dumps(build_prototypes(), ensure_ascii=True, sort_keys=True,
+                               separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def build_prototypes() -> dict[str, str]:
     """Each character that looks like another, mapped to the one of its look-alikes (itself
     included) that stands for them (`_preference`)."""
     from confusable_homoglyphs import confusables

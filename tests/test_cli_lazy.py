@@ -134,3 +134,28 @@ def test_what_a_join_loads_while_it_browses_is_what_it_needs() -> None:
     join.load_the_game(bot=True)
     for module in (*join.GAME_MODULES, *join.BOT_MODULES):
         assert module in sys.modules
+
+
+LEAVE_PROBE = """
+import atexit, sys
+atexit.register(lambda: print("teardown ran", flush=True))
+if sys.argv[1] == "profiled":
+    sys.setprofile(lambda *args: None)
+from hanabi_p2p.cli import main
+sys.argv = ["hanabi-p2p", "rules"]
+main()
+"""
+
+
+@pytest.mark.process
+@pytest.mark.parametrize(("mode", "teardown"), [("plain", False), ("profiled", True)])
+def test_the_program_ends_without_the_teardown_unless_profiled(mode: str,
+                                                                teardown: bool) -> None:
+    """Run as the program, `main` flushes its output and ends the process (no exit
+    handler runs); under a profiler or tracer it returns, so that their results are
+    written at exit."""
+    done = subprocess.run([sys.executable, "-c", LEAVE_PROBE, mode], capture_output=True,
+                          text=True, check=False, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "HANABI: a cooperative game" in done.stdout  # every line written first
+    assert ("teardown ran" in done.stdout) is teardown

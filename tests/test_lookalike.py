@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from hanabi_p2p import lookalike
 from hanabi_p2p.lookalike import look_alike, skeleton
 from hanabi_p2p.peer.lobby import unique_name
 
@@ -40,3 +41,11 @@ def test_a_name_is_no_look_alike_of_itself() -> None:
 def test_a_joiner_never_sits_under_a_look_alike_of_a_name_taken() -> None:
     assert unique_name(f"S{CYRILLIC_E}at1", ["Seat1"]) == f"S{CYRILLIC_E}at1 2"
     assert unique_name("Seat1", [f"S{CYRILLIC_E}at1"]) == "Seat1 2"
+
+
+def test_the_shipped_table_is_the_one_the_package_gives() -> None:
+    """data/lookalike.json is what build_prototypes makes from confusable-homoglyphs now
+    (after an upgrade of the package: lookalike.write_prototypes(PATH) writes it again)."""
+    shipped = dict(lookalike._prototypes())
+    assert len(shipped) > 3000
+    assert shipped == lookalike.build_prototypes()

@@ -211,6 +211,37 @@ def _bad_proof_at(position: int) -> Callable[[DeckMessage], DeckMessage]:
     return forge
 
 
+def test_the_later_positions_wait_until_no_lock_can_bring_a_check_the_deal_needs(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0 has every step but the last lock: the checks of lock 1's later positions are
+    not handed out yet (a batch of them would hold up the deal's checks of the last lock);
+    once that lock is in, its deal checks come alone, then every later position's."""
+    honest = DeckTable(GameConfig(3), "hold-back")
+    honest.setup()
+    lock_checks = _LockChecks(monkeypatch)
+    peer = DeckTable(GameConfig(3), "hold-back", defer_checks=True).peers[0]
+    peer.start()
+    last_lock = next(m for seat, m in honest.sent if seat == 2 and isinstance(m, Lock))
+    for seat, message in honest.sent:
+        if seat != 0 and message is not last_lock:
+            peer.receive(seat, message)
+    dealt = peer.dealt_positions
+    _run_batch(peer)  # the shuffles' and lock 1's deal checks
+    assert peer.checks_pending > 0 and peer.take_checks() == []  # lock 1's later positions
+    assert {seat for seat, _ in lock_checks.ran} == {1}
+    lock_checks.ran.clear()
+    peer.receive(2, last_lock)
+    _run_batch(peer)
+    assert lock_checks.ran and all(seat == 2 and max(positions) < dealt
+                                   for seat, positions in lock_checks.ran)
+    assert peer.deck_ready and peer.checks_pending > 0
+    lock_checks.ran.clear()
+    _run_batch(peer)
+    assert peer.checks_pending == 0
+    assert {seat for seat, _ in lock_checks.ran} == {1, 2}
+    assert all(min(positions) >= dealt for _, positions in lock_checks.ran)
+
+
 @pytest.mark.slow
 def test_a_check_kept_back_for_the_deal_is_still_blamed_first() -> None:
     """Seat 0's lock has a false proof beyond the deal, seat 1's one within it: the deal's
