@@ -1287,6 +1287,8 @@ class _Decision:
         best: tuple[float, int] | None = None
         playable = p.board.playable
         for c, m in mine:
+            if c in self.avoid:
+                continue  # it would read as an answer to the question I passed on
             if m & (m - 1) == 0:
                 total = good = float(bool(m & playable))  # known exactly
             else:
@@ -1924,8 +1926,10 @@ class _Decision:
             return Advice(clue, Reason.STALL,
                           self.words(Say.STALL_UNCLEAN, clue.target, clue=clue))
         board = p.board
-        c, _ = max(mine, key=lambda cm: (bin(cm[1] & board.playable).count("1")
-                                         / max(1, bin(cm[1]).count("1"))))
+        # (not a card that would read as an answer to the question I passed on, if I can)
+        options = [cm for cm in mine if cm[0] not in self.avoid] or mine
+        c, _ = max(options, key=lambda cm: (bin(cm[1] & board.playable).count("1")
+                                            / max(1, bin(cm[1]).count("1"))))
         slot = self.rep.hands[p.seat].index(c) + 1
         return Advice(Play(p.seat, c), Reason.LOCKED, self.words(Say.LOCKED_PLAY, slot=slot))
 
