@@ -34,6 +34,11 @@ from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, Card, GameConfi
 from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.rules.faces import RANKS_PER_SUIT, FaceTable, face_table
 
+# Tuning honesty: every constant below that says "measured" was chosen on bench/bots.py's
+# tuning seeds (TUNING_SEEDS, seeds 0 to 999,999: its "seeds 0..", "seeds 5000..", "seeds
+# 10000.." and unnamed "seeded games" are offsets there), never on REPORTING_SEEDS, which
+# the figures we publish come from. Constants with no measurement are conventions.
+#
 # Weights of a clue's value (see _rate_clue). A clue that makes a card playable is worth
 # more than a save that is not urgent (an urgent save is given before anything else, see
 # _urgent_save), and touching a card that will never be played is the cost good touch avoids.
