@@ -1233,6 +1233,8 @@ class _Decision:
         keep = max(keep, none)
         best: Clue | None = None
         for clue in self._clues_to(last):
+            if self._misleads(clue):
+                continue  # (a misread play on a table with two strikes scores 0)
             if self._last_play(last, clue, strikes) > keep:
                 best = clue
                 break
@@ -1729,6 +1731,21 @@ class _Decision:
                     return None  # it would read as that finesse instead
                 m |= 1 << o.focus_face
         return m
+
+    def _misleads(self, clue: Clue) -> bool:
+        """Would ``clue`` get a card misplayed: one it touches read as playable when it is not,
+        or a blind play asked of a player whose card would not play (a false finesse)?"""
+        if self._harm(clue)[0]:
+            return True
+        p = self.p
+        _, pending = p._read_clue(clue, clue.touched or frozenset())
+        if pending is None:
+            return False
+        f = p.fi[pending.focus]
+        option = next((o for o in pending.options if o.focus_face == f), None)
+        if option is None or any(p.fi[card] == option.missing for _, card in option.cards):
+            return False  # a direct clue, or the missing card comes
+        return self._bluff(pending, option) is None
 
     def _harm(self, clue: Clue) -> tuple[int, int]:
         """How many touched cards would read as playable, and as trash, when they are not."""
