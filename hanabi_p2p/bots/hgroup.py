@@ -469,8 +469,33 @@ class HGroupPlayer:
             if drew is not None and action.seat != self.seat:
                 self._see(drew, state)
             self.board = self._make_board()
+            self._good_touch_again(fi if placed else -1, action.seat)
         if scream:
             self._move_chop((action.seat + 1) % self.config.players)
+
+    def _good_touch_again(self, blind: int, player: int) -> None:
+        """Good touch holds after a play or discard too: a clued card that may still be a
+        face now trash (a copy just played) is not that face, unless it can be nothing else
+        (else a clued 1 read "any 1" goes on reading "maybe R1" once R1 is played, and is
+        never played). And a clued card read as exactly the face another player has just
+        played (``blind``, a face index, or -1) was the card after it: its clue was a
+        finesse on that player (``player``), who saw it and played first (a delayed
+        finesse), not a play clue on a copy it would be bad touch to have clued."""
+        trash = self.board.trash
+        inf, poss, clued = self.inf, self.poss, self.clued
+        after = blind + 1 if blind >= 0 and self.rank_of[blind] < RANKS_PER_SUIT else -1
+        for seat, hand in enumerate(self.replica.hands):
+            for c in hand:
+                if clued[c]:
+                    m = inf[c] & poss[c]
+                    if m & trash and m & ~trash:
+                        inf[c] = m & ~trash
+                        self._known_in[seat] = None
+                    elif (after >= 0 and seat != player and m == 1 << blind
+                          and poss[c] >> after & 1
+                          and not trash >> after & 1):
+                        inf[c] = 1 << after
+                        self._known_in[seat] = None
 
     def _passed_over(self) -> None:
         """Another player discards though it could have clued me: had one of my unclued cards
@@ -737,7 +762,9 @@ class HGroupPlayer:
         single = False
         for c in self.replica.hands[self.seat]:
             pub = self.public(c)
-            m = (pub & unseen) or pub
+            # (what I see may rule out every face the conventions allow: then the clues
+            # alone say what it is, as a clue broke a convention)
+            m = (pub & unseen) or (self.poss[c] & unseen) or pub
             out.append((c, m))
             single = single or m & (m - 1) == 0
         self.known_mine = []

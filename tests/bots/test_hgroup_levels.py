@@ -136,13 +136,21 @@ def test_l2_a_self_finesse_is_read_by_its_receiver_not_by_the_others() -> None:
     assert _plays(s, s.advice(CATHY), CATHY, 1)
 
 
-@_not_yet("a clue whose direct reading is impossible (every other R1 gone, the last in"
-          " sight) is still read directly: Alice would play her R2 as R1")
-def test_l2_a_reverse_finesse_whose_direct_reading_is_impossible_is_waited_for() -> None:
+def test_l2_a_clue_whose_direct_reading_is_impossible_is_not_played_as_that() -> None:
+    # every other R1 is gone and Alice sees the last one in Bob's slot 1: her red card is R2
     s = Scenario.position(3, ["R2 Y3 G3 B3 W3", "R1 R4 R4 G4 G4", "Y4 Y4 B4 B4 R3"],
                           discarded="R1 R1", start=CATHY)
     s.clue(CATHY, ALICE, "red")
     assert not _plays(s, s.advice(ALICE), ALICE, 1)
+
+
+@_not_yet("reverse finesses are not read: Bob, after the receiver, does not see he is asked")
+def test_l2_the_reverse_finesse_of_an_impossible_direct_reading_is_played_into() -> None:
+    s = Scenario.position(3, ["R2 Y3 G3 B3 W3", "R1 R4 R4 G4 G4", "Y4 Y4 B4 B4 R3"],
+                          discarded="R1 R1", start=CATHY)
+    s.clue(CATHY, ALICE, "red")
+    s.take(s.advice(ALICE).action)
+    assert _plays(s, s.advice(BOB), BOB, 1)
 
 
 @_not_yet("self-finesses are neither given nor read")
