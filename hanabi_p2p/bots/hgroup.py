@@ -363,6 +363,10 @@ class HGroupPlayer:
         self._my_read: tuple[TurnAction, tuple[dict[int, int], Pending | None]] | None = None
         # the seat whose chop the last action (a clue) touched, if any
         self.saved: int | None = None
+        # cards a clue touched while they were their holder's chop (the clue's focus)
+        self.chop_focus: set[int] = set()
+        # card ids below this were dealt at the start; the others were drawn later ("fresh")
+        self.first_drawn = config.players * config.hand_size
         # (face, how many) of my cards known exactly, as _mine last counted them
         self.known_mine: list[tuple[int, int]] = []
 
@@ -441,6 +445,8 @@ class HGroupPlayer:
             self._known_in[action.target] = None
             chop = self.chop(action.target)
             self.saved = action.target if chop is not None and chop in touched else None
+            if self.saved is not None:
+                self.chop_focus.add(chop)  # (the order of 1s: see _Decision._play)
             for card, mask in meaning.items():
                 self.inf[card] = mask
             for card in touched:
@@ -1193,11 +1199,20 @@ class _Decision:
 
     def _play(self, mine: list[tuple[int, int]]) -> Advice | None:
         p = self.p
-        best: tuple[tuple[int, int, int], int] | None = None
+        best: tuple[tuple[int, int, int, int], int] | None = None
+        ones = p.table.rank_mask[1]
         for slot, (c, m) in enumerate(mine):
             if p._is_playable(m) and c not in self.avoid:
                 rank = min(p.rank_of[f] for f in _bits(m))
-                key = (-self._unlocks(m), rank, slot)
+                if m & ~ones == 0:
+                    # 1s known only as 1s go in the order people play them: the one a
+                    # clue's focus on the chop touched, then any drawn since the deal, then
+                    # from the oldest (so that everyone knows which goes next)
+                    order = (0 if c in p.chop_focus else 1 if c >= p.first_drawn else 2,
+                             -slot)
+                else:
+                    order = (0, slot)
+                key = (-self._unlocks(m), rank, *order)
                 if best is None or key < best[0]:
                     best = (key, c)
         if best is None:

@@ -171,14 +171,12 @@ def test_l2_a_5_stall_is_not_a_play_clue() -> None:
 # ------------------------------------------------------------------ level 3: 1s, sarcasm
 
 
-@_not_yet("1s known only as 1s are played newest first, not oldest first")
 def test_l3_1s_are_played_from_the_oldest() -> None:
     s = Scenario.position(2, ["R3 Y3 R1 Y1 W3", "R4 B4 G4 Y3 W4"], start=BOB)
     s.clue(BOB, ALICE, "1")
     assert _plays(s, s.advice(ALICE), ALICE, 4)
 
 
-@_not_yet("1s known only as 1s are played newest first, not chop focus first")
 def test_l3_a_1_clue_on_the_chop_plays_the_chop_first() -> None:
     s = Scenario.position(2, ["B5 R1 Y3 G3 B1", "R4 B4 G4 Y3 W4"], draws="G1")
     s.play(ALICE, 1)  # a misplay (B5): Alice draws a G1 in slot 1
@@ -186,9 +184,8 @@ def test_l3_a_1_clue_on_the_chop_plays_the_chop_first() -> None:
     assert _plays(s, s.advice(ALICE), ALICE, 5)
 
 
-@_not_yet("1s known only as 1s are played newest first, not oldest first")
 def test_l3_the_last_1_of_a_clue_is_the_oldest_played() -> None:
-    s = Scenario.position(2, ["R3 Y3 W1 Y1 B1", "R4 B4 G4 Y1 W4"], stacks="R1 Y1 G1",
+    s = Scenario.position(2, ["R3 Y3 W1 W1 B1", "R4 B4 G4 Y1 W4"], stacks="R1 Y1 G1",
                           start=BOB, draws="G3")
     s.clue(BOB, ALICE, "1")
     s.play(ALICE, 5)
@@ -224,7 +221,6 @@ def test_l4_a_2_on_the_chop_is_saved_directly() -> None:
     assert _clue(s, s.advice(ALICE)) == (BOB, "2")
 
 
-@_not_yet("1s known only as 1s are played newest first (no order chop move either)")
 def test_l4_no_order_chop_move_onto_trash_plays_the_oldest_1() -> None:
     s = Scenario.position(2, ["R3 Y3 B1 G1 W3", "R4 R4 G4 G4 R1"], stacks="R2", start=BOB)
     s.clue(BOB, ALICE, "1")
