@@ -1459,6 +1459,7 @@ class _Decision:
         hand = rep.hands[target]
         by_loss = p.config.players <= LOCKING_SAVE_PLAYERS
         locking_tokens = self._after_save_tokens() if by_loss else 1
+        refused_all = True  # every save clue refused by its rating (bad touch)
         for clue in self._clues_to(target):
             touched = clue.touched or frozenset()
             if chop not in touched:
@@ -1466,6 +1467,7 @@ class _Decision:
             rated = self._rate_clue(clue)
             if rated is None:
                 continue
+            refused_all = False
             if (NO_LOCKING_LAST_SAVE and not rated[1]
                     and rep.clue_tokens <= locking_tokens
                     and all(p.clued[c] or c in touched for c in hand)
@@ -1477,6 +1479,8 @@ class _Decision:
                 continue
             if best is None or rated[0] > best[0]:
                 best = (rated[0], clue)
+        if best is None and refused_all and 1 << p.fi[chop] & p.board.critical:
+            best = self._bad_touch_save(target, chop)
         if best is None:
             return None
         clue = best[1]
@@ -1496,6 +1500,24 @@ class _Decision:
         say = (Say.SAVE_FIVE if face.rank == RANKS_PER_SUIT
                else Say.SAVE_LAST if 1 << f & p.board.critical else Say.SAVE_TWO)
         return Advice(clue, Reason.SAVE, self.words(say, target, clue=clue, card=face))
+
+    def _bad_touch_save(self, target: int, chop: int) -> tuple[int, Clue] | None:
+        """Every clue that would save ``target``'s chop, a last copy, also touches a card that
+        will never be played (bad touch, which the ratings refuse): H-group accepts that
+        rather than lose the card. The one touching fewest cards of those after which the
+        chop reads as what it may be and no touched card reads as playable when it is not."""
+        p = self.p
+        best: tuple[int, Clue] | None = None
+        for clue in self._clues_to(target):
+            touched = clue.touched or frozenset()
+            if chop not in touched:
+                continue
+            meaning, _ = p._read_clue(clue, touched)
+            if not meaning.get(chop, 0) >> p.fi[chop] & 1 or self._harm(clue)[0]:
+                continue
+            if best is None or len(touched) < -best[0]:
+                best = (-len(touched), clue)
+        return best
 
     def _known_after(self, hand: Sequence[int], clue: Clue | None,
                      meaning: Mapping[int, int]) -> tuple[list[int], list[int]]:

@@ -253,3 +253,29 @@ def test_l5_a_bluff_on_the_next_player_reads_the_focus_as_one_away() -> None:
     assert _plays(s, s.advice(ALICE), ALICE, 1)
     s.play(ALICE, 1)
     assert s.known(BOB, 1) == {"R2"}
+
+
+# ------------------------------------------------------------------ issue 32: reading people
+
+
+def test_a_delayed_finesse_resolves_when_another_player_blind_plays_the_card() -> None:
+    # Bob's red clue on Alice's R2 asks for an R1 that only Donald (the second player after
+    # him, past the one our player asks) holds: Alice first reads her card as R1; once Donald
+    # blind-plays R1 it is the R2, not a copy of R1 to throw away
+    s = Scenario.position(4, ["R2 Y3 G3 B3", "B4 W4 G4 Y4", "W3 Y2 B2 G2", "R1 B5 W5 G5"],
+                          start=BOB)
+    s.clue(BOB, ALICE, "red")
+    s.discard(CATHY, 4)
+    s.play(DONALD, 1)
+    assert s.known(ALICE, 1) == {"R2"}
+    assert _plays(s, s.advice(ALICE), ALICE, 1)
+
+
+def test_a_last_copy_is_saved_even_if_every_save_clue_touches_a_trash_card() -> None:
+    # Bob's chop is the last R4; red also touches his R1 (played already), "4" his G4 (green
+    # is complete): H-group accepts that bad touch rather than lose the R4
+    s = Scenario.position(3, ["Y1 W2 B2 W3 Y4", "R1 G4 Y3 B3 R4", "B4 W4 Y2 W1 B1"],
+                          stacks="R1 G5", discarded="R4")
+    advice = s.advice(ALICE)
+    assert isinstance(advice.action, Clue) and s.seat_of(advice.action.target) == BOB
+    assert s.slot(BOB, 5) in (advice.action.touched or ())
