@@ -445,7 +445,7 @@ class HGroupPlayer:
             self._known_in[action.target] = None
             chop = self.chop(action.target)
             self.saved = action.target if chop is not None and chop in touched else None
-            if self.saved is not None:
+            if chop is not None and chop in touched:
                 self.chop_focus.add(chop)  # (the order of 1s: see _Decision._play)
             for card, mask in meaning.items():
                 self.inf[card] = mask
