@@ -26,6 +26,7 @@ from functools import cache
 from typing import NamedTuple
 
 from hanabi_p2p.bots.endgame import Model, ModelCard
+from hanabi_p2p.bots.levels import Convention, check_level, knows
 from hanabi_p2p.bots.seatview import SeatView
 from hanabi_p2p.bots.words import Say, Words
 from hanabi_p2p.errors import IllegalAction
@@ -316,9 +317,16 @@ class Pending:
 class HGroupPlayer:
     """The convention player of one seat; ``act(state)`` returns its action."""
 
-    def __init__(self, config: GameConfig, seat: int) -> None:
+    def __init__(self, config: GameConfig, seat: int, level: int | None = None) -> None:
+        """``level``: the H-group level the table plays (bots/levels.py); None: every
+        convention this player knows."""
         self.config = config
         self.seat = seat
+        self.level = check_level(level)
+        # the conventions above the level are neither given nor read
+        self.bluffs = BLUFFS and knows(level, Convention.BLUFF)
+        self.screams = knows(level, Convention.SCREAM)
+        self.ones_in_order = knows(level, Convention.ONES_IN_ORDER)
         table = face_table(config)
         self.table: FaceTable = table
         n = config.deck_size
@@ -520,7 +528,7 @@ class HGroupPlayer:
         """Would a discard by ``seat`` now be a scream discard (see SCREAM_PLAYERS): no clue
         token, a card ``seat`` publicly knows to be playable, the deck not near its end?"""
         replica = self.replica
-        if (self.config.players > SCREAM_PLAYERS or replica.clue_tokens > 0
+        if (not self.screams or self.config.players > SCREAM_PLAYERS or replica.clue_tokens > 0
                 or replica.cards_left <= self.config.players + PLAN_EXTRA_CARDS
                 or replica.final_round_turns_left is not None):
             return False
@@ -564,7 +572,8 @@ class HGroupPlayer:
                     self.inf[focus] = 1 << option.focus_face
                     self.pending = None
                     return
-            if answering and self.fw[self.suit_of[fi]] == self.rank_of[fi] - 1:
+            if (self.bluffs and answering
+                    and self.fw[self.suit_of[fi]] == self.rank_of[fi] - 1):
                 # a blind play of another playable card: a bluff. The focus is still one
                 # above its firework's next card (but not the blind card's firework).
                 m = 0
@@ -1191,7 +1200,7 @@ class _Decision:
         hand = self.rep.hands[p.seat]
         slot = hand.index(card) + 1
         holder = self.rep.holder(pending.focus) or 0
-        say = (Say.PROMPT if p.clued[card] else Say.FINESSE_OR_BLUFF if BLUFFS
+        say = (Say.PROMPT if p.clued[card] else Say.FINESSE_OR_BLUFF if p.bluffs
                else Say.FINESSE)
         return Advice(Play(p.seat, card), Reason.ANSWER,
                       self.words(say, holder, slot=slot, card=p.table.cards[option.missing],
@@ -1204,7 +1213,7 @@ class _Decision:
         for slot, (c, m) in enumerate(mine):
             if p._is_playable(m) and c not in self.avoid:
                 rank = min(p.rank_of[f] for f in _bits(m))
-                if m & ~ones == 0:
+                if p.ones_in_order and m & ~ones == 0:
                     # 1s known only as 1s go in the order people play them: the one a
                     # clue's focus on the chop touched, then any drawn since the deal, then
                     # from the oldest (so that everyone knows which goes next)
@@ -1394,7 +1403,7 @@ class _Decision:
                     after = meaning.get(c, p.public(c) & (possible[c] & ~mask))
                     if p._is_playable(after):
                         fixed = False
-                if fixed and self._harm(clue)[0] == 0:
+                if fixed and not self._misleads(clue):
                     card = p.table.cards[p.fi[wrong[0]]]
                     slot = self.rep.hands[target].index(wrong[0]) + 1
                     return Advice(clue, Reason.FIX, self.words(Say.FIX, target, clue=clue,
@@ -1674,7 +1683,7 @@ class _Decision:
             if answer is None:
                 continue
             f = fi[answer]
-            if f == missing or (BLUFFS and len(chain) == 1 and not clued[answer] and f >= 0
+            if f == missing or (p.bluffs and len(chain) == 1 and not clued[answer] and f >= 0
                                 and 1 << f & p.board.playable):
                 return True
         return False
@@ -1779,7 +1788,7 @@ class _Decision:
         """The answer to ``option`` would be a blind play of another playable card (a
         bluff): what the focus then reads as, or None if that card would not play."""
         p = self.p
-        if not BLUFFS or len(pending.waiting) != 1:
+        if not p.bluffs or len(pending.waiting) != 1:
             return None
         seat = pending.waiting[0]
         card = option.card_of(seat)
@@ -2119,15 +2128,15 @@ def _bits(m: int) -> list[int]:
 # (id of the game state, seat) -> (that very state, its player). The state is kept with its
 # player so that its id cannot be reused by another game's state while the entry lives: a
 # fresh game would otherwise "follow" a stale replica of another deal at turn 0.
-_players: dict[tuple[int, int], tuple[GameState, HGroupPlayer]] = {}
+_players: dict[tuple[int, int, int | None], tuple[GameState, HGroupPlayer]] = {}
 
 
-def _player_for(state: GameState, seat: int) -> HGroupPlayer:
-    key = (id(state), seat)
+def _player_for(state: GameState, seat: int, level: int | None) -> HGroupPlayer:
+    key = (id(state), seat, level)
     cached = _players.get(key)
     player = cached[1] if cached is not None and cached[0] is state else None
     if player is None or not player.follows(state):
-        player = HGroupPlayer(state.config, seat)
+        player = HGroupPlayer(state.config, seat, level)
         _players.pop(key, None)
         if len(_players) >= CACHE_SIZE:
             del _players[next(iter(_players))]
@@ -2135,17 +2144,20 @@ def _player_for(state: GameState, seat: int) -> HGroupPlayer:
     return player
 
 
-def choose_action(state: GameState, seat: int) -> TurnAction:
-    """The action ``seat`` takes now (its turn, game not over). Keeps a replica per game
-    and seat between calls, so each call only reads the actions since the last one."""
-    return explain(state, seat).action
+def choose_action(state: GameState, seat: int, level: int | None = None) -> TurnAction:
+    """The action ``seat`` takes now (its turn, game not over), playing the conventions of
+    H-group ``level`` (None: every one it knows). Keeps a replica per game and seat between
+    calls, so each call only reads the actions since the last one."""
+    return explain(state, seat, level=level).action
 
 
-def explain(state: GameState, seat: int, names: Sequence[str] | None = None) -> Advice:
+def explain(state: GameState, seat: int, names: Sequence[str] | None = None,
+            level: int | None = None) -> Advice:
     """What the convention player would do in ``seat`` now, and why (``.text``, in the current
     language), e.g. ``clue Bob red: focus on the chop, it is the last R4 — a save``.
-    ``names``: the players' names by seat (default "seat 1", "seat 2", ...)."""
-    return _player_for(state, seat).advise(state, names)
+    ``names``: the players' names by seat (default "seat 1", "seat 2", ...); ``level``: the
+    H-group level whose conventions it follows (None: every one it knows)."""
+    return _player_for(state, seat, level).advise(state, names)
 
 
 __all__ = ["Advice", "HGroupPlayer", "Reason", "choose_action", "explain"]
