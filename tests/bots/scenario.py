@@ -217,10 +217,11 @@ class Scenario:
         """The scenario seat of an engine seat (as an action names it)."""
         return (engine_seat - self.shift) % self.config.players
 
-    def advice(self, seat: int | None = None) -> Advice:
-        """What the convention player in ``seat`` (default: the one to move) does now."""
+    def advice(self, seat: int | None = None, level: int | None = None) -> Advice:
+        """What the convention player in ``seat`` (default: the one to move) does now, at
+        H-group ``level`` (default: with every convention it knows)."""
         e = self.state.current_seat if seat is None else self._engine(seat)
-        return HGroupPlayer(self.config, e).advise(self.table.views[e], self.names())
+        return HGroupPlayer(self.config, e, level).advise(self.table.views[e], self.names())
 
     def take(self, action: TurnAction) -> None:
         self.table.apply(action)
