@@ -222,6 +222,16 @@ LOCKING_SAVE_PLAYERS = 3
 # +- 0.018, +0.047 +- 0.019, +0.037 +- 0.018 (three sets of decks), 3p +0.001; 3: +0.004 on
 # average over two sets; never: -0.06.
 LOCKING_SAVE_MARGIN = 2
+# Good touch after a play (see _good_touch_again) narrows only cards known to be 1s: a clued
+# 1 no longer reads "maybe R1" once R1 is played. On other cards it misread a bad-touched
+# copy as the next card (a misplay). Measured (tuning seeds 0..999, 3p, 1000 games): none
+# 23.62, 0 strikeouts; every card 23.69, 5 strikeouts; 1s only 23.72, 0 strikeouts.
+GTA_ONES_ONLY = True
+# A last copy whose every save clue bad-touches (see _bad_touch_save) is saved anyway at tables
+# of this many players or fewer. Measured (tuning seeds 0..999, 1000 games) against never:
+# 2p +0.004, 3p +0.045, 4p +0.038, 5p -0.033 with 2 strikeouts (the cards bad-touched by the
+# save later misread), so not at 5 players.
+BAD_TOUCH_SAVE_PLAYERS = 4
 # How many boards and contexts the players share (see _caches_for) before starting afresh.
 # Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
 # garbage collector's full passes they bring made the slowest decisions (measured at 1024:
@@ -488,21 +498,23 @@ class HGroupPlayer:
             self._move_chop((action.seat + 1) % self.config.players)
 
     def _good_touch_again(self, blind: int, player: int) -> None:
-        """Good touch holds after a play or discard too: a clued card that may still be a
-        face now trash (a copy just played) is not that face, unless it can be nothing else
-        (else a clued 1 read "any 1" goes on reading "maybe R1" once R1 is played, and is
-        never played). And a clued card read as exactly the face another player has just
-        played (``blind``, a face index, or -1) was the card after it: its clue was a
-        finesse on that player (``player``), who saw it and played first (a delayed
-        finesse), not a play clue on a copy it would be bad touch to have clued."""
+        """Good touch holds after a play or discard too: a clued 1 (any clued card, without
+        GTA_ONES_ONLY) that may still be a face now trash (a copy just played) is not that
+        face, unless it can be nothing else (else a clued 1 read "any 1" goes on reading
+        "maybe R1" once R1 is played, and is never played). And a clued card read as
+        exactly the face another player has just played (``blind``, a face index, or -1)
+        was the card after it: its clue was a finesse on that player (``player``), who
+        saw it and played first (a delayed finesse), not a play clue on a copy it would be
+        bad touch to have clued."""
         trash = self.board.trash
+        ones = self.table.rank_mask[1]
         inf, poss, clued = self.inf, self.poss, self.clued
         after = blind + 1 if blind >= 0 and self.rank_of[blind] < RANKS_PER_SUIT else -1
         for seat, hand in enumerate(self.replica.hands):
             for c in hand:
                 if clued[c]:
                     m = inf[c] & poss[c]
-                    if m & trash and m & ~trash:
+                    if m & trash and m & ~trash and (not GTA_ONES_ONLY or m & ~ones == 0):
                         inf[c] = m & ~trash
                         self._known_in[seat] = None
                     elif (after >= 0 and seat != player and m == 1 << blind
@@ -1488,7 +1500,8 @@ class _Decision:
                 continue
             if best is None or rated[0] > best[0]:
                 best = (rated[0], clue)
-        if best is None and refused_all and 1 << p.fi[chop] & p.board.critical:
+        if (best is None and refused_all and 1 << p.fi[chop] & p.board.critical
+                and p.config.players <= BAD_TOUCH_SAVE_PLAYERS):
             best = self._bad_touch_save(target, chop)
         if best is None:
             return None
