@@ -91,6 +91,7 @@ class ScreenFrontend(Frontend):
         err: TextIO | None = None,
         theme: Theme = Theme.AUTO,
         bot_delay: float = HUMAN_TABLE_BOT_DELAY_S,
+        bot_level: int | None = None,
     ) -> None:
         """``resume_command``: what brings a player who left back (None: no way back, as
         in a practice game whose computer players end with this process)."""
@@ -99,6 +100,7 @@ class ScreenFrontend(Frontend):
         self.resume_command = resume_command
         self.theme = theme
         self.bot_delay = bot_delay
+        self.bot_level = bot_level  # the H-group level of its computer players and hints
         self._bots: list[BotPlayer] = []  # computer players this machine runs for the table
         self._notes_ready = False
         self._input = input
@@ -345,7 +347,7 @@ class ScreenFrontend(Frontend):
 
     def for_bot(self) -> Frontend:
         """A computer player this machine runs: it pauses, since a person is watching."""
-        bot = BotPlayer(out=None, delay=self.bot_delay)
+        bot = BotPlayer(out=None, delay=self.bot_delay, level=self.bot_level)
         self._bots.append(bot)
         return bot
 
@@ -414,7 +416,7 @@ class ScreenFrontend(Frontend):
         from hanabi_p2p.bots.hgroup import explain  # the bot loads only when asked
 
         try:
-            advice = explain(state, seat, session.names)
+            advice = explain(state, seat, session.names, self.bot_level)
         except HanabiError as exc:
             return str(exc)
         return _("Hint: {advice}").format(advice=advice.text)

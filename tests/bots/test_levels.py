@@ -58,3 +58,17 @@ def test_a_level_outside_1_to_5_is_refused(level: int) -> None:
         check_level(level)
     with pytest.raises(ValueError):
         HGroupPlayer(GameConfig(3), 0, level)
+
+
+def test_the_command_line_offers_the_levels_a_player_knows() -> None:
+    import argparse
+
+    from hanabi_p2p.bots.levels import LEVELS
+    from hanabi_p2p.commands.peerargs import add_common
+
+    parser = argparse.ArgumentParser()
+    add_common(parser)
+    assert parser.parse_args(["--level", "3"]).level == 3
+    assert parser.parse_args([]).level is None
+    action = next(a for a in parser._actions if a.dest == "level")
+    assert list(action.choices or ()) == list(LEVELS)
