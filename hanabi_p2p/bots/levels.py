@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from hanabi_p2p.i18n import N_, _
+
 # The levels a person may pick.
 LOWEST_LEVEL = 1
 HIGHEST_LEVEL = 5
@@ -43,6 +45,18 @@ def knows(level: int | None, convention: Convention) -> bool:
     return level is None or level >= LEVEL_OF[convention]
 
 
+# What the coach says of the table's conventions (see table_conventions).
+TABLE_LEVEL = N_("table conventions: H-group level {level}, none above it")
+TABLE_EVERY = N_("table conventions: every H-group convention the computer players know")
+
+
+def table_conventions(level: int | None) -> str:
+    """The table's conventions in words, in the current language (for the hint coach)."""
+    if level is None:
+        return _(TABLE_EVERY)
+    return _(TABLE_LEVEL).format(level=level)
+
+
 def check_level(level: int | None) -> int | None:
     """``level`` if it is one a person may pick (or None); else a ValueError."""
     if level is not None and level not in LEVELS:
@@ -51,4 +65,4 @@ def check_level(level: int | None) -> int | None:
 
 
 __all__ = ["ABOVE", "HIGHEST_LEVEL", "LEVELS", "LEVEL_OF", "LOWEST_LEVEL", "Convention",
-           "check_level", "knows"]
+           "check_level", "knows", "table_conventions"]

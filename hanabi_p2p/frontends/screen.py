@@ -414,12 +414,14 @@ class ScreenFrontend(Frontend):
         if state.over or state.current_seat != seat:
             return _("Hints are for your own turn")
         from hanabi_p2p.bots.hgroup import explain  # the bot loads only when asked
+        from hanabi_p2p.bots.levels import table_conventions
 
         try:
             advice = explain(state, seat, session.names, self.bot_level)
         except HanabiError as exc:
             return str(exc)
-        return _("Hint: {advice}").format(advice=advice.text)
+        return _("Hint: {advice} ({conventions})").format(
+            advice=advice.text, conventions=table_conventions(self.bot_level))
 
     def on_quit(self) -> None:
         """The App exits right after; ``run`` stops the peer (without resigning)."""

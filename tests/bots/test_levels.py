@@ -72,3 +72,10 @@ def test_the_command_line_offers_the_levels_a_player_knows() -> None:
     assert parser.parse_args([]).level is None
     action = next(a for a in parser._actions if a.dest == "level")
     assert list(action.choices or ()) == list(LEVELS)
+
+
+def test_the_coach_says_the_tables_conventions() -> None:
+    from hanabi_p2p.bots.levels import table_conventions
+
+    assert table_conventions(3) == "table conventions: H-group level 3, none above it"
+    assert "every H-group convention" in table_conventions(None)
