@@ -478,6 +478,7 @@ class HGroupPlayer:
             return
         self.saved = None
         scream = isinstance(action, Discard) and self.is_scream(action.seat)
+        blind_play = isinstance(action, Play) and not self.clued[action.card]
         if isinstance(action, Play | Discard):
             self._known_in[action.seat] = None
             self._see(action.card, state)
@@ -493,23 +494,24 @@ class HGroupPlayer:
             if drew is not None and action.seat != self.seat:
                 self._see(drew, state)
             self.board = self._make_board()
-            self._good_touch_again(fi if placed else -1, action.seat)
+            self._good_touch_again(fi if placed else -1, action.seat, blind_play)
         if scream:
             self._move_chop((action.seat + 1) % self.config.players)
 
-    def _good_touch_again(self, blind: int, player: int) -> None:
+    def _good_touch_again(self, placed: int, player: int, blind: bool) -> None:
         """Good touch holds after a play or discard too: a clued 1 (any clued card, without
         GTA_ONES_ONLY) that may still be a face now trash (a copy just played) is not that
         face, unless it can be nothing else (else a clued 1 read "any 1" goes on reading
         "maybe R1" once R1 is played, and is never played). And a clued card read as
-        exactly the face another player has just played (``blind``, a face index, or -1)
-        was the card after it: its clue was a finesse on that player (``player``), who
-        saw it and played first (a delayed finesse), not a play clue on a copy it would be
-        bad touch to have clued."""
+        exactly the face another player has just played (``placed``, a face index, or -1)
+        without a clue on it (``blind``) was the card after it: its clue was a finesse on
+        that player (``player``), who saw it and played first (a delayed finesse), not a
+        play clue on a copy it would be bad touch to have clued."""
         trash = self.board.trash
         ones = self.table.rank_mask[1]
         inf, poss, clued = self.inf, self.poss, self.clued
-        after = blind + 1 if blind >= 0 and self.rank_of[blind] < RANKS_PER_SUIT else -1
+        after = (placed + 1 if blind and placed >= 0 and self.rank_of[placed] < RANKS_PER_SUIT
+                 else -1)
         for seat, hand in enumerate(self.replica.hands):
             for c in hand:
                 if clued[c]:
@@ -517,7 +519,7 @@ class HGroupPlayer:
                     if m & trash and m & ~trash and (not GTA_ONES_ONLY or m & ~ones == 0):
                         inf[c] = m & ~trash
                         self._known_in[seat] = None
-                    elif (after >= 0 and seat != player and m == 1 << blind
+                    elif (after >= 0 and seat != player and m == 1 << placed
                           and poss[c] >> after & 1
                           and not trash >> after & 1):
                         inf[c] = 1 << after
@@ -1766,6 +1768,7 @@ class _Decision:
         trash = p.board.trash
         clued_faces = self.clued_faces
         inf = p.inf
+        ones = p.table.rank_mask[1]
         for c, m in meaning.items():
             f = fi[c]
             if f < 0 or not m >> f & 1:
@@ -1777,6 +1780,10 @@ class _Decision:
             if clued[c]:
                 continue
             if 1 << f & trash or f in clued_faces or f in seen_here:
+                if GTA_ONES_ONLY and p.rank_of[f] == 1 and m & ones == m:
+                    # a second copy of a 1 read as a 1: once the first is played, good
+                    # touch reads this one as another 1 (_good_touch_again), a misplay
+                    return None
                 bad += 1
             else:
                 good += 1
