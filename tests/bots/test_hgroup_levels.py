@@ -97,10 +97,10 @@ def test_l1_a_player_with_nothing_to_do_discards_rather_than_clue_what_others_ca
     assert _discards(s, s.advice(ALICE), ALICE, 4)
 
 
-@_not_yet("a playable card on the chop is only saved if it is worth saving (a 5, a last copy,"
-          " a 2): our player plays its own known 1 first and lets Bob's W3 go")
+@_not_yet("our player gives this urgent play clue at two players only: at three to five it"
+          " cost points on the tuning seeds (URGENT_PLAY_PLAYERS)")
 def test_l1_a_playable_card_on_a_chop_that_would_go_gets_a_play_clue_first() -> None:
-    s = Scenario.position(3, ["W1 R3 Y3 G4 B3", "W5 G4 Y4 W1 W3", "B3 G3 W4 Y4 B3"],
+    s = Scenario.position(3, ["W1 R3 Y3 G4 R4", "W5 G4 Y4 W1 W3", "B3 G3 W4 Y4 B3"],
                           stacks="W2", start=CATHY)
     s.clue(CATHY, ALICE, "1")  # Alice's slot 1: a 1 (here W1, trash: but she cannot know)
     assert _clue(s, s.advice(ALICE)) == (BOB, "3")
@@ -279,3 +279,9 @@ def test_a_last_copy_is_saved_even_if_every_save_clue_touches_a_trash_card() -> 
     advice = s.advice(ALICE)
     assert isinstance(advice.action, Clue) and s.seat_of(advice.action.target) == BOB
     assert s.slot(BOB, 5) in (advice.action.touched or ())
+
+
+def test_l1_at_two_players_a_playable_card_on_a_chop_gets_a_play_clue_first() -> None:
+    s = Scenario.position(2, ["W1 R3 Y3 G4 R4", "W5 G4 Y4 W1 W3"], stacks="W2", start=BOB)
+    s.clue(BOB, ALICE, "1")  # Alice's slot 1: a 1 she could play
+    assert _clue(s, s.advice(ALICE)) == (BOB, "3")
