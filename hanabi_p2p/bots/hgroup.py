@@ -1780,6 +1780,12 @@ class _Decision:
             if option is not None:
                 if self.clued_faces.get(f, 0):
                     return None
+                blind = option.card_of(pending.waiting[0])
+                if (blind is not None and not p.clued[blind] and p.fi[blind] >= 0
+                        and self.clued_faces.get(p.fi[blind], 0)):
+                    # the blind play would copy a clued card: its holder, reading it by
+                    # good touch (a clued 1 once the copy is played), would misplay it
+                    return None
                 if any(p.fi[card] == option.missing for _, card in option.cards):
                     meaning[pending.focus] = 1 << f  # once the responder has played
                 else:
