@@ -118,8 +118,6 @@ def test_l2_a_reverse_finesse_on_the_player_after_the_receiver_is_given() -> Non
     assert _clue(s, s.advice(ALICE)) == (BOB, "green")
 
 
-@_not_yet("a finesse on a player other than the first after the giver is not read"
-          " (MAX_CHAIN = 1)")
 def test_l2_a_finesse_on_the_second_player_after_the_giver_is_played_into() -> None:
     s = Scenario.position(4, ["W1 R3 G3 B3", "Y5 R5 B4 W2", "R3 W1 Y4 R1", "W4 B3 R2 W4"],
                           start=CATHY)
@@ -144,7 +142,6 @@ def test_l2_a_clue_whose_direct_reading_is_impossible_is_not_played_as_that() ->
     assert not _plays(s, s.advice(ALICE), ALICE, 1)
 
 
-@_not_yet("reverse finesses are not read: Bob, after the receiver, does not see he is asked")
 def test_l2_the_reverse_finesse_of_an_impossible_direct_reading_is_played_into() -> None:
     s = Scenario.position(3, ["R2 Y3 G3 B3 W3", "R1 R4 R4 G4 G4", "Y4 Y4 B4 B4 R3"],
                           discarded="R1 R1", start=CATHY)
