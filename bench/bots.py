@@ -1,10 +1,23 @@
 """Computer players' strength and speed: seeded self-play games through the rules engine.
 
     .venv/bin/python bench/bots.py --players 3 --games 2000 [--variant standard]
-                                   [--seed 0] [--bot hgroup] [--option NAME] [--losses]
+                                   [--seeds reporting|tuning] [--seed 0] [--bot hgroup]
+                                   [--option NAME] [--losses]
 
 ``--players`` takes one or more table sizes. Game ``i`` of a table size shuffles its deck
-with ``random.Random(seed + i)``, so a run is reproducible and two bots meet the same decks.
+with ``random.Random(start + seed + i)``, where ``start`` is the first seed of the chosen
+range, so a run is reproducible and two bots meet the same decks.
+
+Two seed ranges, so that no figure we report flatters a constant tuned on it:
+
+* ``tuning`` (``TUNING_SEEDS``, seeds 0 to 999,999): where the convention player's constants
+  are tried and chosen. Every figure in a ``Measured`` comment of ``hanabi_p2p/bots`` comes
+  from this range (its "seeds 0..", "seeds 5000..", "seeds 10000.." are offsets in it);
+* ``reporting`` (``REPORTING_SEEDS``, seeds 1,000,000 to 1,999,999), the default: the
+  figures we publish (README, issues, closing notes). No constant is chosen on these: a
+  change tuned on a reporting seed would make the reported figure optimistic again.
+
+``--seed`` is an offset inside the range; a run that would leave its range is refused.
 Per table size it prints the mean score under both scoring rules (the rulebook's, where a
 strikeout scores 0, and "fireworks kept", where it scores the fireworks on the table), the
 standard error of each mean, the perfect-game and strikeout rates, games per second, and the
@@ -40,6 +53,20 @@ from hanabi_p2p.rules.actions import Discard, Play
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import End, GameState
 from hanabi_p2p.rules.faces import RANKS_PER_SUIT, face_table
+
+# The two seed ranges (see the module's docstring): tune on the first, report on the second.
+TUNING_SEEDS = range(0, 1_000_000)
+REPORTING_SEEDS = range(1_000_000, 2_000_000)
+SEED_RANGES = {"tuning": TUNING_SEEDS, "reporting": REPORTING_SEEDS}
+
+
+def first_seed(seeds: range, offset: int, games: int) -> int:
+    """The seed of game 0 of a run of ``games`` games from ``offset`` inside ``seeds``; a run
+    that would leave the range is a ValueError (its figures would mix the two)."""
+    if offset < 0 or games < 0 or offset + games > len(seeds):
+        raise ValueError(f"games {offset}..{offset + games - 1} leave the range "
+                         f"{seeds.start}..{seeds.stop - 1}")
+    return seeds.start + offset
 
 
 @dataclass
@@ -160,23 +187,30 @@ def main() -> None:
     parser.add_argument("--players", type=int, nargs="+", default=[3])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--variant", default="standard")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", choices=sorted(SEED_RANGES), default="reporting",
+                        help="the seed range: tuning (to choose constants) or reporting "
+                             "(the figures to publish; the default)")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's offset in it")
     parser.add_argument("--bot", choices=[k.value for k in BotKind], default=BotKind.HGROUP.value)
     parser.add_argument("--option", action="append", default=[])
     parser.add_argument("--losses", action="store_true",
                         help="say where the points short of the maximum went")
     args = parser.parse_args()
     kind = BotKind(args.bot)
+    try:
+        seed = first_seed(SEED_RANGES[args.seeds], args.seed, args.games)
+    except ValueError as e:
+        parser.error(str(e))
     rows: list[TableFigures] = []
     losses_by_table: dict[int, dict[str, float]] = {}
     print(f"bot {kind.value}, {args.variant} {' '.join(args.option)}, {args.games} games "
-          f"per table size, seeds {args.seed}..{args.seed + args.games - 1}")
+          f"per table size, {args.seeds} seeds {seed}..{seed + args.games - 1}")
     print("players  score(0 on strikeout)   fireworks kept   perfect  strikeout  games/s"
           " (per CPU s)  slowest decision (CPU)")
     for players in args.players:
         config = GameConfig.from_names(players, args.variant, args.option)
         losses: Counter[str] | None = Counter() if args.losses else None
-        row = measure(config, args.games, args.seed, kind, losses)
+        row = measure(config, args.games, seed, kind, losses)
         rows.append(row)
         print(f"{players:7}  {row.mean:6.2f} ± {row.stderr:5.3f}        "
               f"{row.mean_kept:6.2f} ± {row.stderr_kept:5.3f}  {row.perfect_rate:7.1%}  "
@@ -188,7 +222,7 @@ def main() -> None:
             print("         points lost a game: "
                   + ", ".join(f"{k} {v:.3f}" for k, v in per_game.items()))
     out: dict[str, object] = {"bot": kind.value, "variant": args.variant,
-                              "options": args.option, "seed": args.seed,
+                              "options": args.option, "seeds": args.seeds, "seed": seed,
                               "tables": [asdict(r) for r in rows]}
     if args.losses:
         out["losses"] = losses_by_table

@@ -60,6 +60,11 @@ def add_common(parser: argparse.ArgumentParser, *, network: bool = True) -> None
     parser.add_argument("--bot-delay", type=float, default=None, metavar="S",
                         help="computer players run here pause this long before acting "
                              "(default: 1 s beside a person's screen, 0 for --bot)")
+    # (the levels of bots/levels.py, LEVELS: not imported here, the bots load only for a game)
+    parser.add_argument("--level", type=int, choices=range(1, 6), default=None, metavar="N",
+                        help="the H-group level (1-5) whose conventions computer players run "
+                             "here follow and hints explain; none above it is given or read "
+                             "(default: every convention they know)")
     add_data_dir_argument(parser)
 
 
@@ -184,14 +189,15 @@ def choose_frontend(args: argparse.Namespace) -> Frontend:
     if args.bot:
         if args.lang:  # headless lines in the language asked for (default: English)
             i18n.setup(args.lang)
-        return BotPlayer(delay=args.bot_delay or 0.0)
+        return BotPlayer(delay=args.bot_delay or 0.0, level=getattr(args, "level", None))
     if no_screen_reason() is None:
         from hanabi_p2p.frontends.screen import HUMAN_TABLE_BOT_DELAY_S, ScreenFrontend
         from hanabi_p2p.ui.symbols import Theme
 
         delay = HUMAN_TABLE_BOT_DELAY_S if args.bot_delay is None else args.bot_delay
         return ScreenFrontend(lang=args.lang, resume_command=way_back(args),
-                              theme=Theme(getattr(args, "theme", "auto")), bot_delay=delay)
+                              theme=Theme(getattr(args, "theme", "auto")), bot_delay=delay,
+                              bot_level=getattr(args, "level", None))
     raise no_screen_error("--bot")
 
 

@@ -51,9 +51,12 @@ class Frontend:
         """Run the peer (``main``) with this front end; a UI runs alongside it."""
         return await main()
 
+    # the H-group level of the computer players it runs (None: every convention they know)
+    bot_level: int | None = None
+
     def for_bot(self) -> Frontend:
         """The front end of a computer seat this peer hosts."""
-        return BotPlayer(out=None)
+        return BotPlayer(out=None, level=self.bot_level)
 
 
 class Headless(Frontend):
@@ -210,9 +213,10 @@ class BotPlayer(Headless):
     """A computer player: acts whenever it is its turn, with an optional pause."""
 
     def __init__(self, out: TextIO | None = sys.stdout, prefix: str = "",
-                 delay: float = 0.0) -> None:
+                 delay: float = 0.0, level: int | None = None) -> None:
         super().__init__(out, prefix)
         self.delay = delay
+        self.bot_level = level  # the H-group level it plays (bots/levels.py)
         self._scheduled = False
         self._agreeing = False
 
@@ -272,7 +276,7 @@ class BotPlayer(Headless):
         seat = peer.session.my_seat
         assert state is not None and seat is not None
         try:
-            peer.command(Act(choose_action(state, seat)))
+            peer.command(Act(choose_action(state, seat, self.bot_level)))
         except HanabiError as exc:  # a bot bug must not hang the table: say so, resign
             self._print(f"computer player error: {exc}")
             peer.command(Resign(f"computer player error: {exc}"))

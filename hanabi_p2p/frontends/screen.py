@@ -93,6 +93,7 @@ class ScreenFrontend(Frontend):
         err: TextIO | None = None,
         theme: Theme = Theme.AUTO,
         bot_delay: float = HUMAN_TABLE_BOT_DELAY_S,
+        bot_level: int | None = None,
     ) -> None:
         """``resume_command``: what brings a player who left back (None: no way back, as
         in a practice game whose computer players end with this process)."""
@@ -101,6 +102,7 @@ class ScreenFrontend(Frontend):
         self.resume_command = resume_command
         self.theme = theme
         self.bot_delay = bot_delay
+        self.bot_level = bot_level  # the H-group level of its computer players and hints
         self._bots: list[BotPlayer] = []  # computer players this machine runs for the table
         self._notes_ready = False
         self._input = input
@@ -367,7 +369,7 @@ class ScreenFrontend(Frontend):
 
     def for_bot(self) -> Frontend:
         """A computer player this machine runs: it pauses, since a person is watching."""
-        bot = BotPlayer(out=None, delay=self.bot_delay)
+        bot = BotPlayer(out=None, delay=self.bot_delay, level=self.bot_level)
         self._bots.append(bot)
         return bot
 
@@ -437,13 +439,15 @@ class ScreenFrontend(Frontend):
         if state.over or state.current_seat != seat:
             return _("Hints are for your own turn")
         from hanabi_p2p.bots.hgroup import explain  # the bot loads only when asked
+        from hanabi_p2p.bots.levels import table_conventions
 
         try:
-            advice = explain(state, seat, session.names)
+            advice = explain(state, seat, session.names, self.bot_level)
         except HanabiError as exc:
             return str(exc)
         command = typed_command(advice.action, state.hands, session.names)
-        return _("Hint: {advice} — type: {command}").format(advice=advice.text, command=command)
+        return _("Hint: {advice} ({conventions}) — type: {command}").format(
+            advice=advice.text, conventions=table_conventions(self.bot_level), command=command)
 
     def on_quit(self) -> None:
         """The App exits right after; ``run`` stops the peer (without resigning)."""

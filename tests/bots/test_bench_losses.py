@@ -1,4 +1,5 @@
-"""bench/bots.py --losses: every point a game is short of the maximum is counted once."""
+"""bench/bots.py: --losses counts every point a game is short of the maximum once; its tuning and
+reporting seed ranges are apart."""
 
 from __future__ import annotations
 
@@ -37,3 +38,13 @@ def test_losses_account_for_every_missing_point(players: int) -> None:
             assert set(losses) <= CAUSES
             assert all(v > 0 for v in losses.values())
             assert sum(losses.values()) == config.max_score - state.score
+
+
+def test_tuning_and_reporting_seeds_never_overlap() -> None:
+    bench = _bench()
+    tuning, reporting = bench.TUNING_SEEDS, bench.REPORTING_SEEDS
+    assert tuning.stop <= reporting.start or reporting.stop <= tuning.start
+    assert bench.first_seed(reporting, 0, 10) == reporting.start
+    assert bench.first_seed(tuning, 5, 10) == tuning.start + 5
+    with pytest.raises(ValueError):
+        bench.first_seed(tuning, len(tuning) - 5, 10)  # a run that spills into the other

@@ -1,0 +1,68 @@
+"""The H-group levels a person may pick for the computer players and the coach (``--level``).
+
+H-group players learn their conventions in levels; a table agrees on one, and nobody gives or
+reads a convention above it. Our convention player (``hgroup.py``) knows the conventions of
+levels 1 to 5 that ``docs/conventions.md`` lists, and two from higher levels (bluffs and
+scream discards). With a level picked, the conventions above it are neither given nor read;
+with none, it uses every convention it knows (the strongest play, and the default).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from hanabi_p2p.i18n import N_, _
+
+# The levels a person may pick.
+LOWEST_LEVEL = 1
+HIGHEST_LEVEL = 5
+LEVELS = range(LOWEST_LEVEL, HIGHEST_LEVEL + 1)
+
+
+# The level of the conventions H-group teaches above the ones a person may pick here.
+ABOVE = HIGHEST_LEVEL + 1
+
+
+class Convention(Enum):
+    """A convention whose use depends on the table's level (see ``LEVEL_OF``); the
+    conventions of level 1, which every level uses, are not listed."""
+
+    ONES_IN_ORDER = "ones_in_order"  # known 1s: chop focus, then fresh, then oldest first
+    BLUFF = "bluff"  # a blind play of another playable card, answering a finesse
+    SCREAM = "scream"  # a discard instead of a known play, with no token: keep your chop
+
+
+# The lowest level that uses each convention.
+LEVEL_OF = {
+    Convention.ONES_IN_ORDER: 3,
+    Convention.BLUFF: ABOVE,
+    Convention.SCREAM: ABOVE,
+}
+
+
+def knows(level: int | None, convention: Convention) -> bool:
+    """Does a player at ``level`` (None: every convention it knows) use ``convention``?"""
+    return level is None or level >= LEVEL_OF[convention]
+
+
+# What the coach says of the table's conventions (see table_conventions).
+TABLE_LEVEL = N_("table conventions: H-group level {level}, none above it")
+TABLE_EVERY = N_("table conventions: every H-group convention the computer players know")
+
+
+def table_conventions(level: int | None) -> str:
+    """The table's conventions in words, in the current language (for the hint coach)."""
+    if level is None:
+        return _(TABLE_EVERY)
+    return _(TABLE_LEVEL).format(level=level)
+
+
+def check_level(level: int | None) -> int | None:
+    """``level`` if it is one a person may pick (or None); else a ValueError."""
+    if level is not None and level not in LEVELS:
+        raise ValueError(f"the level must be {LOWEST_LEVEL} to {HIGHEST_LEVEL}")
+    return level
+
+
+__all__ = ["ABOVE", "HIGHEST_LEVEL", "LEVELS", "LEVEL_OF", "LOWEST_LEVEL", "Convention",
+           "check_level", "knows", "table_conventions"]

@@ -1,0 +1,81 @@
+"""--level: the conventions above the table's H-group level are neither given nor read."""
+
+from __future__ import annotations
+
+import pytest
+from blind_table import BlindTable, shuffled
+from scenario import Scenario
+
+from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason
+from hanabi_p2p.bots.levels import HIGHEST_LEVEL, check_level
+from hanabi_p2p.rules.actions import Play
+from hanabi_p2p.rules.cards import GameConfig
+
+ALICE, BOB = 0, 1
+
+
+def _reasons_and_bluffs(level: int | None, players: int, seeds: range) -> tuple[set[Reason],
+                                                                                int]:
+    """The reasons of every action in self-play at ``level``, and how many answers to a
+    finesse blind-played another card than the one asked for (bluffs)."""
+    config = GameConfig(players)
+    reasons: set[Reason] = set()
+    bluffs = 0
+    for seed in seeds:
+        table = BlindTable(config, shuffled(config, seed))
+        live = [HGroupPlayer(config, seat, level) for seat in range(players)]
+        while not table.full.over:
+            seat = table.full.current_seat
+            advice = live[seat].advise(table.views[seat])
+            reasons.add(advice.reason)
+            action = advice.action
+            if advice.reason is Reason.ANSWER and isinstance(action, Play):
+                bluffs += table.full.faces[action.card] != advice.words.card
+            table.apply(action)
+    return reasons, bluffs
+
+
+def test_with_every_convention_bluffs_and_scream_discards_happen() -> None:
+    reasons, bluffs = _reasons_and_bluffs(None, 3, range(40))
+    assert bluffs > 0 and Reason.SCREAM in reasons
+
+
+def test_at_level_5_no_bluff_is_given_nor_scream_discard() -> None:
+    reasons, bluffs = _reasons_and_bluffs(HIGHEST_LEVEL, 3, range(40))
+    assert bluffs == 0 and Reason.SCREAM not in reasons
+
+
+def test_1s_are_played_oldest_first_from_level_3_only() -> None:
+    s = Scenario.position(2, ["R3 Y3 R1 Y1 W3", "R4 B4 G4 Y3 W4"], start=BOB)
+    s.clue(BOB, ALICE, "1")
+    assert s.advice(ALICE, level=3).action == Play(s._engine(ALICE), s.slot(ALICE, 4))
+    assert s.advice(ALICE, level=2).action == Play(s._engine(ALICE), s.slot(ALICE, 3))
+
+
+@pytest.mark.parametrize("level", [0, 6])
+def test_a_level_outside_1_to_5_is_refused(level: int) -> None:
+    with pytest.raises(ValueError):
+        check_level(level)
+    with pytest.raises(ValueError):
+        HGroupPlayer(GameConfig(3), 0, level)
+
+
+def test_the_command_line_offers_the_levels_a_player_knows() -> None:
+    import argparse
+
+    from hanabi_p2p.bots.levels import LEVELS
+    from hanabi_p2p.commands.peerargs import add_common
+
+    parser = argparse.ArgumentParser()
+    add_common(parser)
+    assert parser.parse_args(["--level", "3"]).level == 3
+    assert parser.parse_args([]).level is None
+    action = next(a for a in parser._actions if a.dest == "level")
+    assert list(action.choices or ()) == list(LEVELS)
+
+
+def test_the_coach_says_the_tables_conventions() -> None:
+    from hanabi_p2p.bots.levels import table_conventions
+
+    assert table_conventions(3) == "table conventions: H-group level 3, none above it"
+    assert "every H-group convention" in table_conventions(None)
