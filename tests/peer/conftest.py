@@ -16,6 +16,11 @@ from pathlib import Path
 import pytest
 from traces import TraceRecorder
 
+try:
+    import fcntl
+except ImportError:  # (Windows: record traces in one process there)
+    fcntl = None  # type: ignore[assignment]
+
 GOLDEN = Path(__file__).with_name("golden_traces.json")
 RECORD = os.environ.get("HANABI_RECORD_TRACES") == "1"
 _golden: dict[str, list[str]] = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
@@ -46,6 +51,13 @@ def _trace_equality(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    if RECORD and _recorded:
-        merged = {**_golden, **_recorded}
+    if not (RECORD and _recorded):
+        return
+    # Each xdist worker records its own tests: merged into the file as it is now, under a
+    # lock, so that workers finishing together do not write over each other's records.
+    with GOLDEN.with_suffix(".lock").open("w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        current = json.loads(GOLDEN.read_text()) if GOLDEN.exists() else {}
+        merged = {**current, **_recorded}
         GOLDEN.write_text(json.dumps(dict(sorted(merged.items())), indent=1) + "\n")
