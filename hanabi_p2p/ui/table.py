@@ -481,6 +481,10 @@ def status_line(board: Board, labels: TableLabels, glyphs: Glyphs, columns: int)
                 command=labels.premove)))
         if labels.status:
             parts.append(("class:your-turn", f"{glyphs.dot}{labels.status}"))
+            if width(parts) > columns:
+                # what went wrong must be read whole (it was cut to "⚠ connection prob…"):
+                # the turn is said short, the commands are in `help`
+                parts[0] = ("class:your-turn", f"{glyphs.turn_marker} {clock}" + _("Your turn"))
         # The whole line in reverse video: the turn is noticed from across the room.
         return [("class:your-turn", text) for _style, text in pad(parts, columns)]
     else:

@@ -126,6 +126,17 @@ def test_turn_marker_and_status() -> None:
     assert mine[-1].startswith("▶ Your turn")
 
 
+def test_on_our_turn_a_problem_is_read_whole_at_80_columns() -> None:
+    # (a resumed player's line once read "▶ Your turn: play, discard or clue (type help for
+    # commands) · ⚠ connection prob…")
+    alert = "⚠ connection problems: 16 · ⚠ wrong table passwords tried: 3"
+    mine = screen(dataclasses.replace(scripted_view(seat=1), status=alert))
+    assert mine[-1].startswith("▶ Your turn") and alert in mine[-1]
+    roomy = screen(dataclasses.replace(scripted_view(seat=1), status="⚠ connection problems: 1"),
+                   columns=120)
+    assert "type help for commands" in roomy[-1]  # said in full where it fits
+
+
 def test_dropped_out_players_are_shown() -> None:
     view = dataclasses.replace(scripted_view(), disconnected=frozenset({2}))
     lines = screen(view)
