@@ -82,6 +82,8 @@ class Ending:
     have_frame: Callable[[], fr.Have]
     # never waited for: players caught cheating, and those that left as they were seated
     not_waited_for: Callable[[], set[bytes]]
+    # players caught cheating: what they wrote is nobody's need (see `check`)
+    cheaters: Callable[[], set[bytes]]
     spectator_lacks: Callable[[Have], bool]
     finish: Callable[[fx.EndKind, str | None], None]
     claims: Claims = field(init=False)
@@ -136,10 +138,15 @@ class Ending:
         skip = {ctx.me, *self.not_waited_for()}
         ours = self.have()
         self._say_complete(ours)
+        # A cheater's entries are nobody's need: an honest player that left holding all but
+        # what the cheater went on writing afterwards (to us alone) left nothing behind, and
+        # waiting for its word on them would keep us until the wait timeout.
+        cheaters = self.cheaters()
+        needed = {author: n for author, n in ours.items() if author not in cheaters}
         # (their signed word, not their HAVE: we relay every word before we leave, so the
         # peers we leave behind learn it too, even those whose own link to them is cut)
         behind = [s.peer_id for s in ctx.session.seats
-                  if s.peer_id not in skip and not self.claims.covers(s.peer_id, ours)]
+                  if s.peer_id not in skip and not self.claims.covers(s.peer_id, needed)]
         if ctx.now < self.linger_until and behind:
             return
         if (self.spectators_until is not None and ctx.now < self.spectators_until

@@ -550,3 +550,34 @@ def test_a_joiner_whose_host_vanished_from_the_lobby_stops_after_the_wait_timeou
         assert joiner.finished.failure is not None
         assert joiner.finished.failure.startswith("the host has been unreachable for 6")
     assert no_blame(net)
+
+
+def test_a_cheater_writing_on_to_one_player_alone_cannot_keep_it_at_the_table() -> None:
+    """Carol is caught equivocating, then writes one more entry to Alice alone. Bob never
+    holds it, so his word never covers it: Alice need not wait for it (nobody needs a
+    cheater's entries) and leaves with Bob, not at the wait timeout (a real game kept an
+    honest player 60 s and more this way)."""
+    net = SimNet(GameConfig(3), seed=19, timing=Timing(wait_timeout=600.0, linger=5.0))
+    mid_game(net)
+    alice, bob, carol = net.peers
+    # Carol's latest entry that both others hold: its twin is proof for each of them
+    held = [e for e in alice.stored if e.author == carol.peer_id
+            and any(b.hash == e.hash for b in bob.stored)]
+    last = held[-1]
+    twin = make_entry(carol.identity, table_id=last.table_id, seq=last.seq, prev=last.prev,
+                      turn=last.turn, kind="chat", body={"text": "the other story"})
+    net.cut(carol.index)  # Carol's own program plays no further part
+    for honest in (alice, bob):
+        honest.core.handle(ins.Received(carol.peer_id, fr.Entry(twin.encoded), net.now))
+        net._effects(honest)
+        assert honest.session.blamed == carol.peer_id
+    before = alice.core.replication.have().get(carol.peer_id, 0)
+    later = make_entry(carol.identity, table_id=last.table_id, seq=before + 1,
+                       prev=alice.stored[-1].hash, turn=last.turn, kind="chat",
+                       body={"text": "still here"})
+    alice.core.handle(ins.Received(carol.peer_id, fr.Entry(later.encoded), net.now))
+    net._effects(alice)
+    started = net.now
+    net.run(lambda: alice.finished is not None and bob.finished is not None)
+    assert net.now - started < 60.0, net.now - started
+    assert alice.session.blamed == bob.session.blamed == carol.peer_id
