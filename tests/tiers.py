@@ -66,6 +66,13 @@ def in_fast_tier(tier: set[str]) -> bool:
     return not tier & set(NOT_FAST)
 
 
+def longest_first(marker_names: set[str]) -> tuple[bool, bool]:
+    """The sort key that puts the longest kinds of test first: those that start processes
+    (whole games between programs, namespace LANs, a fresh install), then the slow ones.
+    Spread over pytest-xdist's workers, none of them is then left to run alone at the end."""
+    return "process" not in marker_names, SLOW not in marker_names
+
+
 class RealIOForbidden(BaseException):
     """A test without a real-IO marker tried to open a socket or start a process.
 
