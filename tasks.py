@@ -116,7 +116,7 @@ def test_environment() -> dict[str, str]:
 
 def plan(extra: list[str]) -> tuple[list[list[str]], list[list[str]]]:
     """What `test EXTRA...` runs: the pytest runs, one after the other, and the checks (ruff,
-    mypy), which run alongside the last pytest run."""
+    mypy), which run alongside them (see `test`)."""
     pytest = [str(PY), "-m", "pytest"]
     if "--fast" in extra:
         # the in-memory tier alone, on every core
@@ -125,15 +125,23 @@ def plan(extra: list[str]) -> tuple[list[list[str]], list[list[str]]]:
         runs = [[*pytest, *extra]]
     else:
         # the whole suite, as CI runs it: the tests that stay in memory on every core
-        # (pytest-xdist), then those that reach outside the process, several at a time as
-        # they mostly wait (`--dist loadgroup` keeps an xdist_group on one worker)
+        # (pytest-xdist); then those that reach outside the process, several at a time as
+        # they mostly wait (`--dist loadgroup` keeps an xdist_group on one worker); then,
+        # one at a time, those that flood or measure the machine (marked `alone`)
         runs = [[*pytest, "-m", "not real_io", "-n", str(IN_MEMORY_WORKERS)],
-                [*pytest, "-m", "real_io", "-n", str(REAL_IO_WORKERS), "--dist", "loadgroup"]]
+                [*pytest, "-m", "real_io and not alone", "-n", str(REAL_IO_WORKERS),
+                 "--dist", "loadgroup"],
+                [*pytest, "-m", ALONE_ONLY]]
     checks = [
         [str(PY), "-m", "ruff", "check", "hanabi_p2p", "tests", "bench", "tasks.py"],
         [str(PY), "-m", "mypy"],
     ]
     return runs, checks
+
+
+# The whole suite's last run; it may find no test, as pytest then says with this status.
+ALONE_ONLY = "real_io and alone"
+NO_TESTS_COLLECTED = 5
 
 
 def test(extra: list[str]) -> int:
@@ -142,15 +150,18 @@ def test(extra: list[str]) -> int:
     setup()
     runs, checks = plan(extra)
     env = test_environment()
+    # ruff and mypy (half a minute of CPU for mypy on a fresh clone) check alongside the
+    # real-IO tests that run several at a time, which mostly wait (in the whole suite), or
+    # alongside the only pytest run; their output is shown at the end
+    checks_with = 1 if len(runs) > 1 else 0
+    background: list[tuple[list[str], tuple[subprocess.Popen[bytes], IO[bytes]]]] = []
     failed = []
-    for step in runs[:-1]:
-        if run(*step, env=env) != 0:
+    for i, step in enumerate(runs):
+        if i == checks_with:
+            background = [(check, start_quietly(check, env)) for check in checks]
+        status = run(*step, env=env)
+        if status != 0 and not (status == NO_TESTS_COLLECTED and ALONE_ONLY in step):
             failed.append(step[2])
-    # ruff and mypy (half a minute of CPU for mypy on a fresh clone) check while the last
-    # pytest run goes, most of which is waiting in the whole suite; their output follows
-    background = [(step, start_quietly(step, env)) for step in checks]
-    if run(*runs[-1], env=env) != 0:
-        failed.append(runs[-1][2])
     for step, (process, output) in background:
         status = process.wait()
         print("$", " ".join(step[2:]), flush=True)
@@ -161,7 +172,7 @@ def test(extra: list[str]) -> int:
         if status != 0:
             failed.append(step[2])
     if failed:
-        print(f"FAILED: {', '.join(failed)}", flush=True)
+        print(f"FAILED: {', '.join(dict.fromkeys(failed))}", flush=True)
         return 1
     tier = " (fast tier only: `python3 tasks.py test` before a commit)" if "--fast" in extra else ""
     print(f"all checks passed: pytest{tier}, ruff, mypy", flush=True)

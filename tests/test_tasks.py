@@ -132,8 +132,22 @@ def test_the_whole_suite_runs_in_memory_tests_on_both_cores_then_the_rest_severa
     status, ran, started = commands_of_test(tmp_path, monkeypatch, [])
     assert status == 0
     assert ran == [["pytest", "-m", "not real_io", "-n", "2"],
-                   ["pytest", "-m", "real_io", "-n", "4", "--dist", "loadgroup"]]
+                   ["pytest", "-m", "real_io and not alone", "-n", "4", "--dist", "loadgroup"],
+                   ["pytest", "-m", "real_io and alone"]]  # by itself, after the others
     assert [command[0] for command in started] == ["ruff", "mypy"]
+
+
+def test_no_test_marked_alone_is_no_failure_but_an_empty_selection_elsewhere_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks, _installs = load_tasks(tmp_path, monkeypatch)
+    monkeypatch.setattr(tasks, "setup", lambda dev=True: None)
+    monkeypatch.setattr(tasks, "start_quietly", lambda argv, env: (Finished(0), io.BytesIO()))
+    empty = tasks.NO_TESTS_COLLECTED
+    monkeypatch.setattr(tasks, "run", lambda *argv, env=None: empty if "alone" in argv[-1] else 0)
+    assert tasks.test([]) == 0
+    monkeypatch.setattr(tasks, "run", lambda *argv, env=None: empty)
+    assert tasks.test([]) == 1
 
 
 @pytest.mark.parametrize("failing", ["pytest", "ruff", "mypy"])
@@ -142,4 +156,4 @@ def test_a_failing_step_fails_the_whole_command(
 ) -> None:
     status, ran, started = commands_of_test(tmp_path, monkeypatch, [], failing)
     assert status == 1
-    assert len(ran) == 2 and len(started) == 2  # every step still ran
+    assert len(ran) == 3 and len(started) == 2  # every step still ran
