@@ -18,9 +18,11 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import time
 import venv
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -87,18 +89,34 @@ def setup(dev: bool = True) -> None:
     print(f"  ready in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
 
 
-def run(*argv: str) -> int:
-    return subprocess.run(list(argv), cwd=ROOT, check=False).returncode
+def run(*argv: str, env: dict[str, str] | None = None) -> int:
+    if argv[0] == str(PY):
+        print("$", " ".join(argv[2:]), flush=True)
+    return subprocess.run(list(argv), cwd=ROOT, env=env, check=False).returncode
 
 
 # Processes for the in-memory tests of the whole suite (the machines it runs on have 2 cores).
 IN_MEMORY_WORKERS = 2
+# Processes for the tests that reach outside the process: mostly they wait (for peers to
+# deal and play, for timeouts, for mDNS), so more of them than cores keeps both cores busy.
+# Tests sharing something (a name, a port) say so with `xdist_group` and run on one worker.
+REAL_IO_WORKERS = 4
 
 
-def test(extra: list[str]) -> int:
-    """pytest, ruff and mypy; every argument goes to pytest, `--fast` too (tests/conftest.py:
-    only the tests that stay in memory, see tests/tiers.py)."""
-    setup()
+def test_environment() -> dict[str, str]:
+    """The environment of every step: compiled bytecode kept in .venv, never next to the
+    sources. Each pytest process (one per worker) and each program a test starts would
+    otherwise compile the tests (and their assertion rewriting) and the game again, several
+    seconds of CPU each, when PYTHONDONTWRITEBYTECODE is set."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(VENV / "pycache")
+    return env
+
+
+def plan(extra: list[str]) -> tuple[list[list[str]], list[list[str]]]:
+    """What `test EXTRA...` runs: the pytest runs, one after the other, and the checks (ruff,
+    mypy), which run alongside them (see `test`)."""
     pytest = [str(PY), "-m", "pytest"]
     if "--fast" in extra:
         # the in-memory tier alone, on every core
@@ -107,26 +125,66 @@ def test(extra: list[str]) -> int:
         runs = [[*pytest, *extra]]
     else:
         # the whole suite, as CI runs it: the tests that stay in memory on every core
-        # (pytest-xdist), then those that reach outside the process one at a time (real
-        # processes, sockets and namespaces keep their timing when nothing competes)
+        # (pytest-xdist); then those that reach outside the process, several at a time as
+        # they mostly wait (`--dist loadgroup` keeps an xdist_group on one worker); then,
+        # one at a time, those that flood or measure the machine (marked `alone`)
         runs = [[*pytest, "-m", "not real_io", "-n", str(IN_MEMORY_WORKERS)],
-                [*pytest, "-m", "real_io"]]
-    steps = [
-        *runs,
+                [*pytest, "-m", "real_io and not alone", "-n", str(REAL_IO_WORKERS),
+                 "--dist", "loadgroup"],
+                [*pytest, "-m", ALONE_ONLY]]
+    checks = [
         [str(PY), "-m", "ruff", "check", "hanabi_p2p", "tests", "bench", "tasks.py"],
         [str(PY), "-m", "mypy"],
     ]
+    return runs, checks
+
+
+# The whole suite's last run; it may find no test, as pytest then says with this status.
+ALONE_ONLY = "real_io and alone"
+NO_TESTS_COLLECTED = 5
+
+
+def test(extra: list[str]) -> int:
+    """pytest, ruff and mypy; every argument goes to pytest, `--fast` too (tests/conftest.py:
+    only the tests that stay in memory, see tests/tiers.py)."""
+    setup()
+    runs, checks = plan(extra)
+    env = test_environment()
+    # ruff and mypy (half a minute of CPU for mypy on a fresh clone) check alongside the
+    # real-IO tests that run several at a time, which mostly wait (in the whole suite), or
+    # alongside the only pytest run; their output is shown at the end
+    checks_with = 1 if len(runs) > 1 else 0
+    background: list[tuple[list[str], tuple[subprocess.Popen[bytes], IO[bytes]]]] = []
     failed = []
-    for step in steps:
-        print("$", " ".join(step[2:] if step[0] == str(PY) else step), flush=True)
-        if run(*step) != 0:
+    for i, step in enumerate(runs):
+        if i == checks_with:
+            background = [(check, start_quietly(check, env)) for check in checks]
+        status = run(*step, env=env)
+        if status != 0 and not (status == NO_TESTS_COLLECTED and ALONE_ONLY in step):
+            failed.append(step[2])
+    for step, (process, output) in background:
+        status = process.wait()
+        print("$", " ".join(step[2:]), flush=True)
+        with output:
+            output.seek(0)
+            sys.stdout.write(output.read().decode(errors="replace"))
+        sys.stdout.flush()
+        if status != 0:
             failed.append(step[2])
     if failed:
-        print(f"FAILED: {', '.join(failed)}", flush=True)
+        print(f"FAILED: {', '.join(dict.fromkeys(failed))}", flush=True)
         return 1
     tier = " (fast tier only: `python3 tasks.py test` before a commit)" if "--fast" in extra else ""
     print(f"all checks passed: pytest{tier}, ruff, mypy", flush=True)
     return 0
+
+
+def start_quietly(argv: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[bytes],
+                                                                 IO[bytes]]:
+    """Start `argv` with its output kept in a temporary file, to be shown when it is done."""
+    output = tempfile.TemporaryFile()  # noqa: SIM115 (closed by the caller once shown)
+    process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT)
+    return process, output
 
 
 def play(extra: list[str]) -> int:

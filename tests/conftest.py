@@ -10,10 +10,11 @@ memory, and every test not marked `real_io` runs with sockets and processes refu
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
 
 import pytest
-from tiers import GUARD, REAL_IO, in_fast_tier, tier_markers
+from tiers import GUARD, REAL_IO, in_fast_tier, longest_first, tier_markers
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -50,6 +51,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if config.getoption("fast") and rest:
         config.hook.pytest_deselected(items=rest)
         items[:] = fast
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        # the longest first, the rest in their order; every worker sorts alike, as
+        # pytest-xdist requires
+        items.sort(key=lambda item: longest_first({mark.name for mark in item.iter_markers()}))
 
 
 @pytest.hookimpl(wrapper=True)

@@ -10,7 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from tiers import GUARD, REAL_IO, SLOW, RealIOForbidden, in_fast_tier, tier_markers
+from tiers import (
+    GUARD,
+    REAL_IO,
+    SLOW,
+    RealIOForbidden,
+    in_fast_tier,
+    longest_first,
+    tier_markers,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 # the fast tier's promise (README): most of the suite, in under a minute
@@ -40,6 +48,14 @@ def test_a_real_io_marker_or_fixture_or_slow_takes_a_test_out_of_the_fast_tier(
     tier = tier_markers(markers, fixtures)
     assert tier == expected
     assert not in_fast_tier(tier)
+
+
+def test_tests_that_start_processes_then_slow_ones_are_handed_out_first() -> None:
+    kinds = [set(), {SLOW}, {"socket", REAL_IO}, {"netns", "process", "socket", REAL_IO},
+             {"process", REAL_IO, SLOW}, {"parametrize"}]
+    assert sorted(kinds, key=longest_first) == [
+        {"process", REAL_IO, SLOW}, {"netns", "process", "socket", REAL_IO},
+        {SLOW}, set(), {"socket", REAL_IO}, {"parametrize"}]  # the last three as they came
 
 
 def test_this_test_runs_under_the_guard(request: pytest.FixtureRequest) -> None:

@@ -11,6 +11,10 @@ registers them; tests/conftest.py applies them):
     real_io  added to every test that carries one of the four above, to select them at once
     slow     too slow for the fast tier though it stays in memory (whole games, long
              property tests)
+    alone    a real-IO test that floods or measures the machine (thousands of frames or
+             links a second, a game's seconds): the whole suite runs it by itself, after
+             the real-IO tests that run several at a time, as they and it would skew each
+             other (tasks.py)
 
 A test using the `procs` fixture (tests/e2e) counts as marked `process`, one using `netlab`
 as marked `netns`. The fast tier (`pytest --fast`) is every test with neither `real_io` nor
@@ -39,6 +43,7 @@ from typing import Any
 REAL_IO_MARKERS = ("process", "socket", "tmux", "netns")
 REAL_IO = "real_io"
 SLOW = "slow"
+ALONE = "alone"
 # The markers that take a test out of the fast tier.
 NOT_FAST = (REAL_IO, SLOW)
 # What a marker means on top of itself: tmux runs the real program (a process listening
@@ -64,6 +69,13 @@ def tier_markers(marker_names: set[str], fixture_names: set[str]) -> set[str]:
 
 def in_fast_tier(tier: set[str]) -> bool:
     return not tier & set(NOT_FAST)
+
+
+def longest_first(marker_names: set[str]) -> tuple[bool, bool]:
+    """The sort key that puts the longest kinds of test first: those that start processes
+    (whole games between programs, namespace LANs, a fresh install), then the slow ones.
+    Spread over pytest-xdist's workers, none of them is then left to run alone at the end."""
+    return "process" not in marker_names, SLOW not in marker_names
 
 
 class RealIOForbidden(BaseException):

@@ -209,6 +209,7 @@ def _played(procs: Procs, flood_s: float = 0.0) -> tuple[float, dict[str, Any] |
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # counts the frames sent and times the game against a quiet one
 def test_a_stranger_flooding_frames_cannot_end_someone_elses_game(procs: Procs) -> None:
     # issue 31 case 1: a `watch` link sending 12-15 k frames a second once ended the game
     # ("waited 20 s for Seat2: unreachable"); now the link is not read past its budget (TCP

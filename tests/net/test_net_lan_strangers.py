@@ -56,6 +56,7 @@ class Lines:
 
 
 @pytest.mark.netns
+@pytest.mark.alone  # a thousand links from three machines, counted as they close
 def test_1000_silent_lobby_links_under_1024_open_files_leave_the_table_joinable(
         netlab: NetLab, tmp_path: Path) -> None:
     netlab.tag = netlab.tag.replace("hnet", "h31", 1)
