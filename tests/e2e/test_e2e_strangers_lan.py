@@ -19,7 +19,7 @@ import pytest
 from e2e_helpers import TESTS_DIR, Proc, Procs, bot_args, expect_success
 from netlab import Host, NetLab
 
-pytestmark = pytest.mark.netns
+pytestmark = [pytest.mark.netns, pytest.mark.alone]  # (it measures turn latency)
 
 TURN_LINE = re.compile(r"(?m)^turn (\d+): ")
 # How often the output file is read for new turn lines: far under a turn (about 0.1 s).
