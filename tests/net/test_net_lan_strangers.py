@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -71,9 +72,16 @@ def test_1000_silent_lobby_links_under_1024_open_files_leave_the_table_joinable(
                  for i, h in enumerate(h_attackers)]
     for attacker in attackers:
         attacker.expect("holding")
+    # The last few links may still be in their handshake as the attackers say "holding":
+    # ask again until the host has closed all it must (or the helper's wait runs out)
     host.say()
-    report = host.expect("report")
-    assert report["links"] <= cap
+    for _ in range(100):
+        report = host.expect("report")
+        assert report["links"] <= cap
+        if report["closed_lobby_links"] >= 3 * LINKS_PER_ATTACKER - cap:
+            break
+        time.sleep(0.1)
+        host.say()
     assert report["closed_lobby_links"] >= 3 * LINKS_PER_ATTACKER - cap
     joiner = Lines(h_joiner, tmp_path / "joiner.err", str(HERE / "lobby_joiner.py"),
                    h_host.address, port, "--interface", h_joiner.address)
