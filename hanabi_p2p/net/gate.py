@@ -13,8 +13,8 @@
   from many addresses is as slow as from one; when the wait ends, addresses that never
   guessed wrong go first, so a joiner who waited as told gets its turn.
 * Every link's reading has a budget of frames (`ReadBudget`): a burst, then a steady rate;
-  the frame over it is dropped and counted, the link is not read again until its budget
-  allows (TCP then holds the sender back), and a link over budget for long is closed.
+  the frame over it is dropped and counted, a guest's link is not read again until its
+  budget allows (TCP then holds the sender back), and a link over budget for long is closed.
 """
 
 from __future__ import annotations

@@ -654,7 +654,8 @@ class Mesh:
                 if link.peer_id not in self._links:  # closed to make room: PeerDown is out
                     raise LinkClosedError(link.label, "closed to make room in the lobby")
                 now = loop.time()
-                budget = info.as_guest if self._is_guest(link.peer_id) else info.as_seated
+                guest = self._is_guest(link.peer_id)
+                budget = info.as_guest if guest else info.as_seated
                 if not budget.take(now):
                     self.dropped_frames += 1
                     if budget.over_for_long(now):
@@ -662,9 +663,13 @@ class Mesh:
                             f"sent more than {budget.rule.rate:g} frames a second for"
                             f" {budget.rule.close_after:g} s ({budget.dropped} "
                             "dropped): link closed"))
-                    # read nothing more from it until its budget allows: its flood then
-                    # waits in the socket's buffers, and TCP slows the sender for us
-                    await asyncio.sleep(budget.pause(now))
+                    if guest:
+                        # read nothing more from it until its budget allows: its flood
+                        # then waits in the socket's buffers, and TCP slows the sender for
+                        # us. (A seated player's link is read on, the excess dropped: what
+                        # else it sends, its signed word at the end above all, must not
+                        # wait behind its flood, or the honest would wait for it in vain.)
+                        await asyncio.sleep(budget.pause(now))
                     continue
                 info.last_frame = now
                 await self._put(Received(link.peer_id, frame))
