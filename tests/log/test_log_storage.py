@@ -237,11 +237,16 @@ def test_writer_killed_mid_append_leaves_a_loadable_file(tmp_path: Path) -> None
             confirmed = int(line.split()[1])
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        # the writer may have gone on a few appends before the signal landed (a busy
+        # machine): its last "ok" before it died says how many returned
+        returned = max([confirmed] + [int(line.split()[1]) for line in proc.stdout
+                                      if line.startswith("ok ")])
         proc.stdout.close()
         result = load(path)
         assert result.ok
-        # Everything whose append returned survives; at most one more record got in whole.
-        assert confirmed <= len(result.entries) <= confirmed + 2
+        # Everything whose append returned survives; at most one more record got in whole
+        # (the writer appends 16 distinct entries, then the same again: the log keeps 16)
+        assert min(returned, 16) <= len(result.entries) <= returned + 1
         assert all(e.table_id == TABLE for e in result.entries)
         torn_seen += result.dropped_tail_bytes > 0
         game, _ = GameFile.open(path)  # and it can be continued
