@@ -182,7 +182,7 @@ def is_note(line: str) -> bool:
 
 
 def tables(host: Host, ignored: int = 0) -> list[list[str]]:
-    for _attempt in range(3):
+    for _attempt in range(5):
         result = host.run(
             sys.executable,
             "-m",
@@ -194,9 +194,11 @@ def tables(host: Host, ignored: int = 0) -> list[list[str]]:
             BROWSE_S,
         )
         assert result.returncode == 0, result.stderr
-        # a multicast answer can miss one browse on a loaded machine: look again, as a
-        # person would, rather than fail on the network's timing
-        if not ignored or f"ignored {ignored} malformed table advert" in result.stderr:
+        # a multicast answer can miss one browse on a loaded machine (the good table's or
+        # the junk's): look again, as a person would, rather than fail on the network's timing
+        listed = result.stdout.startswith("NAME")
+        if listed and (not ignored
+                       or f"ignored {ignored} malformed table advert" in result.stderr):
             break
     if ignored:
         assert f"ignored {ignored} malformed table advert" in result.stderr
