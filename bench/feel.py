@@ -85,6 +85,7 @@ class Proc:
     started: float
     lines: list[tuple[float, str]] = field(default_factory=list)
     exited: float | None = None
+    timeout: float = PROCESS_TIMEOUT_S  # the longest any one wait for it may last
     _changed: threading.Condition = field(default_factory=threading.Condition)
 
     @classmethod
@@ -92,7 +93,14 @@ class Proc:
         started = time.monotonic()
         popen = subprocess.Popen([*program, *args], stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, text=True, bufsize=1, cwd=NEUTRAL_DIR)
-        proc = cls(name, popen, started)
+        return cls.watch(name, popen, started)
+
+    @classmethod
+    def watch(cls, name: str, popen: subprocess.Popen[str], started: float,
+              timeout: float = PROCESS_TIMEOUT_S) -> Proc:
+        """Time-stamp the lines of a process started elsewhere (stdout piped, text, line
+        buffered), from a thread of its own."""
+        proc = cls(name, popen, started, timeout=timeout)
         threading.Thread(target=proc._read, daemon=True).start()
         return proc
 
@@ -109,7 +117,7 @@ class Proc:
 
     def when(self, pattern: re.Pattern[str]) -> tuple[float, re.Match[str]]:
         """Time of the first output line matching `pattern`, waiting for it."""
-        deadline = time.monotonic() + PROCESS_TIMEOUT_S
+        deadline = time.monotonic() + self.timeout
         with self._changed:
             while True:
                 for stamp, line in self.lines:
@@ -122,7 +130,7 @@ class Proc:
                 self._changed.wait(0.5)
 
     def exit_time(self) -> float:
-        deadline = time.monotonic() + PROCESS_TIMEOUT_S
+        deadline = time.monotonic() + self.timeout
         with self._changed:
             while self.exited is None:
                 if time.monotonic() > deadline:

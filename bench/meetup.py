@@ -47,10 +47,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +56,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "net"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from feel import Proc, program  # noqa: E402
 from game import _game_run, _percentile  # noqa: E402
 from netlab import Host, NetLab, unavailable_reason  # noqa: E402
 
@@ -75,53 +74,13 @@ WATCHED_WITHIN = 0.10
 MDNS_PORT = "5353"
 
 
-def program() -> list[str]:
-    script = Path(sys.executable).parent / "hanabi-p2p"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "hanabi_p2p"]
-
-
-@dataclass
-class Proc:
-    """A process in a namespace whose output lines are time-stamped as they arrive."""
-
-    name: str
-    popen: subprocess.Popen[str]
-    started: float
-    lines: list[tuple[float, str]] = field(default_factory=list)
-    _changed: threading.Condition = field(default_factory=threading.Condition)
-
-    @classmethod
-    def start(cls, host: Host, name: str, args: Sequence[str],
-              env: dict[str, str] | None = None) -> Proc:
-        started = time.monotonic()
-        popen = host.popen(*args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=1,
-                           cwd=tempfile.gettempdir(), env=env)
-        proc = cls(name, popen, started)
-        threading.Thread(target=proc._read, daemon=True).start()
-        return proc
-
-    def _read(self) -> None:
-        assert self.popen.stdout is not None
-        for line in self.popen.stdout:
-            with self._changed:
-                self.lines.append((time.monotonic(), line.rstrip("\n")))
-                self._changed.notify_all()
-        self.popen.wait()
-        with self._changed:
-            self._changed.notify_all()
-
-    def when(self, pattern: re.Pattern[str], timeout: float = PROCESS_TIMEOUT_S
-             ) -> tuple[float, re.Match[str]]:
-        deadline = time.monotonic() + timeout
-        with self._changed:
-            while True:
-                for stamp, line in self.lines:
-                    if match := pattern.search(line):
-                        return stamp, match
-                if self.popen.poll() is not None or time.monotonic() > deadline:
-                    tail = "\n".join(line for _, line in self.lines[-15:])
-                    raise SystemExit(f"{self.name} never printed {pattern.pattern!r}:\n{tail}")
-                self._changed.wait(0.5)
+def start(host: Host, name: str, args: Sequence[str],
+          env: dict[str, str] | None = None) -> Proc:
+    """`args` run in `host`'s namespace, its output lines time-stamped (feel.Proc)."""
+    started = time.monotonic()
+    popen = host.popen(*args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=1,
+                       cwd=tempfile.gettempdir(), env=env)
+    return Proc.watch(name, popen, started, timeout=PROCESS_TIMEOUT_S)
 
 
 # -- mDNS counters ---------------------------------------------------------------------------
@@ -202,7 +161,7 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
     start = time.monotonic()
     host = seats[0].popen(*seat_args(0), env=env)
     _wait_listening(seats[1], seats[0].address, WATCHED_PORT)
-    watching = [Proc.start(spectators[i], f"spectator{i}",
+    watching = [start(spectators[i], f"spectator{i}",
                            ["nice", "-n", str(spectator_nice), *program(), "watch", WATCHED,
                             "--headless", "--name", f"fan{i}",
                             "--interface", spectators[i].address,
@@ -284,7 +243,7 @@ def list_tables(newcomer: Host, tables: int) -> dict[str, float]:
 def join_one(newcomer: Host, root: Path) -> float:
     """Start -> seated of the newcomer's `join`; its table's game is then played out (before
     anything else is measured)."""
-    proc = Proc.start(newcomer, "newcomer",
+    proc = start(newcomer, "newcomer",
                       [*program(), "join", JOINED, "--bot", "--name", "newcomer",
                        "--interface", newcomer.address, "--data-dir", str(root / "newcomer")])
     seated, _ = proc.when(SEATED)
@@ -313,7 +272,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         spectators = hosts[args.tables + args.players:-1]
         newcomer = hosts[-1]
         started = time.monotonic()
-        tables = [Proc.start(host, f"table{i:02d}",
+        tables = [start(host, f"table{i:02d}",
                              [*program(), "host", "--players", "3", "--bots", "1", "--bot",
                               "--table", f"{TABLE_PREFIX} {i:02d}", "--name", f"host{i:02d}",
                               "--interface", host.address, "--data-dir", str(root / f"t{i}")])

@@ -42,16 +42,11 @@ from dataclasses import dataclass, field
 from hanabi_p2p.deck import (
     AuditResult,
     DeckMessage,
-    Lock,
     SeedReveal,
     audit,
     check_steps,
-    decode_message,
 )
-from hanabi_p2p.deck.derive import PeerSecrets, card_points
 from hanabi_p2p.deck.errors import Check
-from hanabi_p2p.deck.group import DeckGroup, GroupError
-from hanabi_p2p.deck.steps import unlock
 from hanabi_p2p.deck.withheld import audit_withheld_seed
 from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.identity import fingerprint, verify_signature
@@ -65,10 +60,15 @@ from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session import kinds as k
-from hanabi_p2p.session.deckio import deck_group
-from hanabi_p2p.session.kinds import place, spec_of
+from hanabi_p2p.session.kinds import place
 from hanabi_p2p.session.table import TableSession
 from hanabi_p2p.session.verdict import Verdict, variant_text
+from hanabi_p2p.session.verify_deck import (
+    DeckTable,
+    audit_first,
+    deck_transcript,
+    preview_faces,
+)
 from hanabi_p2p.session.waiting import WaitKind
 
 # The verifier is nobody: an all-zero key is not a valid Ed25519 point, so no entry can be
@@ -285,12 +285,12 @@ def verify_game(
     report.table_id = table_id if table_id is not None else _guess_table(distinct)
     ordered = canonical_order(distinct)
     good = _structural_checks(ordered, report)
-    transcript, table = _deck_transcript(good)
-    first = _audit_first(transcript, table, report.table_id)
+    transcript, table = deck_transcript(good)
+    first = audit_first(transcript, table, report.table_id)
     if first is not None and first.ok:
         faces: dict[int, Card] | None = dict(first.faces)
     else:
-        faces = _preview_faces(transcript, table, report.table_id) if report.table_id else None
+        faces = preview_faces(transcript, table, report.table_id) if report.table_id else None
     if arrival_order:
         chosen = {e.hash for e in good}
         feed = [e for e in list({e.hash: e for e in given}.values()) if e.hash in chosen]
@@ -403,139 +403,8 @@ def _fork_turn(ordered: Sequence[Entry], good: Sequence[Entry]) -> int | None:
     return min(turns, default=None)
 
 
-@dataclass(frozen=True, slots=True)
-class _Table:
-    """What the deck checks need of a table: from its table.open and lobby.seat."""
-
-    config: GameConfig
-    seats: list[bytes]
-    group: DeckGroup  # named by table.open (edwards25519 when a 0.2.0 log names none)
-
-
-def _table_and_seats(entries: Sequence[Entry]) -> _Table | None:
-    """The config and deck group from the first valid table.open and the seat order from
-    its author's lobby.seat; None if either is missing or malformed (the replay reports
-    why)."""
-    opening = next((e for e in entries if e.kind == EntryKind.TABLE_OPEN), None)
-    if opening is None:
-        return None
-    seating = next(
-        (e for e in entries if e.kind == EntryKind.LOBBY_SEAT and e.author == opening.author),
-        None,
-    )
-    if seating is None:
-        return None
-    try:
-        opened = k.body_of(opening, k.TABLE_OPEN)
-        seats = [seat.peer_id for seat in k.body_of(seating, k.LOBBY_SEAT).seats]
-    except HanabiError:
-        return None
-    if len(seats) != opened.config.players:
-        return None
-    return _Table(opened.config, seats, deck_group(opened.deck_group))
-
-
-def _deck_transcript(
-    entries: Sequence[Entry],
-) -> tuple[list[tuple[int, DeckMessage]], _Table | None]:
-    """Every deck message published by a seated author, as (seat, message), once each.
-
-    Entries whose deck messages do not decode are skipped here: the replay rejects them and
-    reports why (the observer decodes the same messages)."""
-    table = _table_and_seats(entries)
-    if table is None:
-        return [], None
-    seat_of = {peer_id: seat for seat, peer_id in enumerate(table.seats)}
-    transcript: list[tuple[int, DeckMessage]] = []
-    seen: set[tuple[int, DeckMessage]] = set()
-    for entry in entries:
-        seat = seat_of.get(entry.author)
-        spec = spec_of(entry.kind)
-        if seat is None or spec is None or not spec.carries_deck:
-            continue
-        wire = entry.body.get("deck") if isinstance(entry.body, dict) else None
-        if not isinstance(wire, list) or len(wire) > b.MAX_DECK_MSGS:
-            continue
-        try:
-            messages = [decode_message(obj, fingerprint(entry.author)) for obj in wire]
-        except HanabiError:
-            continue
-        for message in messages:
-            if (seat, message) not in seen:
-                seen.add((seat, message))
-                transcript.append((seat, message))
-    return transcript, table
-
-
-def _preview_faces(
-    transcript: list[tuple[int, DeckMessage]],
-    table: _Table | None,
-    table_id: bytes,
-) -> dict[int, Card] | None:
-    """Every card's face, decoded from the revealed seeds and the last lock, or None.
-
-    This is the audit's own decoding step without the re-checking of every shuffle and lock:
-    the observer session runs the full audit itself once the game is over, and running it
-    here too would double the cost of ``log verify``. Faces from a dishonest deck are never
-    trusted: the full audit decides, and ``verify_game`` reports its failure first.
-    """
-    if table is None:
-        return None
-    config, seats, group = table.config, table.seats, table.group
-    seeds: dict[int, bytes] = {}
-    locks: dict[int, Lock] = {}
-    for seat, message in transcript:
-        if isinstance(message, SeedReveal):
-            seeds.setdefault(seat, message.seed)
-        elif isinstance(message, Lock):
-            locks.setdefault(seat, message)
-    last = len(seats) - 1
-    if len(seeds) != len(seats) or last not in locks:
-        return None
-    locked = locks[last].points
-    if len(locked) != config.deck_size:
-        return None
-    secrets = [PeerSecrets(table_id, peer_id, seeds[seat], group)
-               for seat, peer_id in enumerate(seats)]
-    card_of = dict(zip(card_points(config, group), config.deck_faces(), strict=True))
-    faces: dict[int, Card] = {}
-    try:
-        for position, point in enumerate(locked):
-            card = card_of.get(unlock(group, [s.lock_scalar(position) for s in secrets], point))
-            if card is None:
-                return None
-            faces[position] = card
-    except GroupError:
-        return None
-    if Counter(faces.values()) != Counter(config.deck_faces()):
-        return None
-    return faces
-
-
-def _audit_first(
-    transcript: list[tuple[int, DeckMessage]], table: _Table | None, table_id: bytes | None,
-) -> AuditResult | None:
-    """The deck audit of every signed entry's deck messages, before the replay, when every
-    seat revealed its seed (else None, as when the audit cannot be run on them at all).
-
-    When it passes, its faces are the preview's (`_preview_faces` decodes the same way, from
-    the same seeds and last lock, and an audit that passed decoded every card once), so the
-    replay is checked against them and the preview is not made; and when the replay refuses
-    no entry, `_settle_audit` takes this result rather than audit the same transcript again.
-    When it fails, the preview's faces are used, as if it had not been made."""
-    if table is None or table_id is None:
-        return None
-    revealed = {seat for seat, message in transcript if isinstance(message, SeedReveal)}
-    if len(revealed) != len(table.seats):
-        return None
-    try:
-        return audit(table.config, table_id, table.seats, transcript, group=table.group)
-    except (ValueError, HanabiError):
-        return None  # (the audit of `_settle_audit` meets it again, and says so)
-
-
 def _settle_audit(
-    table: _Table | None,
+    table: DeckTable | None,
     faces: dict[int, Card] | None,
     entries: list[Entry],
     report: GameReport,
@@ -543,14 +412,14 @@ def _settle_audit(
 ) -> None:
     """The deck audit over every deck message of every entry not refused, in place order:
     a message applied after the last seed is audited like the others (SPEC 5.7). `done`:
-    these entries' transcript and, if it was made, its audit (`_audit_first`)."""
+    these entries' transcript and, if it was made, its audit (`audit_first`)."""
     if table is None or report.table_id is None:
         return
     config, seats = table.config, table.seats
     if done is not None:
         transcript, result = done
     else:
-        (transcript, _), result = _deck_transcript(canonical_order(entries)), None
+        (transcript, _), result = deck_transcript(canonical_order(entries)), None
     revealed = {seat for seat, message in transcript if isinstance(message, SeedReveal)}
     report.missing_seeds = tuple(s for s in range(len(seats)) if s not in revealed)
     if report.missing_seeds:
