@@ -74,7 +74,7 @@ WATCHED_WITHIN = 0.10
 MDNS_PORT = "5353"
 
 
-def start(host: Host, name: str, args: Sequence[str],
+def start_in(host: Host, name: str, args: Sequence[str],
           env: dict[str, str] | None = None) -> Proc:
     """`args` run in `host`'s namespace, its output lines time-stamped (feel.Proc)."""
     started = time.monotonic()
@@ -161,7 +161,7 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
     start = time.monotonic()
     host = seats[0].popen(*seat_args(0), env=env)
     _wait_listening(seats[1], seats[0].address, WATCHED_PORT)
-    watching = [start(spectators[i], f"spectator{i}",
+    watching = [start_in(spectators[i], f"spectator{i}",
                            ["nice", "-n", str(spectator_nice), *program(), "watch", WATCHED,
                             "--headless", "--name", f"fan{i}",
                             "--interface", spectators[i].address,
@@ -243,7 +243,7 @@ def list_tables(newcomer: Host, tables: int) -> dict[str, float]:
 def join_one(newcomer: Host, root: Path) -> float:
     """Start -> seated of the newcomer's `join`; its table's game is then played out (before
     anything else is measured)."""
-    proc = start(newcomer, "newcomer",
+    proc = start_in(newcomer, "newcomer",
                       [*program(), "join", JOINED, "--bot", "--name", "newcomer",
                        "--interface", newcomer.address, "--data-dir", str(root / "newcomer")])
     seated, _ = proc.when(SEATED)
@@ -272,7 +272,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         spectators = hosts[args.tables + args.players:-1]
         newcomer = hosts[-1]
         started = time.monotonic()
-        tables = [start(host, f"table{i:02d}",
+        tables = [start_in(host, f"table{i:02d}",
                              [*program(), "host", "--players", "3", "--bots", "1", "--bot",
                               "--table", f"{TABLE_PREFIX} {i:02d}", "--name", f"host{i:02d}",
                               "--interface", host.address, "--data-dir", str(root / f"t{i}")])

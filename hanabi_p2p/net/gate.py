@@ -41,6 +41,32 @@ class Slot:
     since: float  # when its handshake last moved on, or its link last sent a frame
 
 
+@dataclass(slots=True)
+class HandshakeProgress:
+    """When an unfinished handshake last moved on, as far as the choices have looked: its
+    state is compared each time they look (a connection is seen at work while it is new or
+    its state changes, so the time is that of the look that saw it move)."""
+
+    source: str
+    moved_at: float  # its arrival, until a look sees its state change
+    seen: object = None  # its state at the last look (None: no handshake yet)
+
+    def slot(self, now: float, state: object, stall: float) -> Slot:
+        """Working while it is new or its handshake moves on; idle once it has not moved
+        for `stall` seconds (silent from the start, or silent after its HELLO), and ranked
+        by when it last moved, so that a stranger's stalled connections go before a
+        joiner's, whose handshake moves every few milliseconds."""
+        if state != self.seen:
+            self.seen, self.moved_at = state, now
+        return Slot(self.source, now - self.moved_at < stall, self.moved_at)
+
+
+def doubling_wait(k: int, initial: float, cap: float) -> float:
+    """The `k`-th wait of a series that doubles (`initial`, 2·`initial`, ...), at most
+    `cap` (2**32 doublings are past any cap: no huge floats)."""
+    return float(min(initial * 2.0 ** min(max(k - 1, 0), 32), cap))
+
+
 def handshake_to_drop(pending: Sequence[Slot], source: str, per_source: int,
                       total: int) -> list[int]:
     """Indexes into `pending` (oldest first) to drop so that one more handshake from
@@ -133,7 +159,7 @@ class TableCodeGuard:
         over = self.streak - self.free
         if over <= 0:
             return 0.0
-        wait = float(min(self.initial * 2.0 ** min(over - 1, 32), self.cap))
+        wait = doubling_wait(over, self.initial, self.cap)
         self.refused_until = max(self.refused_until, now + wait)
         return wait
 

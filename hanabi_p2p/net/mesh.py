@@ -54,9 +54,11 @@ from hanabi_p2p.net.frames import Error, Frame, clip_reason, encode_frame, encod
 from hanabi_p2p.net.gate import (
     BudgetRule,
     FdShares,
+    HandshakeProgress,
     ReadBudget,
     Slot,
     TableCodeGuard,
+    doubling_wait,
     handshake_to_drop,
     link_to_close,
 )
@@ -65,7 +67,6 @@ from hanabi_p2p.net.handshake import (
     Handshake,
     RandomBytes,
     Signer,
-    State,
     backoff_reason,
     fingerprint_hex,
 )
@@ -148,27 +149,14 @@ class MeshConfig:
 class _Pending:
     """An inbound connection still in its handshake."""
 
-    source: str
     task: asyncio.Task[object]
-    since: float
+    progress: HandshakeProgress
     handshake: Handshake | None = None
     evicted: bool = False
-    # the handshake's state when last looked at, and when it was first seen in it
-    seen_state: State | None = None
-    progress_at: float = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.progress_at = self.since
 
     def slot(self, now: float) -> Slot:
-        """As the choices see it: working while it is new or its handshake moves on; idle
-        once it has not moved for HANDSHAKE_STALL_S (silent from the start, or silent after
-        its HELLO), and ranked by when it last moved, so that a stranger's stalled
-        connections go before a joiner's, whose handshake moves every few milliseconds."""
         state = self.handshake.state if self.handshake is not None else None
-        if state != self.seen_state:
-            self.seen_state, self.progress_at = state, now
-        return Slot(self.source, now - self.progress_at < HANDSHAKE_STALL_S, self.progress_at)
+        return self.progress.slot(now, state, HANDSHAKE_STALL_S)
 
 
 @dataclass(slots=True)
@@ -479,7 +467,7 @@ class Mesh:
         task = asyncio.current_task()
         assert task is not None  # asyncio runs each connection callback in a task
         self._make_room(source)
-        pending = _Pending(source, task, asyncio.get_running_loop().time())
+        pending = _Pending(task, HandshakeProgress(source, asyncio.get_running_loop().time()))
         self._pending[task] = pending
         self._track(task)
         try:
@@ -793,8 +781,7 @@ def open_file_limit() -> int | None:
 def code_backoff_delay(streak: int, config: MeshConfig) -> float:
     """Seconds a source waits after its `streak`-th wrong table code in a row (1 s, 2 s, 4 s,
     ... capped at `code_backoff_max`)."""
-    doublings = min(max(streak - 1, 0), 32)  # 2**32 s is past any cap: no huge floats
-    return float(min(config.code_backoff_initial * 2**doublings, config.code_backoff_max))
+    return doubling_wait(streak, config.code_backoff_initial, config.code_backoff_max)
 
 
 def _os_reason(exc: BaseException) -> str:

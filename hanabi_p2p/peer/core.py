@@ -84,7 +84,7 @@ class PeerCore(CoreBase[Stage]):
         self.waiting = Waiting(self.ctx, now)
         self.spectators = Spectators(self.ctx)
         self.ending = Ending(self.ctx, self.replication.have, self.replication.have_frame,
-                             self._not_waited_for, lambda: set(self.caught),
+                             self._not_waited_for, lambda: self.caught,
                              self.spectators.one_lacks, self._finish)
         self._chat = SlidingWindow(CHAT_BURST, CHAT_WINDOW_S)
         # our turn action, signed, stored and sent but not applied yet: see `_send_first`
