@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from hanabi_p2p.bots.hgroup import HGroupPlayer
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Play
 from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import GameState, Outcome
@@ -47,3 +48,12 @@ class BlindTable:
                 if seat != action.seat:
                     view.reveal(outcome.drew, self._face(outcome.drew))
         return outcome
+
+
+def convention_table(players: int, seed: int) -> tuple[BlindTable, list[HGroupPlayer]]:
+    """A shuffled table of `players` and one convention player per seat, each seeing only
+    its own seat's view."""
+    config = GameConfig(players)
+    table = BlindTable(config, shuffled(config, seed))
+    return table, [HGroupPlayer(config, seat) for seat in range(players)]
+

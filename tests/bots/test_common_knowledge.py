@@ -6,7 +6,7 @@ that resumed) reaches the same reading, and so the same decisions, as one that f
 from __future__ import annotations
 
 import pytest
-from blind_table import BlindTable, shuffled
+from blind_table import BlindTable, convention_table
 
 from hanabi_p2p.bots.hgroup import HGroupPlayer
 from hanabi_p2p.rules.cards import GameConfig
@@ -28,9 +28,7 @@ def _reading(player: HGroupPlayer, table: BlindTable) -> tuple[list[int], object
 
 @pytest.mark.parametrize(("players", "seed"), SPLIT_ONCE + SPREAD)
 def test_every_seat_reads_every_card_alike_after_every_action(players: int, seed: int) -> None:
-    config = GameConfig(players)
-    table = BlindTable(config, shuffled(config, seed))
-    live = [HGroupPlayer(config, seat) for seat in range(players)]
+    table, live = convention_table(players, seed)
     while not table.full.over:
         seat = table.full.current_seat
         table.apply(live[seat].act(table.views[seat]))
@@ -45,8 +43,7 @@ def test_every_seat_reads_every_card_alike_after_every_action(players: int, seed
 def test_a_player_started_mid_game_decides_as_one_that_followed_it(players: int,
                                                                    seed: int) -> None:
     config = GameConfig(players)
-    table = BlindTable(config, shuffled(config, seed))
-    live = [HGroupPlayer(config, seat) for seat in range(players)]
+    table, live = convention_table(players, seed)
     while not table.full.over:
         seat = table.full.current_seat
         action = live[seat].act(table.views[seat])

@@ -5,11 +5,9 @@ skipped it, and a misread play on a table with two strikes scored 0)."""
 from __future__ import annotations
 
 import pytest
-from blind_table import BlindTable, shuffled
+from blind_table import convention_table
 
-from hanabi_p2p.bots.hgroup import HGroupPlayer
 from hanabi_p2p.rules.actions import Clue
-from hanabi_p2p.rules.cards import GameConfig
 
 # (players, seed): games whose final round had such a clue (found on tuning seeds)
 MISREAD_ONCE = [(2, 300121), (3, 300042), (3, 300070), (3, 300101), (3, 300178),
@@ -20,9 +18,7 @@ SPREAD = [(players, seed) for players in (2, 3, 4, 5) for seed in range(710, 716
 @pytest.mark.parametrize(("players", "seed"), MISREAD_ONCE + SPREAD)
 def test_no_clue_makes_a_card_read_as_playable_when_it_is_not(players: int,
                                                               seed: int) -> None:
-    config = GameConfig(players)
-    table = BlindTable(config, shuffled(config, seed))
-    live = [HGroupPlayer(config, seat) for seat in range(players)]
+    table, live = convention_table(players, seed)
     while not table.full.over:
         seat = table.full.current_seat
         action = live[seat].act(table.views[seat])
