@@ -45,3 +45,7 @@ MAX_REASON_CHARS = 200
 MAX_SHOWN_NAME_CHARS = 24
 # One line typed at the full-screen UI's prompt.
 MAX_INPUT_CHARS = 400
+
+# Joiners a host names in one `lobby.out` message (SPEC 4.7): the list is only for showing the
+# lobby as the host sees it, so a host with more removed joiners than this names the first.
+MAX_LOBBY_OUT = 64

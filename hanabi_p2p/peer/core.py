@@ -40,6 +40,7 @@ from hanabi_p2p.peer.lobby import (
     HostLobby,
     in_lobby,
 )
+from hanabi_p2p.peer.lobbywire import OUT_TOPIC
 from hanabi_p2p.peer.spectators import GUEST_LINKS, Spectators
 from hanabi_p2p.peer.waiting import Waiting
 from hanabi_p2p.ratelimit import SlidingWindow
@@ -94,6 +95,7 @@ class PeerCore(CoreBase[Stage]):
             COMPLETE_TOPIC: TopicRoute(self._on_complete, _ALIVE),
             REMOVED_TOPIC: TopicRoute(self._on_removed, _BEFORE_SEATING),
             LEFT_TOPIC: TopicRoute(self._on_left, _BEFORE_SEATING | {Stage.DEALING}),
+            OUT_TOPIC: TopicRoute(self.joining.host_says_out, _BEFORE_SEATING),
             ww.WATCH_TOPIC: TopicRoute(self._on_watch, _ALIVE),
             ww.WATCHERS_TOPIC: TopicRoute(self.reported.on_report, _ALIVE),
             # a spectator's topics: a player hears them in no stage
@@ -126,10 +128,9 @@ class PeerCore(CoreBase[Stage]):
         return self._unapplied is not None
 
     def left_out(self) -> set[bytes]:
-        return self.hosting.left_out()
-
-    def lobby(self) -> list[tuple[bytes, str]]:
-        return self.hosting.waiting()
+        # a joiner lists the lobby as its host does (lobby.out): the host alone knows whom it
+        # removed, and the removed joiner's signed request for a seat stays in every copy
+        return self.hosting.left_out() | self.joining.out_by_host
 
     def watchers(self) -> tuple[fx.Watcher, ...]:
         return self.reported.listing(self.spectators.linked)
@@ -164,6 +165,7 @@ class PeerCore(CoreBase[Stage]):
         ctx = self.ctx
         ctx.connected.add(peer_id)
         ctx.up_at[peer_id] = ctx.now
+        self.hosting.linked()
         self.waiting.link_up(peer_id)
         self.joining.link_up(peer_id)
         self.admission.link_up(peer_id)

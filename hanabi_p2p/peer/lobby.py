@@ -8,8 +8,9 @@ when the host removes or bans it, closes the table or stays out of reach as long
 would wait for a player.
 
 Lobby messages (MSG topics, link-authenticated, never signed): the host tells a joiner it
-removed or banned (`REMOVED_TOPIC`); anyone leaving a table that has seated nobody yet tells
-everyone it is linked to (`LEFT_TOPIC`).
+removed or banned (`REMOVED_TOPIC`), and the other joiners whom it will not seat
+(`lobbywire.OUT_TOPIC`, so that their screens list the lobby as the host's does); anyone
+leaving a table that has seated nobody yet tells everyone it is linked to (`LEFT_TOPIC`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from hanabi_p2p.lookalike import skeleton
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import PeerContext
+from hanabi_p2p.peer.lobbywire import OUT_TOPIC, decode_out, encode_out
 from hanabi_p2p.session.table import LOBBY
 
 # MSG topic in the lobby, host -> a joiner it removed (`kick`) or banned (`ban`), just before
@@ -79,6 +81,8 @@ class HostLobby:
     # joiners that said they left the lobby (lobby.left), until they link up again; and a
     # seated player who left as it was seated (it keeps no copy: nobody lingers for it)
     left: set[bytes] = field(default_factory=set)
+    # what we last told each joiner linked to us of whom we will not seat (lobby.out)
+    told_out: dict[bytes, frozenset[bytes]] = field(default_factory=dict)
 
     @property
     def is_host(self) -> bool:
@@ -102,6 +106,23 @@ class HostLobby:
 
     def changed(self) -> None:
         self.ctx.event(fx.LobbyChanged(len(self.waiting())))
+        self.tell_out()
+
+    def tell_out(self) -> None:
+        """Tell each joiner linked to us whom we will not seat, when that changed for it: the
+        others' screens would list a removed joiner as waiting for ever (they hold its
+        signed request for a seat, and only we know it is out)."""
+        session = self.ctx.session
+        if not self.is_host or session.seats:
+            return
+        excluded = self.left_out()
+        out = frozenset(excluded.intersection(session.joins))
+        for peer_id in session.joins:
+            if peer_id in excluded or peer_id not in self.ctx.connected:
+                continue
+            if self.told_out.get(peer_id, frozenset()) != out:
+                self.told_out[peer_id] = out
+                self.ctx.send(peer_id, fr.Message(OUT_TOPIC, encode_out(out)))
 
     def start_game(self, *, by_command: bool) -> None:
         session = self.ctx.session
@@ -165,10 +186,15 @@ class HostLobby:
         if peer_id in self.banned:
             self.remove(peer_id, banned=True)
             return False
+        self.told_out.pop(peer_id, None)  # a new link knows nothing yet (`linked` tells it)
         if peer_id in self.left:  # it came back to the lobby it had left
             self.left.discard(peer_id)
             self.changed()
         return True
+
+    def linked(self) -> None:
+        """A link came up and counts as connected: a joiner on it learns whom we left out."""
+        self.tell_out()
 
     def joiner_left(self, peer_id: bytes) -> None:
         """One of our joiners said it left (on its own link): it no longer waits."""
@@ -199,6 +225,8 @@ class JoinerLobby:
     started_at: float
     # our host, unreachable in the lobby since (None: linked, or not a joiner)
     host_down_since: float | None = None
+    # the joiners our host says it will not seat (lobby.out): not listed on our screen
+    out_by_host: frozenset[bytes] = frozenset()
 
     def may_ask(self) -> bool:
         """Whether we hold everything the host has told us of (the table and the joins
@@ -250,6 +278,21 @@ class JoinerLobby:
             return
         why = rf.BannedByHost() if body == BANNED_BODY else rf.RemovedByHost()
         self.finish(fx.EndKind.LEFT, why, True)
+
+    def host_says_out(self, peer_id: bytes, body: bytes) -> None:
+        """Our host told us whom it will not seat. Only the host's word, and only before the
+        seating; it changes what our screen lists, nothing else (no seat, no blame)."""
+        session = self.ctx.session
+        if peer_id != session.host_id or session.host_id == self.ctx.me or session.seats:
+            return
+        try:
+            out = decode_out(body)
+        except HanabiError as exc:
+            self.ctx.link_problem(peer_id, f"sent a bad list of the lobby: {exc}")
+            return
+        if out != self.out_by_host:
+            self.out_by_host = out
+            self.ctx.event(fx.LobbyChanged(sum(p not in out for p in session.joins)))
 
     def host_left(self, peer_id: bytes) -> None:
         session = self.ctx.session

@@ -385,6 +385,13 @@ class SimNet:
 
         heapq.heappush(self._queue, (arrival, next(self._order), deliver))
 
+    def deliver(self, src: int, dst: int, frame: fr.Frame) -> None:
+        """Hand ``frame`` to peer ``dst`` as if peer ``src`` had sent it on their link (a
+        modified program's message; the link need not be up)."""
+        receiver = self.peers[dst]
+        receiver.core.handle(ins.Received(self.peers[src].peer_id, frame, self.now))
+        self._effects(receiver)
+
     def _answer(self, p: SimPeer, due: bool) -> None:
         if p.finished is None and not p.frozen:
             before = len(p.stored)

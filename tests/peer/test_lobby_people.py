@@ -6,8 +6,10 @@ from __future__ import annotations
 from core_harness import SimNet, no_blame, safe_command
 
 from hanabi_p2p import refusals as rf
+from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import Timing
+from hanabi_p2p.peer.lobbywire import OUT_TOPIC, encode_out
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session.table import AUDITED
 from hanabi_p2p.session.verify import verify_game
@@ -75,3 +77,39 @@ def test_a_renamed_name_stays_unique_and_the_host_and_the_seated_cannot_rename()
     assert safe_command(net, host, fx.Start()) is None
     net.run(lambda: bool(bob.session.seats))
     assert safe_command(net, bob, fx.Rename("Late")) == str(rf.TooLateToRename())
+
+
+def test_every_joiner_lists_the_lobby_as_the_host_does_after_a_kick_or_a_ban() -> None:
+    """The other joiners hold the removed joiner's signed request for a seat, and only the
+    host knows it is out: without the host's word (lobby.out) their screens listed it as
+    waiting until the deal."""
+    net = SimNet(GameConfig(5), seed=33, auto_start=False, timing=LOBBY)
+    net.open_table()
+    net.run_for(2.0)
+    host, bob, cid, dan, eve = net.peers[:5]
+    everyone = {bob.peer_id, cid.peer_id, dan.peer_id, eve.peer_id}
+    assert all(set(dict(p.core.lobby())) == everyone for p in (cid, dan, eve))
+    assert safe_command(net, host, fx.Kick(bob.peer_id)) is None
+    assert safe_command(net, host, fx.Kick(eve.peer_id, ban=True)) is None
+    net.run_for(2.0)
+    for joiner in (cid, dan):
+        assert set(dict(joiner.core.lobby())) == {cid.peer_id, dan.peer_id}, joiner.index
+    assert set(lobby_of(net)) == {cid.peer_id, dan.peer_id}
+    assert no_blame(net)
+
+
+def test_only_the_host_says_who_is_out_and_a_bad_list_is_a_link_problem() -> None:
+    net = SimNet(GameConfig(3), seed=34, auto_start=False, timing=LOBBY)
+    net.open_table()
+    net.run_for(2.0)
+    _host, bob, cid = net.peers[:3]
+    both = {bob.peer_id, cid.peer_id}
+    # another joiner cannot hide a rival from our screen
+    net.deliver(2, 1, fr.Message(OUT_TOPIC, encode_out([bob.peer_id, cid.peer_id])))
+    net.run_for(1.0)
+    assert set(dict(bob.core.lobby())) == both
+    # garbage from the host is said as a link problem of that link, blaming nobody
+    net.deliver(0, 1, fr.Message(OUT_TOPIC, b"\x91\xc4\x01x"))
+    net.run_for(1.0)
+    assert any("bad list of the lobby" in p.reason for p in bob.link_problems())
+    assert set(dict(bob.core.lobby())) == both and no_blame(net)
