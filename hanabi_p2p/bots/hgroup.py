@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hanabi_p2p.bots.errors import NotItsTurn
 from hanabi_p2p.bots.hgroup_decision import _Decision
 from hanabi_p2p.bots.hgroup_facts import Advice, Reason
 from hanabi_p2p.bots.hgroup_reading import ClueReading
 from hanabi_p2p.bots.hgroup_tuning import CACHE_SIZE
-from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, Terminate, TurnAction
 from hanabi_p2p.rules.engine import GameState
 
@@ -157,7 +157,7 @@ class HGroupPlayer(ClueReading):
     def advise(self, state: GameState, names: Sequence[str] | None = None) -> Advice:
         """The action this seat takes now, and why."""
         if state.over or state.current_seat != self.seat:
-            raise IllegalAction(f"seat {self.seat} cannot act now")
+            raise NotItsTurn(self.seat)
         self.sync(state)
         avoid: frozenset[int] = frozenset()
         pending = self.pending

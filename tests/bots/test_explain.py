@@ -9,6 +9,7 @@ import pytest
 from scenario import NAMES, Scenario
 
 from hanabi_p2p import i18n
+from hanabi_p2p.bots.errors import NotItsTurn
 from hanabi_p2p.bots.hgroup import Reason, choose_action, explain
 from hanabi_p2p.errors import IllegalAction
 
@@ -25,8 +26,10 @@ def test_explain_gives_the_action_choose_action_takes_and_names_the_players() ->
 
 def test_explain_refuses_a_seat_that_is_not_to_move() -> None:
     s = Scenario(3, ["R3 Y3 G4 B4 W3", "R3 G4 Y2 B4 W5", "Y3 B3 G3 W4 R4"])
-    with pytest.raises(IllegalAction, match="cannot act now"):
+    with pytest.raises(NotItsTurn, match="cannot act now") as raised:
         explain(s.table.views[1], 1)
+    assert raised.value.seat == 1
+    assert isinstance(raised.value, IllegalAction)  # what callers that catch those expect
 
 
 @pytest.fixture
