@@ -282,3 +282,82 @@ def test_l1_at_two_players_a_playable_card_on_a_chop_gets_a_play_clue_first() ->
     s = Scenario.position(2, ["W1 R3 Y3 G4 R4", "W5 G4 Y4 W1 W3"], stacks="W2", start=BOB)
     s.clue(BOB, ALICE, "1")  # Alice's slot 1: a 1 she could play
     assert _clue(s, s.advice(ALICE)) == (BOB, "3")
+
+
+# ------------------------------------------------------------------ more of the bot's scenarios
+
+
+def test_l2_no_5_stall_on_a_trash_5() -> None:
+    # both R4 are gone: Bob's R5 is trash, and a 5 clue on it would waste a token
+    s = Scenario.position(2, ["R3 Y3 G3 B3 W3", "G4 R5 B4 Y4 B3"], discarded="R4 R4",
+                          tokens=7)
+    assert _clue(s, s.advice(ALICE)) != (BOB, "5")
+
+
+def test_l2_a_bad_touch_play_clue_on_turn_1_rather_than_something_random() -> None:
+    s = Scenario.position(3, ["R3 Y3 G4 W2 W3", "R4 Y4 W4 B3 G3", "B4 R2 Y1 B3 Y1"])
+    assert _clue(s, s.advice(ALICE)) in {(CATHY, "1"), (CATHY, "yellow")}
+
+
+def test_l4_no_trash_chop_move_when_the_chop_is_a_duplicated_card() -> None:
+    s = Scenario.position(2, ["R3 Y3 G3 B3 W3", "R4 R4 B1 G4 G4"], stacks="R2 Y2 G2 B2 W2")
+    assert _clue(s, s.advice(ALICE)) != (BOB, "1")
+
+
+def test_l4_a_5_on_the_chop_is_saved_before_1s_are_played() -> None:
+    s = Scenario.position(2, ["R3 Y3 R1 Y1 W3", "R4 R4 G4 W5 R5"], start=BOB)
+    s.clue(BOB, ALICE, "1")
+    assert _clue(s, s.advice(ALICE)) == (BOB, "5")
+
+
+def test_l4_1s_are_played_oldest_first_when_the_chop_behind_them_is_trash() -> None:
+    s = Scenario.position(2, ["R3 Y3 G1 B1 W3", "R4 R4 G4 G4 R1"], stacks="R2", start=BOB)
+    s.clue(BOB, ALICE, "1")
+    assert _plays(s, s.advice(ALICE), ALICE, 4)
+
+
+def test_l4_1s_are_played_oldest_first_when_the_chop_behind_them_is_saved() -> None:
+    s = Scenario.position(3, ["R3 W4 G1 B1 W3", "R4 R4 G3 G3 R2", "G4 R3 Y3 Y3 R2"],
+                          start=BOB)
+    s.clue(BOB, CATHY, "2")  # a 2 save of Cathy's R2
+    s.clue(CATHY, ALICE, "1")
+    assert _plays(s, s.advice(ALICE), ALICE, 4)
+
+
+def test_l4_1s_are_played_oldest_first_when_the_chop_behind_them_is_playable() -> None:
+    s = Scenario.position(3, ["R3 W4 G1 B1 W3", "R4 R4 G3 G3 R1", "G5 R1 Y3 Y3 R2"],
+                          start=BOB)
+    s.clue(BOB, CATHY, "2")
+    s.clue(CATHY, ALICE, "1")
+    assert _plays(s, s.advice(ALICE), ALICE, 4)
+
+
+def test_l4_the_last_1s_are_played_from_the_oldest_after_one_was_played() -> None:
+    s = Scenario.position(2, ["R3 Y3 W1 W1 B1", "R4 B4 G4 Y1 W4"], stacks="R1 Y1 G1",
+                          start=BOB, draws="G3")
+    s.clue(BOB, ALICE, "1")
+    s.play(ALICE, 5)
+    s.discard(BOB, 5)
+    assert _plays(s, s.advice(ALICE), ALICE, 5)
+
+
+def test_l3_a_fresh_1_is_played_before_an_old_one() -> None:
+    s = Scenario.position(2, ["B5 R3 Y3 G1 W3", "R4 B4 G4 Y3 W4"], draws="Y1")
+    s.play(ALICE, 1)  # a misplay (B5): Alice draws the Y1 in slot 1, a fresh card
+    s.clue(BOB, ALICE, "1")  # slots 1 and 4
+    assert _plays(s, s.advice(ALICE), ALICE, 1)
+
+
+def test_l3_a_1_clue_on_the_chop_plays_the_chop_before_a_fresh_1() -> None:
+    s = Scenario.position(2, ["B5 W1 Y3 G3 B1", "R4 B4 G4 Y3 W4"], draws="G1")
+    s.play(ALICE, 1)
+    s.clue(BOB, ALICE, "1")  # slots 1, 2 and 5
+    assert _plays(s, s.advice(ALICE), ALICE, 5)
+
+
+def test_l3_clued_1s_are_not_prompted_as_the_1_a_clue_needs() -> None:
+    s = Scenario.position(3, ["R3 Y1 G1 B3 W3", "B2 R2 G3 R5 B3", "R4 B4 G4 Y3 W4"],
+                          start=BOB)
+    s.clue(BOB, ALICE, "1")  # slots 2 and 3
+    s.clue(CATHY, BOB, "red")  # Bob's R2: his own to wait for, not a prompt of Alice's 1s
+    assert s.known(ALICE, 2) == ALL_1S
