@@ -128,6 +128,8 @@ class HGroupPlayer(ClueReading):
                 poss[card] &= hit if card in touched else miss
             return
         self.saved = None
+        if isinstance(action, Discard):
+            self.early_game = False
         scream = isinstance(action, Discard) and self.is_scream(action.seat)
         blind_play = isinstance(action, Play) and not self.clued[action.card]
         if isinstance(action, Play | Discard):

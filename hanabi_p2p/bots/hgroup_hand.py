@@ -27,6 +27,8 @@ clue reading and of ``HGroupPlayer``)."""
         self.bluffs = BLUFFS and knows(level, Convention.BLUFF)
         self.screams = knows(level, Convention.SCREAM)
         self.ones_in_order = knows(level, Convention.ONES_IN_ORDER)
+        self.five_stalls = knows(level, Convention.FIVE_STALL)
+        self.self_finesses = knows(level, Convention.SELF_FINESSE)
         table = face_table(config)
         self.table: FaceTable = table
         n = config.deck_size
@@ -75,6 +77,8 @@ clue reading and of ``HGroupPlayer``)."""
         self.chop_focus: set[int] = set()
         # card ids below this were dealt at the start; the others were drawn later ("fresh")
         self.first_drawn = config.players * config.hand_size
+        # the early game: no card discarded yet (a 5 clue off the chop is then a 5 stall)
+        self.early_game = True
         # (face, how many) of my cards known exactly, as _mine last counted them
         self.known_mine: list[tuple[int, int]] = []
 

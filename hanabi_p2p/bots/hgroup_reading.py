@@ -232,6 +232,10 @@ class ClueReading(HandModel):
                 meaning = next_mask
                 if c == chop:
                     meaning |= self._save_mask(clue)
+                elif clue.rank == RANKS_PER_SUIT and self.five_stalls and self.early_game:
+                    # a 5 stall: in the early game a 5 clue off the chop is given for want
+                    # of anything better, and says only "a 5", not "play it"
+                    meaning = base
                 options = (self._connections(clue, base & ~meaning, queued)
                            if base & ~meaning & connectable else ())
                 if options:

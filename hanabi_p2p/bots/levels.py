@@ -27,6 +27,8 @@ class Convention(Enum):
     """A convention whose use depends on the table's level (see ``LEVEL_OF``); the
     conventions of level 1, which every level uses, are not listed."""
 
+    FIVE_STALL = "five_stall"  # early game: a 5 clue off the chop is a stall, not a play
+    SELF_FINESSE = "self_finesse"  # a play clue nobody else can connect: my own blind card
     ONES_IN_ORDER = "ones_in_order"  # known 1s: chop focus, then fresh, then oldest first
     BLUFF = "bluff"  # a blind play of another playable card, answering a finesse
     SCREAM = "scream"  # a discard instead of a known play, with no token: keep your chop
@@ -34,6 +36,8 @@ class Convention(Enum):
 
 # The lowest level that uses each convention.
 LEVEL_OF = {
+    Convention.FIVE_STALL: 2,
+    Convention.SELF_FINESSE: 2,
     Convention.ONES_IN_ORDER: 3,
     Convention.BLUFF: ABOVE,
     Convention.SCREAM: ABOVE,

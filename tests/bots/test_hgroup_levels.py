@@ -157,7 +157,6 @@ def test_l2_a_self_finesse_is_played_into() -> None:
     assert _plays(s, s.advice(ALICE), ALICE, 1)
 
 
-@_not_yet("a 5 stall (a 5 clue given with nothing better, at no risk) is not read as such")
 def test_l2_a_5_stall_is_not_a_play_clue() -> None:
     s = Scenario.position(4, ["R3 Y3 G3 B3", "R3 R5 Y3 G4", "R4 G5 W4 G3", "W1 B4 G1 B2"],
                           stacks="R2 B4", start=CATHY)

@@ -11,7 +11,7 @@ from hanabi_p2p.bots.levels import HIGHEST_LEVEL, check_level
 from hanabi_p2p.rules.actions import Play
 from hanabi_p2p.rules.cards import GameConfig
 
-ALICE, BOB = 0, 1
+ALICE, BOB, CATHY = 0, 1, 2
 
 
 def _reasons_and_bluffs(level: int | None, players: int, seeds: range) -> tuple[set[Reason],
@@ -50,6 +50,16 @@ def test_1s_are_played_oldest_first_from_level_3_only() -> None:
     s.clue(BOB, ALICE, "1")
     assert s.advice(ALICE, level=3).action == Play(s._engine(ALICE), s.slot(ALICE, 4))
     assert s.advice(ALICE, level=2).action == Play(s._engine(ALICE), s.slot(ALICE, 3))
+
+
+def test_a_5_stall_is_read_from_level_2_only() -> None:
+    # the early game: Cathy's 5 clue touches Bob's R5 off his chop. At level 2 it is a 5
+    # stall ("a 5"); a level-1 player reads a play clue, on the one playable 5 (B5)
+    s = Scenario.position(4, ["R3 Y3 G3 B3", "R3 R5 Y3 G4", "R4 G5 W4 G3", "W1 B4 G1 B2"],
+                          stacks="R2 B4", start=CATHY)
+    s.clue(CATHY, BOB, "5")
+    assert s.known(BOB, 2, level=1) == {"B5"}
+    assert {"R5", "B5"} <= s.known(BOB, 2, level=2)
 
 
 @pytest.mark.parametrize("level", [0, 6])
