@@ -116,10 +116,15 @@ class HGroupPlayer(ClueReading):
             self.saved = action.target if chop is not None and chop in touched else None
             if chop is not None and chop in touched:
                 self.chop_focus.add(chop)  # (the order of 1s: see _Decision._play)
+            moved = self._trash_chop_move(action, touched, meaning)
             for card, mask in meaning.items():
                 self.inf[card] = mask
             for card in touched:
                 self.clued[card] = True
+            worth = self._save_worthy_faces() if moved else 0
+            for card in moved:  # kept as if saved: a card worth a save, if it may be one
+                self.clued[card] = True
+                self.inf[card] = self.inf[card] & worth or self.inf[card]
             replica.apply(action)
             hit = self._clue_mask(action)
             miss = ~hit

@@ -296,6 +296,10 @@ class _Decision(Saves):
         hand = self.rep.hands[p.seat]
         slot = hand.index(card) + 1
         holder = self.rep.holder(pending.focus) or 0
+        if holder == p.seat:
+            return Advice(Play(p.seat, card), Reason.ANSWER,
+                          self.words(Say.SELF_FINESSE, holder, slot=slot,
+                                     count=hand.index(pending.focus) + 1))
         say = (Say.PROMPT if p.clued[card] else Say.FINESSE_OR_BLUFF if p.bluffs
                else Say.FINESSE)
         return Advice(Play(p.seat, card), Reason.ANSWER,

@@ -17,7 +17,7 @@ from hanabi_p2p.bots.hgroup_tuning import (
     SAVE_WEIGHT,
 )
 from hanabi_p2p.bots.hgroup_turn import TurnBase
-from hanabi_p2p.bots.words import Say
+from hanabi_p2p.bots.words import Say, Words
 from hanabi_p2p.rules.actions import Clue, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS
 
@@ -37,7 +37,7 @@ class ClueGiving(TurnBase):
         p = self.p
         rep = self.rep
         players = p.config.players
-        recent: set[int] = set()  # cards touched by the clues since my last turn
+        givers: dict[int, int] = {}  # card touched by a clue since my last turn -> giver
         turns = 0
         for action in reversed(rep.history):
             if isinstance(action, Move):
@@ -46,16 +46,17 @@ class ClueGiving(TurnBase):
                 break
             turns += 1
             if isinstance(action, Clue):
-                recent |= action.touched or frozenset()
+                for c in action.touched or ():
+                    givers.setdefault(c, action.seat)  # (the latest clue on it)
         mine = p.finesse_position(p.seat)
-        if not recent or mine is None or mine in self.avoid:
+        if not givers or mine is None or mine in self.avoid:
             return None
         playable = p.board.playable
         for seat, hand in enumerate(rep.hands):
             if seat == p.seat:
                 continue
             for c in hand:
-                if c not in recent or not p.clued[c]:
+                if c not in givers or not p.clued[c]:
                     continue
                 m = p.public(c)
                 f = p.fi[c]
@@ -66,8 +67,11 @@ class ClueGiving(TurnBase):
                 if p.table.copies[x] - p.seen[x] <= 0:
                     continue  # every copy of X is in sight: not in my hand
                 hand_mine = rep.hands[p.seat]
+                # the receiver plays before me from the giver on: it waits for my card
+                giver = givers[c]
+                reverse = (seat - giver) % players < (p.seat - giver) % players
                 return Advice(Play(p.seat, mine), Reason.ANSWER,
-                              self.words(Say.FINESSE, seat,
+                              self.words(Say.REVERSE_FINESSE if reverse else Say.FINESSE, seat,
                                          slot=hand_mine.index(mine) + 1,
                                          card=p.table.cards[x], focus=p.table.cards[f]))
         return None
@@ -242,6 +246,9 @@ class ClueGiving(TurnBase):
                 return None
         meaning, pending = p._read_clue(clue, touched)
         self.reads[id(clue)] = (meaning, pending)
+        moved = p._trash_chop_move(clue, touched, meaning) if pending is None else ()
+        if moved:
+            return self._rate_chop_move(clue, meaning, moved)
         chop = p.chop(clue.target)
         plays = bad = good = save = 0
         bluffed = False
@@ -316,6 +323,35 @@ class ClueGiving(TurnBase):
                 value -= LOCK_WEIGHT  # every card clued: it must discard a clued one
         return value, plays
 
+    def _play_clue_words(self, clue: Clue, plays: int) -> Words:
+        """A play clue in H-group's terms: a finesse, a prompt or a self-finesse by name,
+        with who plays what first; any other, how many cards it gets played."""
+        p = self.p
+        read = self.reads.get(id(clue))
+        pending = read[1] if read is not None else None
+        if pending is not None:
+            f = p.fi[pending.focus]
+            option = next((o for o in pending.options if o.focus_face == f), None)
+            missing = option.missing if option is not None else -1
+            for seat, card in option.cards if option is not None else ():
+                if p.fi[card] == missing:  # (not a bluff)
+                    say = (Say.SELF_FINESSE_GIVEN if seat == clue.target
+                           else Say.PROMPT_GIVEN if p.clued[card] else Say.FINESSE_GIVEN)
+                    return self.words(say, clue.target, clue=clue, other=seat,
+                                      card=p.table.cards[missing], focus=p.table.cards[f])
+        return self.words(Say.PLAY_CLUE, clue.target, clue=clue, count=plays)
+
+    def _rate_chop_move(self, clue: Clue, meaning: dict[int, int], moved: tuple[int, ...]
+                        ) -> tuple[int, int] | None:
+        """(value, plays) of a trash chop move: touching trash is its point, and it is
+        worth the cards it keeps; moving a chop that needs no keeping only wastes the cards
+        behind it (None)."""
+        kept = sum(self._worth_saving(c) for c in moved)
+        if not kept:
+            return None
+        self._meanings[id(clue)] = meaning
+        return kept * SAVE_WEIGHT, 0
+
     def _bluff(self, pending: Pending, option: Connection) -> int | None:
         """The answer to ``option`` would be a blind play of another playable card (a
         bluff): what the focus then reads as, or None if that card would not play."""
@@ -326,6 +362,8 @@ class ClueGiving(TurnBase):
         card = option.card_of(seat)
         if card is None or p.clued[card] or p.fi[card] < 0:
             return None  # a prompt is never a bluff
+        if p.replica.holder(pending.focus) == seat:
+            return None  # nor a self-finesse: its blind card must be the one asked for
         f = p.fi[card]
         if not 1 << f & p.board.playable:
             return None
@@ -355,8 +393,22 @@ class ClueGiving(TurnBase):
     def _harm(self, clue: Clue) -> tuple[int, int]:
         """How many touched cards would read as playable, and as trash, when they are not."""
         p = self.p
-        meaning, _ = p._read_clue(clue, clue.touched or frozenset())
+        touched = clue.touched or frozenset()
+        meaning, pending = p._read_clue(clue, touched)
         misplays = misdiscards = 0
+        if pending is not None:
+            # a player asked to answer plays a card: does it play?
+            f = p.fi[pending.focus]
+            self_finesse = p.replica.holder(pending.focus) == pending.waiting[0]
+            option = next((o for o in pending.options if o.focus_face == f), None)
+            if option is None and self_finesse:
+                option = pending.options[0]  # its receiver cannot see its focus
+            card = option.card_of(pending.waiting[0]) if option is not None else None
+            if card is not None and not 1 << p.fi[card] & p.board.playable:
+                misplays += 1
+        moved = p._trash_chop_move(clue, touched, meaning)
+        if moved and not any(self._worth_saving(c) for c in moved):
+            misdiscards += 1  # cards kept for good that need no keeping
         for c, m in meaning.items():
             bit = 1 << p.fi[c] if p.fi[c] >= 0 else 0
             if p._is_playable(m) and not bit & p.board.playable:
@@ -416,8 +468,8 @@ class ClueGiving(TurnBase):
             return None
         (value, _, _, _), clue, plays = best
         if plays:
-            say, reason = Say.PLAY_CLUE, Reason.PLAY_CLUE
-        elif self.rep.clue_tokens == MAX_CLUE_TOKENS:
+            return value, Advice(clue, Reason.PLAY_CLUE, self._play_clue_words(clue, plays))
+        if self.rep.clue_tokens == MAX_CLUE_TOKENS:
             say, reason = Say.STALL_FULL, Reason.STALL
         else:
             say, reason = Say.STALL_SPARE, Reason.STALL

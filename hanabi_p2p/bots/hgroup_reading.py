@@ -238,8 +238,16 @@ class ClueReading(HandModel):
                     meaning = base
                 options = (self._connections(clue, base & ~meaning, queued)
                            if base & ~meaning & connectable else ())
+                waiting = self._chain(clue)
+                if (not options and self.self_finesses and base & connectable
+                        and not base & meaning and self.pending is None):
+                    # the focus cannot be what the clue says directly and nobody between
+                    # can hold the card it needs: the receiver holds it, as its newest
+                    # unclued card (a self-finesse), and plays that first
+                    options = self._self_connections(clue.target, touched, base, queued)
+                    waiting = (clue.target,)
                 if options:
-                    pending = Pending(c, options, self._chain(clue))
+                    pending = Pending(c, options, waiting)
                     meaning |= pending.connected
                 m = base & meaning
             else:
@@ -247,10 +255,50 @@ class ClueReading(HandModel):
             out[c] = m or base or poss
         return out, pending
 
+    def _trash_chop_move(self, clue: Clue, touched: frozenset[int], meaning: dict[int, int]
+                         ) -> tuple[int, ...]:
+        """The cards ``clue`` (read as ``meaning``, before it is applied) chop-moves: a clue
+        off the chop whose every newly touched card everyone knows is trash (good touch
+        leaves it no other face) is a trash chop move (H-group level 4). The unclued cards
+        older than the ones it touches are kept, as if saved."""
+        if not self.tcms:
+            return ()
+        chop = self.chop(clue.target)
+        if chop is None or chop in touched:
+            return ()
+        useless = self.board.trash | (self._ctx or self._context()).known
+        hand = self.replica.hands[clue.target]
+        new = [c for c in hand if c in touched and not self.clued[c]]
+        if not new or any(meaning[c] & ~useless for c in new):
+            return ()
+        oldest = hand.index(new[-1])
+        return tuple(c for c in hand[oldest + 1:] if not self.clued[c])
+
+    def _self_connections(self, target: int, touched: frozenset[int], base: int,
+                          queued: tuple[int, ...]) -> tuple[Connection, ...]:
+        """A self-finesse's ways: the focus (faces ``base``) is one above a firework's next
+        card, and ``target``'s newest card the clue leaves unclued is that card."""
+        card = next((c for c in self.replica.hands[target]
+                     if not self.clued[c] and c not in touched), None)
+        if card is None:
+            return ()
+        out = []
+        for s, top in enumerate(queued):
+            if top + 2 > RANKS_PER_SUIT or top != self.fw[s]:
+                continue
+            missing = s * RANKS_PER_SUIT + top
+            if base >> (missing + 1) & 1:
+                out.append(Connection(missing, missing + 1, ((target, card),)))
+        return tuple(out)
+
     def answer_to(self, pending: Pending) -> Connection | None:
         """Must this seat (the first still asked) answer ``pending``? It sees the focus:
         if it is one above its firework's next card, the missing card is with the last
-        player asked whose connecting card this seat sees is it, or else with this seat."""
+        player asked whose connecting card this seat sees is it, or else with this seat.
+        A focus in this seat's own hand is a self-finesse: every way asks for the same
+        card, which it plays without seeing the focus."""
+        if self.replica.holder(pending.focus) == self.seat:
+            return pending.options[0]
         f = self.fi[pending.focus]
         option = next((o for o in pending.options if o.focus_face == f), None)
         if option is None or option.card_of(self.seat) is None:

@@ -57,11 +57,17 @@ class TurnBase:
                         clued_faces[f] = clued_faces.get(f, 0) + 1
 
     def words(self, say: Say, seat: int = 0, *, slot: int = 0, clue: Clue | None = None,
-              card: Card | None = None, focus: Card | None = None, count: int = 0) -> Words:
-        """What to say: ``say`` about player ``seat`` (a clue's receiver, a card's holder)."""
-        name = self.names[seat] if self.names is not None and seat < len(self.names) else None
+              card: Card | None = None, focus: Card | None = None, count: int = 0,
+              other: int | None = None) -> Words:
+        """What to say: ``say`` about player ``seat`` (a clue's receiver, a card's holder),
+        and ``other`` (who answers a finesse or prompt)."""
+        name = self._name(seat)
         return Words(say, slot=slot, seat=seat, player=name, clue=clue, card=card,
-                     focus=focus, number=count)
+                     focus=focus, number=count, other=other or 0,
+                     other_name=None if other is None else self._name(other))
+
+    def _name(self, seat: int) -> str | None:
+        return self.names[seat] if self.names is not None and seat < len(self.names) else None
 
     def clues(self) -> list[Clue]:
         """Every clue this seat may give now (computed once per turn)."""

@@ -234,10 +234,10 @@ class Scenario:
         player.sync(self.table.views[mover])
         return player
 
-    def chop(self, seat: int) -> int | None:
-        """The slot of ``seat``'s chop, as everyone sees it."""
+    def chop(self, seat: int, level: int | None = None) -> int | None:
+        """The slot of ``seat``'s chop, as everyone sees it (at H-group ``level``)."""
         hand = self.state.hands[self._engine(seat)]
-        chop = self.player().chop(self._engine(seat))
+        chop = self.player(level).chop(self._engine(seat))
         return None if chop is None else hand.index(chop) + 1
 
     def known(self, seat: int, slot: int, level: int | None = None) -> set[str]:

@@ -62,6 +62,28 @@ def test_a_5_stall_is_read_from_level_2_only() -> None:
     assert {"R5", "B5"} <= s.known(BOB, 2, level=2)
 
 
+def test_a_trash_chop_move_is_read_from_level_4_only() -> None:
+    # every 1 is trash: Alice's 1 clue on Bob's R1 keeps his B4 from level 4 on; at level 3
+    # his chop is still the B4
+    for level, chop in ((3, 5), (4, 3)):
+        s = Scenario.position(2, ["R3 Y3 G3 B3 W3", "R4 R4 G4 R1 B4"],
+                              stacks="R2 Y2 G2 B2 W2")
+        s.clue(ALICE, BOB, "1")
+        hand = s.state.hands[s._engine(BOB)]
+        assert hand.index(s.player(level).chop(s._engine(BOB)) or -1) + 1 == chop
+
+
+def test_a_self_finesse_is_read_from_level_2_only() -> None:
+    # Bob's 2 clue touches only Alice's G2 (slot 2), no 2 is playable: at level 2 her newest
+    # card (her G1) must be the card it needs; a level-1 player does not play it
+    s = Scenario.position(2, ["G1 G2 Y3 B3 W3", "G1 B3 R2 Y3 W3"], start=BOB)
+    s.clue(BOB, ALICE, "2")
+    assert s.advice(ALICE, level=2).action == Play(s._engine(ALICE), s.slot(ALICE, 1))
+    assert s.advice(ALICE, level=1).action != Play(s._engine(ALICE), s.slot(ALICE, 1))
+    # nor, among computer players, one with no level picked (levels.SELF_PLAY_SKIPS)
+    assert s.advice(ALICE).action != Play(s._engine(ALICE), s.slot(ALICE, 1))
+
+
 @pytest.mark.parametrize("level", [0, 6])
 def test_a_level_outside_1_to_5_is_refused(level: int) -> None:
     with pytest.raises(ValueError):
