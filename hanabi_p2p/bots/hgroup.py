@@ -133,8 +133,10 @@ class HGroupPlayer(ClueReading):
                 poss[card] &= hit if card in touched else miss
             return
         self.saved = None
+        sarcastic = -1
         if isinstance(action, Discard):
             self.early_game = False
+            sarcastic = self._sarcastic_face(action.card)
         scream = isinstance(action, Discard) and self.is_scream(action.seat)
         blind_play = isinstance(action, Play) and not self.clued[action.card]
         if isinstance(action, Play | Discard):
@@ -155,6 +157,8 @@ class HGroupPlayer(ClueReading):
             self._good_touch_again(fi if placed else -1, action.seat, blind_play)
         if scream:
             self._move_chop((action.seat + 1) % self.config.players)
+        if sarcastic >= 0:
+            self._sarcastic_discard(sarcastic, action.seat)
 
     # ------------------------------------------------------------------ deciding
 

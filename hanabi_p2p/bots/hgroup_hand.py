@@ -30,6 +30,7 @@ clue reading and of ``HGroupPlayer``)."""
         self.five_stalls = knows(level, Convention.FIVE_STALL)
         self.self_finesses = knows(level, Convention.SELF_FINESSE)
         self.tcms = knows(level, Convention.TRASH_CHOP_MOVE)
+        self.sarcasm = knows(level, Convention.SARCASTIC_DISCARD)
         table = face_table(config)
         self.table: FaceTable = table
         n = config.deck_size

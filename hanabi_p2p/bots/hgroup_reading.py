@@ -73,6 +73,29 @@ class ClueReading(HandModel):
             return False
         return any(self._is_playable(self.public(c)) for c in replica.hands[seat])
 
+    def _sarcastic_face(self, card: int) -> int:
+        """The face a discard of ``card`` gives away as a sarcastic discard (H-group level
+        3), or -1: a clued card everyone knows is exactly a face still needed, let go
+        because another clued card is that face too."""
+        if not self.sarcasm or not self.clued[card]:
+            return -1
+        m = self.public(card)
+        if m & (m - 1) or m & self.board.trash:
+            return -1
+        return m.bit_length() - 1
+
+    def _sarcastic_discard(self, f: int, discarder: int) -> None:
+        """``discarder`` made a sarcastic discard of face ``f``: the one clued card in
+        another hand that may be ``f`` is ``f`` (if several may be, it does not say which)."""
+        bit = 1 << f
+        found = [(seat, c) for seat, hand in enumerate(self.replica.hands) for c in hand
+                 if seat != discarder and self.clued[c] and self.public(c) & bit]
+        if len(found) == 1:
+            seat, c = found[0]
+            self.inf[c] = bit
+            self._known_in[seat] = None
+            self._ctx = None
+
     def _move_chop(self, seat: int) -> None:
         """``seat``'s chop is to be kept: it counts as clued from now on, as a card that
         may need saving (a 5, a last copy, or a 2)."""

@@ -32,6 +32,7 @@ class Convention(Enum):
     FIVE_STALL = "five_stall"  # early game: a 5 clue off the chop is a stall, not a play
     SELF_FINESSE = "self_finesse"  # a play clue nobody else can connect: my own blind card
     ONES_IN_ORDER = "ones_in_order"  # known 1s: chop focus, then fresh, then oldest first
+    SARCASTIC_DISCARD = "sarcastic_discard"  # a known card let go: another clued is that
     TRASH_CHOP_MOVE = "trash_chop_move"  # a clue on known trash only: keep the cards behind
     BLUFF = "bluff"  # a blind play of another playable card, answering a finesse
     SCREAM = "scream"  # a discard instead of a known play, with no token: keep your chop
@@ -42,6 +43,7 @@ LEVEL_OF = {
     Convention.FIVE_STALL: 2,
     Convention.SELF_FINESSE: 2,
     Convention.ONES_IN_ORDER: 3,
+    Convention.SARCASTIC_DISCARD: 3,
     Convention.TRASH_CHOP_MOVE: 4,
     Convention.BLUFF: ABOVE,
     Convention.SCREAM: ABOVE,

@@ -195,7 +195,6 @@ def test_l3_the_last_1_of_a_clue_is_the_oldest_played() -> None:
     assert _plays(s, s.advice(ALICE), ALICE, 5)
 
 
-@_not_yet("sarcastic discards are neither given nor read")
 def test_l3_a_sarcastic_discard_names_the_card_it_leaves() -> None:
     s = Scenario.position(2, ["R3 Y3 G3 Y1 W3", "R4 B4 G4 Y3 Y1"], start=BOB, draws="R1")
     s.clue(BOB, ALICE, "1")  # Alice's slot 4
@@ -371,3 +370,30 @@ def test_l3_clued_1s_are_not_prompted_as_the_1_a_clue_needs() -> None:
     s.clue(BOB, ALICE, "1")  # slots 2 and 3
     s.clue(CATHY, BOB, "red")  # Bob's R2: his own to wait for, not a prompt of Alice's 1s
     assert s.known(ALICE, 2) == ALL_1S
+
+
+def test_l2_a_self_finesse_resolves_once_its_blind_card_plays() -> None:
+    s = Scenario.position(2, ["G1 G2 Y3 B3 W3", "G1 B3 R2 Y3 W3"], start=BOB)
+    s.clue(BOB, ALICE, "2")  # Alice's slot 2 only
+    s.play(ALICE, 1)  # her G1, blind
+    assert s.known(ALICE, 2, level=HGROUP) == {"G2"}
+
+
+def test_l2_no_clue_that_would_read_as_a_wrong_self_finesse_or_play() -> None:
+    # after Bob's green clue on Cathy's G1 (she plays it), a 3 clue on Bob's chop G3 would
+    # read as the playable W3: Alice does not give it
+    s = Scenario.position(3, ["R3 Y2 B4 W4 R4", "G3 G2 G4 R4 G3", "G1 B3 R2 Y3 W3"],
+                          stacks="R1 Y3 B1 W2", start=BOB)
+    s.clue(BOB, CATHY, "green")
+    s.play(CATHY, 1)
+    assert _clue(s, s.advice(ALICE, level=HGROUP)) != (BOB, "3")
+
+
+def test_l3_a_sarcastic_discard_names_no_card_when_several_may_be_it() -> None:
+    # Bob's three clued 2s may each be the B2 Alice lets go: none is singled out
+    s = Scenario.position(2, ["B2 R3 Y3 G3 W3", "W4 G2 B2 R4 W2"], stacks="R1 Y1 B1",
+                          tokens=6)
+    s.clue(ALICE, BOB, "2")
+    s.clue(BOB, ALICE, "blue")
+    s.discard(ALICE, 1)
+    assert all("B2" in s.known(BOB, slot, level=HGROUP) for slot in (2, 3, 5))

@@ -84,6 +84,16 @@ def test_a_self_finesse_is_read_from_level_2_only() -> None:
     assert s.advice(ALICE).action != Play(s._engine(ALICE), s.slot(ALICE, 1))
 
 
+def test_a_sarcastic_discard_is_read_from_level_3_only() -> None:
+    # Bob lets go of his Y1, known exactly, because Alice's clued 1 is the other Y1
+    s = Scenario.position(2, ["R3 Y3 G3 Y1 W3", "R4 B4 G4 Y3 Y1"], start=BOB, draws="R1")
+    s.clue(BOB, ALICE, "1")
+    s.clue(ALICE, BOB, "yellow")
+    s.discard(BOB, 5)
+    assert s.known(ALICE, 4, level=3) == {"Y1"}
+    assert s.known(ALICE, 4, level=2) == {"R1", "Y1", "G1", "B1", "W1"}
+
+
 @pytest.mark.parametrize("level", [0, 6])
 def test_a_level_outside_1_to_5_is_refused(level: int) -> None:
     with pytest.raises(ValueError):
