@@ -257,9 +257,9 @@ class ClueGiving(TurnBase):
             f = p.fi[pending.focus]
             option = next((o for o in pending.options if o.focus_face == f), None)
             if option is not None:
-                if self.clued_faces.get(f, 0):
-                    return None
                 blind = option.card_of(pending.waiting[0])
+                if self.clued_faces.get(f, 0) or not self._answered_with(pending, blind):
+                    return None
                 if (blind is not None and not p.clued[blind] and p.fi[blind] >= 0
                         and self.clued_faces.get(p.fi[blind], 0)):
                     # the blind play would copy a clued card: its holder, reading it by
@@ -341,6 +341,13 @@ class ClueGiving(TurnBase):
                                       card=p.table.cards[missing], focus=p.table.cards[f])
         return self.words(Say.PLAY_CLUE, clue.target, clue=clue, count=plays)
 
+    def _answered_with(self, pending: Pending, card: int | None) -> bool:
+        """Does the player asked to answer ``pending`` play ``card``? The receiver of a
+        self-finesse, who cannot see its focus, may take another way (``self_answer``)."""
+        seat = pending.waiting[0]
+        return (self.p.replica.holder(pending.focus) != seat
+                or self.p.self_answer(pending).card_of(seat) == card)
+
     def _rate_chop_move(self, clue: Clue, meaning: dict[int, int], moved: tuple[int, ...]
                         ) -> tuple[int, int] | None:
         """(value, plays) of a trash chop move: touching trash is its point, and it is
@@ -402,7 +409,7 @@ class ClueGiving(TurnBase):
             self_finesse = p.replica.holder(pending.focus) == pending.waiting[0]
             option = next((o for o in pending.options if o.focus_face == f), None)
             if option is None and self_finesse:
-                option = pending.options[0]  # its receiver cannot see its focus
+                option = p.self_answer(pending)  # its receiver cannot see its focus
             card = option.card_of(pending.waiting[0]) if option is not None else None
             if card is not None and not 1 << p.fi[card] & p.board.playable:
                 misplays += 1

@@ -300,19 +300,29 @@ class ClueReading(HandModel):
     def _self_connections(self, target: int, touched: frozenset[int], base: int,
                           queued: tuple[int, ...]) -> tuple[Connection, ...]:
         """A self-finesse's ways: the focus (faces ``base``) is one above a firework's next
-        card, and ``target``'s newest card the clue leaves unclued is that card."""
-        card = next((c for c in self.replica.hands[target]
-                     if not self.clued[c] and c not in touched), None)
-        if card is None:
-            return ()
+        card, and ``target`` holds that card: a clued card of its own that may be it (a
+        self-prompt, first), else its newest card the clue leaves unclued."""
+        hand = self.replica.hands[target]
+        finesse = next((c for c in hand if not self.clued[c] and c not in touched), None)
         out = []
         for s, top in enumerate(queued):
             if top + 2 > RANKS_PER_SUIT or top != self.fw[s]:
                 continue
             missing = s * RANKS_PER_SUIT + top
-            if base >> (missing + 1) & 1:
+            if not base >> (missing + 1) & 1:
+                continue
+            card = next((c for c in hand if self.clued[c] and c not in touched
+                         and self.public(c) >> missing & 1), finesse)
+            if card is not None:
                 out.append(Connection(missing, missing + 1, ((target, card),)))
         return tuple(out)
+
+    def self_answer(self, pending: Pending) -> Connection:
+        """The way a self-finesse's receiver, who cannot see its focus, takes: a self-prompt
+        if one may be meant, else the blind play."""
+        seat = pending.waiting[0]
+        return next((o for o in pending.options if self.clued[o.cards[0][1]]
+                     and o.card_of(seat) is not None), pending.options[0])
 
     def answer_to(self, pending: Pending) -> Connection | None:
         """Must this seat (the first still asked) answer ``pending``? It sees the focus:
@@ -321,7 +331,7 @@ class ClueReading(HandModel):
         A focus in this seat's own hand is a self-finesse: every way asks for the same
         card, which it plays without seeing the focus."""
         if self.replica.holder(pending.focus) == self.seat:
-            return pending.options[0]
+            return self.self_answer(pending)
         f = self.fi[pending.focus]
         option = next((o for o in pending.options if o.focus_face == f), None)
         if option is None or option.card_of(self.seat) is None:

@@ -397,3 +397,26 @@ def test_l3_a_sarcastic_discard_names_no_card_when_several_may_be_it() -> None:
     s.clue(BOB, ALICE, "blue")
     s.discard(ALICE, 1)
     assert all("B2" in s.known(BOB, slot, level=HGROUP) for slot in (2, 3, 5))
+
+
+def test_l5_a_finesse_not_answered_was_a_direct_play_clue() -> None:
+    # Bob's green clue on Alice's slot 2 is her G1, or a G2 with Cathy's G1 in between;
+    # Cathy discards instead of playing: it was the G1
+    s = Scenario.position(3, ["R3 G1 Y4 B4 W4", "R4 R4 G4 R5 B4", "G1 B3 R2 Y3 W3"],
+                          start=BOB)
+    s.clue(BOB, ALICE, "green")
+    assert s.known(ALICE, 2) == {"G1", "G2"}
+    s.discard(CATHY, 5)
+    assert s.known(ALICE, 2) == {"G1"}
+
+
+def test_l5_a_clue_that_connects_through_the_receivers_own_clued_card() -> None:
+    # Alice's clued 1 (slot 4) and then a 2 on her slot 3: no 2 is playable, nobody between
+    # can hold the 1 it needs, so it builds on her own 1; once that plays as G1, it is G2
+    s = Scenario.position(3, ["R3 Y3 G2 G1 W3", "R4 R4 G4 R5 B4", "G3 B3 R2 Y3 W3"],
+                          start=BOB)
+    s.clue(BOB, ALICE, "1")
+    s.clue(CATHY, ALICE, "2")
+    assert _plays(s, s.advice(ALICE, level=HGROUP), ALICE, 4)
+    s.play(ALICE, 4)
+    assert s.known(ALICE, 4, level=HGROUP) == {"G2"}

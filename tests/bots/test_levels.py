@@ -29,7 +29,9 @@ def _reasons_and_bluffs(level: int | None, players: int, seeds: range) -> tuple[
             advice = live[seat].advise(table.views[seat])
             reasons.add(advice.reason)
             action = advice.action
-            if advice.reason is Reason.ANSWER and isinstance(action, Play):
+            # (a self-finesse's answer names no card: its player cannot see which it is)
+            if (advice.reason is Reason.ANSWER and isinstance(action, Play)
+                    and advice.words.card is not None):
                 bluffs += table.full.faces[action.card] != advice.words.card
             table.apply(action)
     return reasons, bluffs
