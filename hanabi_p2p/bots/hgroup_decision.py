@@ -231,7 +231,7 @@ class _Decision(Saves):
         best_advice = advice
         candidates: list[TurnAction] = []
         for c, m in p._mine():
-            if p._is_playable(m) and c not in self.avoid:
+            if p._is_playable(m) and c not in self.avoid and not self._waits(c, m):
                 candidates.append(Play(p.seat, c))
         if rep.clue_tokens > 0:
             stall: tuple[int, Clue] | None = None  # the best clue that gets nothing played
@@ -311,7 +311,7 @@ class _Decision(Saves):
         best: tuple[tuple[int, int, int, int], int] | None = None
         ones = p.table.rank_mask[1]
         for slot, (c, m) in enumerate(mine):
-            if p._is_playable(m) and c not in self.avoid:
+            if p._is_playable(m) and c not in self.avoid and not self._waits(c, m):
                 rank = min(p.rank_of[f] for f in _bits(m))
                 if p.ones_in_order and m & ~ones == 0:
                     # 1s known only as 1s go in the order people play them: the one a
@@ -330,6 +330,25 @@ class _Decision(Saves):
         slot = self.rep.hands[p.seat].index(c) + 1
         return Advice(Play(p.seat, c), Reason.PLAY_KNOWN,
                       self.words(Say.PLAY_KNOWN, slot=slot))
+
+    def _waits(self, c: int, m: int) -> bool:
+        """Is my card ``c``, read as exactly ``m``, the focus of a reverse finesse (level
+        2): since my last turn a clue made it read as X, and a player after me and before
+        that clue's giver holds X as its newest unclued card? That player plays X first
+        (to it the clue is a finesse), and my card is the one after X: I wait a turn."""
+        p = self.p
+        if not p.reverse_finesses or m & (m - 1):
+            return False
+        giver = self.recent_givers().get(c)
+        if giver is None:
+            return False
+        n = p.config.players
+        x = m.bit_length() - 1
+        for k in range(1, (giver - p.seat) % n):
+            blind = p.finesse_position((p.seat + k) % n)
+            if blind is not None and p.fi[blind] == x:
+                return True
+        return False
 
     def _unlocks(self, m: int) -> int:
         """How many cards clued in other hands a play of one of the faces ``m`` brings

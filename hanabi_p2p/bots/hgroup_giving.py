@@ -37,17 +37,7 @@ class ClueGiving(TurnBase):
         p = self.p
         rep = self.rep
         players = p.config.players
-        givers: dict[int, int] = {}  # card touched by a clue since my last turn -> giver
-        turns = 0
-        for action in reversed(rep.history):
-            if isinstance(action, Move):
-                continue
-            if action.seat == p.seat or turns >= players - 1:
-                break
-            turns += 1
-            if isinstance(action, Clue):
-                for c in action.touched or ():
-                    givers.setdefault(c, action.seat)  # (the latest clue on it)
+        givers = self.recent_givers()
         mine = p.finesse_position(p.seat)
         if not givers or mine is None or mine in self.avoid:
             return None
@@ -75,6 +65,47 @@ class ClueGiving(TurnBase):
                                          slot=hand_mine.index(mine) + 1,
                                          card=p.table.cards[x], focus=p.table.cards[f]))
         return None
+
+    def recent_givers(self) -> dict[int, int]:
+        """Each card a clue touched since my last turn, and who gave that clue (the latest)."""
+        if self._givers is not None:
+            return self._givers
+        p = self.p
+        givers: dict[int, int] = {}
+        turns = 0
+        for action in reversed(self.rep.history):
+            if isinstance(action, Move):
+                continue
+            if action.seat == p.seat or turns >= p.config.players - 1:
+                break
+            turns += 1
+            if isinstance(action, Clue):
+                for c in action.touched or ():
+                    givers.setdefault(c, action.seat)
+        self._givers = givers
+        return givers
+
+    def _as_reverse_finesse(self, clue: Clue, meaning: dict[int, int],
+                            pending: Pending | None) -> tuple[dict[int, int], int | None]:
+        """``meaning`` (how ``clue`` reads) and its focus if it is a reverse
+        finesse (level 2) where it is one: a touched card reads as exactly a playable X
+        but is the card after it, and a player after the receiver and before me holds X
+        as its newest unclued card. The receiver, seeing that, waits; that player, seeing
+        the card is not X, plays X blind (_late_finesse); the card then reads as it is."""
+        p = self.p
+        if pending is not None or not p.reverse_finesses:
+            return meaning, None
+        n = p.config.players
+        for c, m in meaning.items():
+            f = p.fi[c]
+            if (p.clued[c] or f <= 0 or m != 1 << (f - 1) or p.rank_of[f] == 1
+                    or not m & p.board.playable):
+                continue
+            for k in range(1, (p.seat - clue.target) % n):
+                blind = p.finesse_position((clue.target + k) % n)
+                if blind is not None and p.fi[blind] == f - 1:
+                    return {**meaning, c: 1 << f}, c
+        return meaning, None
 
     def _fix(self) -> Advice | None:
         """Someone reads a clued card as playable and it is not (a clue was misread or
@@ -190,7 +221,9 @@ class ClueGiving(TurnBase):
         if p.pending is not None:
             return False  # one question at a time
         chain = p._chain(clue)
-        if not chain:
+        # (a self-finesse or a reverse finesse needs nobody between: a looser bound then)
+        loose = p.self_finesses or p.reverse_finesses
+        if not chain and not loose:
             return False
         touched = clue.touched or frozenset()
         chop = p.chop(clue.target)
@@ -201,6 +234,8 @@ class ClueGiving(TurnBase):
         elif next((c for c in self.rep.hands[clue.target] if c in touched and not clued[c]),
                   None) != card:
             return False
+        if loose:
+            return True
         missing = face - 1
         fi = p.fi
         for seat in chain:
@@ -281,6 +316,9 @@ class ClueGiving(TurnBase):
                     return None  # a copy of the focus where an answer would come from
                 meaning[pending.focus] &= ~pending.connected
         finessed = pending.focus if pending is not None and plays and not bluffed else None
+        meaning, reverse = self._as_reverse_finesse(clue, meaning, pending)
+        plays += reverse is not None  # (its blind card)
+        finessed = finessed if reverse is None else reverse
         self._meanings[id(clue)] = meaning
         seen_here: set[int] = set()
         not_eventual = ~self.eventual

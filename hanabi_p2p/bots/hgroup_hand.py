@@ -29,6 +29,7 @@ clue reading and of ``HGroupPlayer``)."""
         self.ones_in_order = knows(level, Convention.ONES_IN_ORDER)
         self.five_stalls = knows(level, Convention.FIVE_STALL)
         self.self_finesses = knows(level, Convention.SELF_FINESSE)
+        self.reverse_finesses = knows(level, Convention.REVERSE_FINESSE)
         self.tcms = knows(level, Convention.TRASH_CHOP_MOVE)
         self.sarcasm = knows(level, Convention.SARCASTIC_DISCARD)
         table = face_table(config)

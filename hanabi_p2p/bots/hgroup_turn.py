@@ -32,6 +32,7 @@ class TurnBase:
         self.rep = player.replica
         self.known, self.queued, _, _, self.eventual = player._context()
         self._busy: dict[int, bool] = {}
+        self._givers: dict[int, int] | None = None  # see ClueGiving.recent_givers
         self._clues: list[Clue] | None = None
         self._ratings: dict[int, tuple[int, int] | None] = {}
         # what a rated clue tells its receiver, as the rating read it (for the end-game plan)

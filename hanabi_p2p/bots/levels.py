@@ -31,6 +31,7 @@ class Convention(Enum):
 
     FIVE_STALL = "five_stall"  # early game: a 5 clue off the chop is a stall, not a play
     SELF_FINESSE = "self_finesse"  # a play clue nobody else can connect: my own blind card
+    REVERSE_FINESSE = "reverse_finesse"  # the card a focus needs, held after its receiver
     ONES_IN_ORDER = "ones_in_order"  # known 1s: chop focus, then fresh, then oldest first
     SARCASTIC_DISCARD = "sarcastic_discard"  # a known card let go: another clued is that
     TRASH_CHOP_MOVE = "trash_chop_move"  # a clue on known trash only: keep the cards behind
@@ -42,6 +43,7 @@ class Convention(Enum):
 LEVEL_OF = {
     Convention.FIVE_STALL: 2,
     Convention.SELF_FINESSE: 2,
+    Convention.REVERSE_FINESSE: 2,
     Convention.ONES_IN_ORDER: 3,
     Convention.SARCASTIC_DISCARD: 3,
     Convention.TRASH_CHOP_MOVE: 4,
@@ -55,7 +57,8 @@ LEVEL_OF = {
 # on 300 paired games per table size of bench/bots.py's tuning seeds (offset 200,000), self-
 # finesses 2p -0.27 ± 0.13, trash chop moves 5p -0.20 ± 0.05. A table that picks a level
 # uses them (people give them).
-SELF_PLAY_SKIPS = frozenset({Convention.SELF_FINESSE, Convention.TRASH_CHOP_MOVE})
+SELF_PLAY_SKIPS = frozenset({Convention.SELF_FINESSE, Convention.REVERSE_FINESSE,
+                             Convention.TRASH_CHOP_MOVE})
 
 
 def knows(level: int | None, convention: Convention) -> bool:

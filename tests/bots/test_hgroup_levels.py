@@ -113,13 +113,16 @@ def test_l1_a_playable_card_on_a_chop_that_would_go_gets_a_play_clue_first() -> 
 # ------------------------------------------------------------------ level 2: finesses
 
 
-@_not_yet("reverse finesses are not given (a finesse asks only the first player after the"
-          " giver: MAX_CHAIN)")
 def test_l2_a_reverse_finesse_on_the_player_after_the_receiver_is_given() -> None:
     s = Scenario.position(3, ["R3 Y3 G3 B3 W3", "G5 B1 R2 R3 G2", "B2 W1 W2 Y4 B3"],
                           stacks="W1", tokens=0, start=CATHY, draws="G1")
     s.discard(CATHY, 5)
-    assert _clue(s, s.advice(ALICE)) == (BOB, "green")
+    advice = s.advice(ALICE, level=HGROUP)
+    assert _clue(s, advice) == (BOB, "green")
+    s.take(advice.action)
+    assert not _plays(s, s.advice(BOB, level=HGROUP), BOB, 5)  # Bob waits for Cathy's G1
+    s.discard(BOB, 4)
+    assert _plays(s, s.advice(CATHY, level=HGROUP), CATHY, 1)
 
 
 def test_l2_a_finesse_on_the_second_player_after_the_giver_is_played_into() -> None:

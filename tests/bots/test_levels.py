@@ -8,8 +8,8 @@ from scenario import Scenario
 
 from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason
 from hanabi_p2p.bots.levels import HIGHEST_LEVEL, check_level
-from hanabi_p2p.rules.actions import Play
-from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.rules.actions import Clue, Play
+from hanabi_p2p.rules.cards import GameConfig, Suit
 
 ALICE, BOB, CATHY = 0, 1, 2
 
@@ -94,6 +94,21 @@ def test_a_sarcastic_discard_is_read_from_level_3_only() -> None:
     s.discard(BOB, 5)
     assert s.known(ALICE, 4, level=3) == {"Y1"}
     assert s.known(ALICE, 4, level=2) == {"R1", "Y1", "G1", "B1", "W1"}
+
+
+def test_a_reverse_finesse_is_given_and_waited_for_from_level_2_only() -> None:
+    # Bob's chop G2 needs the G1 Cathy has just drawn (Cathy plays after Bob): at level 2
+    # Alice clues green and Bob waits; a level-1 Bob would play it as the G1 at once
+    s = Scenario.position(3, ["R3 Y3 G3 B3 W3", "G5 B1 R2 R3 G2", "B2 W1 W2 Y4 B3"],
+                          stacks="W1", tokens=0, start=CATHY, draws="G1")
+    s.discard(CATHY, 5)
+    green = s.advice(ALICE, level=2).action
+    assert isinstance(green, Clue) and green.colour is Suit.GREEN
+    assert s.advice(ALICE, level=1).action != green
+    s.take(green)
+    chop = Play(s._engine(BOB), s.slot(BOB, 5))
+    assert s.advice(BOB, level=2).action != chop
+    assert s.advice(BOB, level=1).action == chop
 
 
 @pytest.mark.parametrize("level", [0, 6])
