@@ -30,10 +30,11 @@ class ClueGiving(TurnBase):
     def _late_finesse(self) -> Advice | None:
         """A clue given since my last turn made another player's card read as exactly a
         playable card X, while I see it is the card after X, and no copy of X is anywhere I
-        can see: the giver, following the conventions, meant a finesse on me (a reverse
-        finesse, or one on a player further than the first after the giver, which our
-        player never asks: MAX_CHAIN). X is my finesse position: I blind-play it; everyone
-        then reads that card as the next one (_good_touch_again's delayed finesse)."""
+        can see (nor is X another player's newest unclued card): the giver, following the
+        conventions, meant a finesse on me (a reverse finesse, or one on a player further
+        than the first after the giver, which our player never asks: MAX_CHAIN). X is my
+        finesse position: I blind-play it; everyone then reads that card as the next one
+        (_good_touch_again's delayed finesse)."""
         p = self.p
         rep = self.rep
         players = p.config.players
@@ -54,8 +55,8 @@ class ClueGiving(TurnBase):
                         or f != m.bit_length() - 1 + 1 or p.rank_of[f] == 1):
                     continue
                 x = f - 1
-                if p.table.copies[x] - p.seen[x] <= 0:
-                    continue  # every copy of X is in sight: not in my hand
+                if p.table.copies[x] - p.seen[x] <= 0 or self._finesse_card_elsewhere(x):
+                    continue  # every copy of X is in sight, or another blind-plays it
                 hand_mine = rep.hands[p.seat]
                 # the receiver plays before me from the giver on: it waits for my card
                 giver = givers[c]
@@ -65,6 +66,17 @@ class ClueGiving(TurnBase):
                                          slot=hand_mine.index(mine) + 1,
                                          card=p.table.cards[x], focus=p.table.cards[f]))
         return None
+
+    def _finesse_card_elsewhere(self, x: int) -> bool:
+        """Does another player hold face ``x`` as its newest unclued card? Then a finesse
+        asking for ``x`` is on that player, who sees the focus as I do, not on me."""
+        p = self.p
+        for seat in range(p.config.players):
+            if seat != p.seat:
+                blind = p.finesse_position(seat)
+                if blind is not None and p.fi[blind] == x:
+                    return True
+        return False
 
     def recent_givers(self) -> dict[int, int]:
         """Each card a clue touched since my last turn, and who gave that clue (the latest)."""
