@@ -423,3 +423,13 @@ def test_l5_a_clue_that_connects_through_the_receivers_own_clued_card() -> None:
     assert _plays(s, s.advice(ALICE, level=HGROUP), ALICE, 4)
     s.play(ALICE, 4)
     assert s.known(ALICE, 4, level=HGROUP) == {"G2"}
+
+
+def test_l2_no_self_finesse_that_another_reading_would_take_for_a_prompt() -> None:
+    # Donald has played his R1 and drawn a Y3 onto his Y2; a 3 clue on it would need that Y2
+    # played blind first, while his clued R5 may read as the R2 a red 3 needs: not given
+    s = Scenario.position(4, ["G2 W3 B1 Y4", "R3 B4 G4 W1", "B2 B3 W1 G3", "Y2 B2 R5 R1"],
+                          stacks="Y1", start=CATHY, draws="Y3")
+    s.clue(CATHY, DONALD, "red")
+    s.play(DONALD, 4)
+    assert _clue(s, s.advice(ALICE, level=HGROUP)) != (DONALD, "3")
