@@ -118,6 +118,40 @@ def test_l1_at_two_players_a_playable_card_on_a_chop_gets_a_play_clue_first() ->
     assert _clue(s, s.advice(ALICE)) == (BOB, "3")
 
 
+def test_l1_a_colour_play_clue_on_one_card_is_the_card_its_firework_needs() -> None:
+    s = Scenario.position(2, ["R3 Y3 G3 B3 W3", "G4 R1 B5 W2 Y1"])
+    s.clue(ALICE, BOB, "red")
+    assert s.known(BOB, 2) == {"R1"}
+
+
+def test_l1_a_colour_play_clue_on_several_cards_focuses_the_newest() -> None:
+    s = Scenario.position(2, ["Y3 G3 B3 W3 W4", "R1 R4 R3 W2 Y1"])
+    s.clue(ALICE, BOB, "red")
+    assert s.known(BOB, 1) == {"R1"}
+
+
+def test_l1_a_colour_play_clue_on_the_chop_focuses_the_chop() -> None:
+    s = Scenario.position(2, ["Y3 G3 B3 W3 W4", "R3 R4 W2 B5 R1"])
+    s.clue(ALICE, BOB, "red")
+    assert s.known(BOB, 5) == {"R1"}
+
+
+def test_l1_a_colour_play_clue_on_a_started_firework_is_its_next_card() -> None:
+    s = Scenario.position(2, ["Y2 G3 B3 W3 W4", "W2 B5 R3 Y4 Y3"], stacks="R2")
+    s.clue(ALICE, BOB, "red")
+    assert s.known(BOB, 3) == {"R3"}
+
+
+def test_l1_a_colour_play_clue_builds_on_a_card_clued_in_another_hand() -> None:
+    # Cathy's R1 is clued first: Bob's red card is then the R2
+    s = Scenario.position(3, ["Y3 G3 B3 W3 W5", "W2 B5 R2 Y4 Y3", "G1 R1 G4 Y2 B2"],
+                          start=BOB)
+    s.clue(BOB, CATHY, "red")
+    s.clue(CATHY, ALICE, "5")
+    s.clue(ALICE, BOB, "red")
+    assert s.known(BOB, 3) == {"R2"}
+
+
 # ------------------------------------------------------------------ level 2: finesses
 
 
