@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bots.py --players 3 --games 2000 [--variant standard]
                                    [--seeds reporting|tuning] [--seed 0] [--bot hgroup]
-                                   [--option NAME] [--losses]
+                                   [--option NAME] [--losses] [--level N]
 
 ``--players`` takes one or more table sizes. Game ``i`` of a table size shuffles its deck
 with ``random.Random(start + seed + i)``, where ``start`` is the first seed of the chosen
@@ -17,6 +17,8 @@ Two seed ranges, so that no figure we report flatters a constant tuned on it:
   figures we publish (README, issues, closing notes). No constant is chosen on these: a
   change tuned on a reporting seed would make the reported figure optimistic again.
 
+``--level N`` has the convention player follow H-group level N (bots/levels.py; default:
+every convention it knows but those it skips among computer players).
 ``--seed`` is an offset inside the range; a run that would leave its range is refused.
 Per table size it prints the mean score under both scoring rules (the rulebook's, where a
 strikeout scores 0, and "fireworks kept", where it scores the fireworks on the table), the
@@ -49,6 +51,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 
 from hanabi_p2p.bots import BotKind, make_player
+from hanabi_p2p.bots.levels import LEVELS
 from hanabi_p2p.rules.actions import Discard, Play
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import End, GameState
@@ -86,7 +89,8 @@ class TableFigures:
 
 
 def play_game(config: GameConfig, seed: int, kind: BotKind,
-              losses: Counter[str] | None = None) -> tuple[GameState, float, float]:
+              losses: Counter[str] | None = None,
+              level: int | None = None) -> tuple[GameState, float, float]:
     """One self-play game; returns the final state and its slowest decision (seconds, wall
     clock and CPU time). With ``losses``, adds to it where this game's missing points went
     (see the module's docstring)."""
@@ -94,7 +98,7 @@ def play_game(config: GameConfig, seed: int, kind: BotKind,
     faces = config.deck_faces()
     rng.shuffle(faces)
     state = GameState(config, faces)
-    seats = [make_player(kind, config, seat) for seat in range(config.players)]
+    seats = [make_player(kind, config, seat, level) for seat in range(config.players)]
     slowest = slowest_cpu = 0.0
     # face index -> how its last copy to leave the game went (when losses are counted)
     last_gone: dict[int, str] = {}
@@ -149,7 +153,7 @@ def _stderr(values: list[int]) -> float:
 
 
 def measure(config: GameConfig, games: int, seed: int, kind: BotKind,
-            losses: Counter[str] | None = None) -> TableFigures:
+            losses: Counter[str] | None = None, level: int | None = None) -> TableFigures:
     scores: list[int] = []
     kept: list[int] = []
     perfect = strikeouts = 0
@@ -157,7 +161,7 @@ def measure(config: GameConfig, games: int, seed: int, kind: BotKind,
     start = time.perf_counter()
     cpu_start = time.process_time()
     for i in range(games):
-        state, worst, worst_cpu = play_game(config, seed + i, kind, losses)
+        state, worst, worst_cpu = play_game(config, seed + i, kind, losses, level)
         slowest = max(slowest, worst)
         slowest_cpu = max(slowest_cpu, worst_cpu)
         scores.append(state.score)
@@ -193,6 +197,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="the first game's offset in it")
     parser.add_argument("--bot", choices=[k.value for k in BotKind], default=BotKind.HGROUP.value)
     parser.add_argument("--option", action="append", default=[])
+    parser.add_argument("--level", type=int, choices=list(LEVELS), default=None,
+                        help="the H-group level the convention player follows")
     parser.add_argument("--losses", action="store_true",
                         help="say where the points short of the maximum went")
     args = parser.parse_args()
@@ -203,14 +209,15 @@ def main() -> None:
         parser.error(str(e))
     rows: list[TableFigures] = []
     losses_by_table: dict[int, dict[str, float]] = {}
-    print(f"bot {kind.value}, {args.variant} {' '.join(args.option)}, {args.games} games "
+    level = "" if args.level is None else f" level {args.level},"
+    print(f"bot {kind.value},{level} {args.variant} {' '.join(args.option)}, {args.games} games "
           f"per table size, {args.seeds} seeds {seed}..{seed + args.games - 1}")
     print("players  score(0 on strikeout)   fireworks kept   perfect  strikeout  games/s"
           " (per CPU s)  slowest decision (CPU)")
     for players in args.players:
         config = GameConfig.from_names(players, args.variant, args.option)
         losses: Counter[str] | None = Counter() if args.losses else None
-        row = measure(config, args.games, seed, kind, losses)
+        row = measure(config, args.games, seed, kind, losses, args.level)
         rows.append(row)
         print(f"{players:7}  {row.mean:6.2f} ± {row.stderr:5.3f}        "
               f"{row.mean_kept:6.2f} ± {row.stderr_kept:5.3f}  {row.perfect_rate:7.1%}  "
@@ -221,7 +228,7 @@ def main() -> None:
             losses_by_table[players] = per_game
             print("         points lost a game: "
                   + ", ".join(f"{k} {v:.3f}" for k, v in per_game.items()))
-    out: dict[str, object] = {"bot": kind.value, "variant": args.variant,
+    out: dict[str, object] = {"bot": kind.value, "level": args.level, "variant": args.variant,
                               "options": args.option, "seeds": args.seeds, "seed": seed,
                               "tables": [asdict(r) for r in rows]}
     if args.losses:

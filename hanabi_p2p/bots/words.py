@@ -32,6 +32,21 @@ class Say(Enum):
     FINESSE_OR_BLUFF = N_("play slot {slot}: the last clue points at {holder}'s {focus}, "
                           "which needs {missing} first, and my newest unclued card must be "
                           "it — a finesse, or a bluff if it is another playable card")
+    SELF_FINESSE = N_("play slot {slot}: the clue on my slot {count} cannot mean that card "
+                      "as it is and nobody else can hold the card it needs, so my newest "
+                      "unclued card must be it — a self-finesse")
+    REVERSE_FINESSE = N_("play slot {slot}: {holder}'s {focus} needs {missing} first and "
+                         "nobody else can hold it, so {holder} waits for my newest unclued "
+                         "card to be it — a reverse finesse on me")
+    FINESSE_GIVEN = N_("clue {player} {clue}: their {focus} needs {missing} first, and "
+                       "{other} holds it as their newest unclued card — a finesse on "
+                       "{other}: {other} plays it blind, then {player} plays the {focus}")
+    PROMPT_GIVEN = N_("clue {player} {clue}: their {focus} needs {missing} first, and "
+                      "{other} holds it clued — a prompt: {other} plays it, then {player} "
+                      "plays the {focus}")
+    SELF_FINESSE_GIVEN = N_("clue {player} {clue}: their {focus} needs {missing} first, "
+                            "their own newest unclued card — a self-finesse: {player} plays "
+                            "that one blind first, then the {focus}")
     GAMBLE = N_("play slot {slot}: my last turn, and it is playable with chance {percent}%; "
                 "a misplay now costs only a fuse")
     GAMBLE_EARLY = N_("play slot {slot}: the deck is nearly out and it is playable with chance "
@@ -97,16 +112,20 @@ class Words(NamedTuple):
     card: Card | None = None
     focus: Card | None = None
     number: int = 0  # cards played (a play clue), or a chance in percent (a gamble)
+    other: int = 0  # a second player named (who answers a finesse or prompt)
+    other_name: str | None = None  # that player's name; None: "seat 3"
 
     def render(self) -> str:
         template = _play_clue(self.number) if self.say is Say.PLAY_CLUE else _(self.say.value)
         # a name comes from a peer: shown only once made safe for a terminal
         player = (_("seat {number}").format(number=self.seat + 1) if self.player is None
                   else safe_name(self.player))
+        other = (_("seat {number}").format(number=self.other + 1) if self.other_name is None
+                 else safe_name(self.other_name))
         return template.format(
             slot=self.slot, player=player, holder=player,
             clue=_clue_word(self.clue), card=self.card, missing=self.card,
-            focus=self.focus, count=self.number, percent=self.number,
+            focus=self.focus, count=self.number, percent=self.number, other=other,
         )
 
 

@@ -226,22 +226,23 @@ class Scenario:
     def take(self, action: TurnAction) -> None:
         self.table.apply(action)
 
-    def player(self) -> HGroupPlayer:
-        """The convention player of the seat to move, caught up with the game."""
+    def player(self, level: int | None = None) -> HGroupPlayer:
+        """The convention player of the seat to move (at H-group ``level``; default: with
+        every convention it knows), caught up with the game."""
         mover = self.state.current_seat
-        player = HGroupPlayer(self.config, mover)
+        player = HGroupPlayer(self.config, mover, level)
         player.sync(self.table.views[mover])
         return player
 
-    def chop(self, seat: int) -> int | None:
-        """The slot of ``seat``'s chop, as everyone sees it."""
+    def chop(self, seat: int, level: int | None = None) -> int | None:
+        """The slot of ``seat``'s chop, as everyone sees it (at H-group ``level``)."""
         hand = self.state.hands[self._engine(seat)]
-        chop = self.player().chop(self._engine(seat))
+        chop = self.player(level).chop(self._engine(seat))
         return None if chop is None else hand.index(chop) + 1
 
-    def known(self, seat: int, slot: int) -> set[str]:
+    def known(self, seat: int, slot: int, level: int | None = None) -> set[str]:
         """What everyone knows the card in ``slot`` of ``seat`` is (clues and conventions),
-        as the player of the seat to move reads it."""
-        player = self.player()
+        as the player of the seat to move reads it (at H-group ``level``)."""
+        player = self.player(level)
         mask = player.public(self.slot(seat, slot))
         return {str(face) for i, face in enumerate(player.table.cards) if mask >> i & 1}

@@ -9,8 +9,11 @@ import pytest
 from scenario import NAMES, Scenario
 
 from hanabi_p2p import i18n
-from hanabi_p2p.bots.hgroup import Reason, choose_action, explain
+from hanabi_p2p.bots.errors import NotItsTurn
+from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason, _Decision, choose_action, explain
 from hanabi_p2p.errors import IllegalAction
+from hanabi_p2p.rules.actions import Clue
+from hanabi_p2p.rules.cards import Suit
 
 
 def test_explain_gives_the_action_choose_action_takes_and_names_the_players() -> None:
@@ -25,8 +28,10 @@ def test_explain_gives_the_action_choose_action_takes_and_names_the_players() ->
 
 def test_explain_refuses_a_seat_that_is_not_to_move() -> None:
     s = Scenario(3, ["R3 Y3 G4 B4 W3", "R3 G4 Y2 B4 W5", "Y3 B3 G3 W4 R4"])
-    with pytest.raises(IllegalAction, match="cannot act now"):
+    with pytest.raises(NotItsTurn, match="cannot act now") as raised:
         explain(s.table.views[1], 1)
+    assert raised.value.seat == 1
+    assert isinstance(raised.value, IllegalAction)  # what callers that catch those expect
 
 
 @pytest.fixture
@@ -56,7 +61,7 @@ def test_the_advice_is_in_the_language_chosen_with_the_tables_colour_words(
 def test_italian_play_clue_finesse_and_discard_have_no_english(italian: None) -> None:
     s = Scenario(3, ["G3 Y3 B4 W3 Y4", "R1 G4 B3 W4 Y4", "R2 G4 B3 W4 G3"])
     clue = s.advice(0)
-    assert "fa giocare 2 carte — un'informazione di gioco" in clue.text
+    assert "un'impasse su Bob: Bob la gioca alla cieca, poi Cathy gioca la carta R2" in clue.text
     s.take(clue.action)
     answer = s.advice(1).text
     assert "impasse" in answer and "posizione 1" in answer and "R2 di Cathy" in answer
@@ -79,3 +84,41 @@ def test_a_player_name_from_a_peer_is_made_safe_for_the_terminal() -> None:
     text = explain(s.table.views[0], 0, ["Alice", "Bob\x1b[2J\x07", "Cathy"]).text
     assert "\x1b" not in text and "\x07" not in text
     assert text.startswith("clue Bob")
+
+
+def _play_clue_text(s: Scenario, target: int, colour: Suit | None, rank: int | None,
+                    level: int | None = None) -> str:
+    """What the coach of the seat to move says of its play clue to ``target``."""
+    mover = s.state.current_seat
+    player = HGroupPlayer(s.config, mover, level)
+    player.sync(s.table.views[mover])
+    decision = _Decision(player, s.names(), frozenset())
+    clue = next(c for c in decision.clues() if c.target == target
+                and c.colour is colour and c.rank == rank)
+    rated = decision._rate_clue(clue)
+    assert rated is not None and rated[1] > 0
+    return decision._play_clue_words(clue, rated[1]).render()
+
+
+def test_the_coach_names_a_finesse_it_gives_and_who_plays_first() -> None:
+    # Bob's newest card is the R1 that Cathy's R2 needs
+    s = Scenario(3, ["Y3 Y3 G3 B3 W3", "R1 G4 Y4 B4 W4", "R2 B3 G3 Y4 W4"])
+    assert _play_clue_text(s, 2, Suit.RED, None) == (
+        "clue Cathy red: their R2 needs R1 first, and Bob holds it as their newest unclued"
+        " card — a finesse on Bob: Bob plays it blind, then Cathy plays the R2")
+
+
+def test_the_coach_names_a_prompt_it_gives() -> None:
+    s = Scenario(3, ["Y3 Y3 G3 B3 W3", "G4 R1 Y4 B4 W4", "R2 B3 G3 Y4 W4"])
+    s.take(Clue(0, 1, None, 1))  # Bob's R1, known a 1
+    s.take(Clue(1, 0, Suit.YELLOW, None))
+    s.take(Clue(2, 0, Suit.GREEN, None))
+    assert "a prompt: Bob plays it, then Cathy plays the R2" in _play_clue_text(
+        s, 2, Suit.RED, None)
+
+
+def test_the_coach_names_a_self_finesse_it_gives() -> None:
+    s = Scenario(2, ["Y3 Y3 G3 B3 W3", "G1 G2 Y4 B4 W4"])
+    assert _play_clue_text(s, 1, None, 2, level=2) == (
+        "clue Bob 2: their G2 needs G1 first, their own newest unclued card — a"
+        " self-finesse: Bob plays that one blind first, then the G2")

@@ -59,3 +59,21 @@ def test_a_new_game_never_reuses_the_replica_of_an_old_one() -> None:
         fresh = HGroupPlayer(config, 0).advise(state, None).action
         assert choose_action(state, 0) == fresh, seed
         del state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_at_level_5_blind_and_mid_game_players_decide_alike(players: int) -> None:
+    """The conventions a table that picks a level reads (self-finesses, trash chop moves,
+    sarcastic discards, 5 stalls) use only what the seat can know too: the same action from
+    the blind replica as from the full game, and from a player started mid-game."""
+    config = GameConfig(players)
+    for seed in range(3):
+        table = BlindTable(config, shuffled(config, 1000 + seed))
+        live = [HGroupPlayer(config, seat, 5) for seat in range(players)]
+        while not table.full.over:
+            seat = table.full.current_seat
+            action = live[seat].act(table.views[seat])
+            assert choose_action(table.full, seat, 5) == action
+            if table.full.turn % 5 == 2:
+                assert HGroupPlayer(config, seat, 5).act(table.views[seat]) == action
+            table.apply(action)

@@ -1,0 +1,187 @@
+"""The convention player's public facts and their types: why it acts (``Reason``, ``Advice``), what
+the fireworks and the clued cards mean (``Board``, ``Context``, cached and shared by every
+seat), and a clue waiting for a prompt or finesse to be answered (``Pending``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from typing import NamedTuple
+
+from hanabi_p2p.bots.hgroup_tuning import MAX_CHAIN
+from hanabi_p2p.bots.words import Words
+from hanabi_p2p.rules.actions import TurnAction
+from hanabi_p2p.rules.faces import RANKS_PER_SUIT, FaceTable
+
+
+class Reason(str, Enum):
+    """Why the player took its action (``Advice.text`` says it in words)."""
+
+    PLAY_KNOWN = "play_known"
+    ANSWER = "answer"  # a prompt or a finesse
+    SAVE = "save"
+    PLAY_CLUE = "play_clue"
+    DISCARD_TRASH = "discard_trash"
+    DISCARD_CHOP = "discard_chop"
+    STALL = "stall"
+    LOCKED = "locked"
+    GAMBLE = "gamble"  # the last turn: a card that may be playable
+    FIX = "fix"  # a clue that corrects a misread one
+    PLAN = "plan"  # the end-game look-ahead preferred it to the conventions' choice
+    SCREAM = "scream"  # a discard that tells the next player to keep its chop
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """An action and why the convention player takes it (``text``: in words, in the current
+    language, rendered only when read)."""
+
+    action: TurnAction
+    reason: Reason
+    words: Words
+
+    @property
+    def text(self) -> str:
+        return self.words.render()
+
+
+class Board(NamedTuple):
+    """Public facts about the fireworks, as face masks (one bit per face index). (A named
+    tuple: every player makes one after every play and discard.)"""
+
+    playable: int  # the next card of each firework
+    trash: int  # already played, or above a rank whose every copy is gone
+    critical: int  # still needed and the last copy left
+
+
+class Context(NamedTuple):
+    """What the clued cards and the fireworks mean for reading the next clue."""
+
+    known: int  # faces everyone knows a clued card is (good touch: no other is clued so)
+    queued: tuple[int, ...]  # per suit, the rank reached once those known cards are played
+    next_mask: int  # the card each firework needs after the queued ones: a play clue's meaning
+    connectable: int  # faces a prompt or finesse may make a focus (one above next, not queued)
+    eventual: int  # faces playable once the queued cards are played
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """One way a play clue's focus may be one rank above the card its firework needs: a
+    player between the giver and the receiver holds that missing card."""
+
+    missing: int  # face index of the card the firework needs first
+    focus_face: int  # what the focus then is
+    # per player between giver and receiver, in turn order: the card it would play as the
+    # missing one (a clued card that may be it: a prompt; else its newest unclued: finesse)
+    cards: tuple[tuple[int, int], ...]  # (seat, card)
+
+    def card_of(self, seat: int) -> int | None:
+        return next((card for s, card in self.cards if s == seat), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A clue whose focus may wait for an answer (a prompt or a finesse) from a player
+    between its giver and its receiver."""
+
+    focus: int
+    options: tuple[Connection, ...]
+    waiting: tuple[int, ...]  # players between giver and receiver yet to act, in order
+
+    @property
+    def connected(self) -> int:
+        m = 0
+        for option in self.options:
+            m |= 1 << option.focus_face
+        return m
+
+
+# Boards and contexts are public: every seat's player computes the same ones after each play
+# and discard, so they share them. A board depends only on the fireworks, the discard counts
+# and the copies of each face in the deck, a context on the fireworks and the known faces:
+# one pair of caches per tuple of copies (which also fixes the number of suits) serves all.
+_shared: dict[tuple[int, ...],
+              tuple[dict[tuple[int, int], Board], dict[tuple[int, int], Context]]] = {}
+
+
+def _caches_for(table: FaceTable
+                ) -> tuple[dict[tuple[int, int], Board], dict[tuple[int, int], Context]]:
+    caches = _shared.get(table.copies)
+    if caches is None:
+        caches = _shared[table.copies] = ({}, {})
+    return caches
+
+
+def _board_of(fireworks: Sequence[int], gone: Sequence[int], copies: tuple[int, ...]
+              ) -> Board:
+    """The board of these fireworks and discard counts (per face index), with ``copies``
+    of each face in the deck."""
+    playable = trash = critical = 0
+    for s, top in enumerate(fireworks):
+        base = s * RANKS_PER_SUIT
+        end = base + RANKS_PER_SUIT
+        p_mask, t_mask, c_mask = _suit_facts(top, copies[base:end], tuple(gone[base:end]))
+        playable |= p_mask << base
+        trash |= t_mask << base
+        critical |= c_mask << base
+    return Board(playable, trash, critical)
+
+
+@cache
+def _suit_facts(top: int, copies: tuple[int, ...], gone: tuple[int, ...]
+                ) -> tuple[int, int, int]:
+    """(playable, trash, critical) rank masks (bit 0: rank 1) of a suit whose firework has
+    reached ``top``, with ``copies`` of each rank in the deck and ``gone`` discarded."""
+    playable = trash = critical = 0
+    dead = False
+    for r in range(RANKS_PER_SUIT):
+        if r < top or dead:
+            trash |= 1 << r
+            continue
+        if r == top:
+            playable |= 1 << r
+        left = copies[r] - gone[r]
+        if left <= 0:
+            dead = True
+            trash |= 1 << r
+        elif left == 1:
+            critical |= 1 << r
+    return playable, trash, critical
+
+
+def _context_of(fireworks: Sequence[int], known: int) -> Context:
+    """The context for these fireworks when the faces ``known`` are known."""
+    queued = []
+    next_mask = connectable = eventual = 0
+    for s, top in enumerate(fireworks):
+        base = s * RANKS_PER_SUIT
+        reach = top
+        while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
+            reach += 1
+        queued.append(reach)
+        if reach < RANKS_PER_SUIT:
+            next_mask |= 1 << (base + reach)
+            if reach == top and top + 2 <= RANKS_PER_SUIT:
+                connectable |= 1 << (base + top + 1)
+        # ranks top..reach (the card after the queued ones included), up to the 5
+        above = min(reach + 1, RANKS_PER_SUIT) - top
+        if above > 0:
+            eventual |= ((1 << above) - 1) << (base + top)
+    return Context(known, tuple(queued), next_mask, connectable, eventual)
+
+
+@cache
+def _chain_of(players: int, giver: int, target: int) -> tuple[int, ...]:
+    between = min(MAX_CHAIN, (target - giver) % players - 1)
+    return tuple((giver + k) % players for k in range(1, between + 1))
+
+
+def _bits(m: int) -> list[int]:
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out

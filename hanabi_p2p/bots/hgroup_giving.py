@@ -1,0 +1,534 @@
+"""Giving play clues: rating every clue by what the receiver will read (``_rate``), choosing the
+best (``_best_clue``), fix clues, bluffs and the late finesse."""
+
+from __future__ import annotations
+
+from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason
+from hanabi_p2p.bots.hgroup_tuning import (
+    BAD_TOUCH_WEIGHT,
+    BLUFF_NAMES_WEIGHT,
+    EXPOSE_WEIGHT,
+    GOOD_TOUCH_WEIGHT,
+    GTA_ONES_ONLY,
+    IDLE_WEIGHT,
+    LOCK_WEIGHT,
+    MIN_CLUE_VALUE,
+    PLAY_WEIGHT,
+    SAVE_WEIGHT,
+)
+from hanabi_p2p.bots.hgroup_turn import TurnBase
+from hanabi_p2p.bots.words import Say, Words
+from hanabi_p2p.rules.actions import Clue, Move, Play
+from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS
+
+
+class ClueGiving(TurnBase):
+    """The clue-giving part of a turn's ``_Decision`` (hgroup_turn: the order of the parts)."""
+
+    # -- cluing
+
+    def _late_finesse(self) -> Advice | None:
+        """A clue given since my last turn made another player's card read as exactly a
+        playable card X, while I see it is the card after X, and no copy of X is anywhere I
+        can see (nor is X another player's newest unclued card): the giver, following the
+        conventions, meant a finesse on me (a reverse finesse, or one on a player further
+        than the first after the giver, which our player never asks: MAX_CHAIN). X is my
+        finesse position: I blind-play it; everyone then reads that card as the next one
+        (_good_touch_again's delayed finesse)."""
+        p = self.p
+        rep = self.rep
+        players = p.config.players
+        givers = self.recent_givers()
+        mine = p.finesse_position(p.seat)
+        if not givers or mine is None or mine in self.avoid:
+            return None
+        playable = p.board.playable
+        for seat, hand in enumerate(rep.hands):
+            if seat == p.seat:
+                continue
+            for c in hand:
+                if c not in givers or not p.clued[c]:
+                    continue
+                m = p.public(c)
+                f = p.fi[c]
+                if (m & (m - 1) or not m & playable or f < 0
+                        or f != m.bit_length() - 1 + 1 or p.rank_of[f] == 1):
+                    continue
+                x = f - 1
+                if p.table.copies[x] - p.seen[x] <= 0 or self._finesse_card_elsewhere(x):
+                    continue  # every copy of X is in sight, or another blind-plays it
+                hand_mine = rep.hands[p.seat]
+                # the receiver plays before me from the giver on: it waits for my card
+                giver = givers[c]
+                reverse = (seat - giver) % players < (p.seat - giver) % players
+                return Advice(Play(p.seat, mine), Reason.ANSWER,
+                              self.words(Say.REVERSE_FINESSE if reverse else Say.FINESSE, seat,
+                                         slot=hand_mine.index(mine) + 1,
+                                         card=p.table.cards[x], focus=p.table.cards[f]))
+        return None
+
+    def _finesse_card_elsewhere(self, x: int) -> bool:
+        """Does another player hold face ``x`` as its newest unclued card? Then a finesse
+        asking for ``x`` is on that player, who sees the focus as I do, not on me."""
+        p = self.p
+        for seat in range(p.config.players):
+            if seat != p.seat:
+                blind = p.finesse_position(seat)
+                if blind is not None and p.fi[blind] == x:
+                    return True
+        return False
+
+    def recent_givers(self) -> dict[int, int]:
+        """Each card a clue touched since my last turn, and who gave that clue (the latest)."""
+        if self._givers is not None:
+            return self._givers
+        p = self.p
+        givers: dict[int, int] = {}
+        turns = 0
+        for action in reversed(self.rep.history):
+            if isinstance(action, Move):
+                continue
+            if action.seat == p.seat or turns >= p.config.players - 1:
+                break
+            turns += 1
+            if isinstance(action, Clue):
+                for c in action.touched or ():
+                    givers.setdefault(c, action.seat)
+        self._givers = givers
+        return givers
+
+    def _as_reverse_finesse(self, clue: Clue, meaning: dict[int, int],
+                            pending: Pending | None) -> tuple[dict[int, int], int | None]:
+        """``meaning`` (how ``clue`` reads) and its focus if it is a reverse
+        finesse (level 2) where it is one: a touched card reads as exactly a playable X
+        but is the card after it, and a player after the receiver and before me holds X
+        as its newest unclued card. The receiver, seeing that, waits; that player, seeing
+        the card is not X, plays X blind (_late_finesse); the card then reads as it is."""
+        p = self.p
+        if pending is not None or not p.reverse_finesses:
+            return meaning, None
+        n = p.config.players
+        for c, m in meaning.items():
+            f = p.fi[c]
+            if (p.clued[c] or f <= 0 or m != 1 << (f - 1) or p.rank_of[f] == 1
+                    or not m & p.board.playable):
+                continue
+            for k in range(1, (p.seat - clue.target) % n):
+                blind = p.finesse_position((clue.target + k) % n)
+                if blind is not None and p.fi[blind] == f - 1:
+                    return {**meaning, c: 1 << f}, c
+        return meaning, None
+
+    def _fix(self) -> Advice | None:
+        """Someone reads a clued card as playable and it is not (a clue was misread or
+        broke a convention): tell them, with a clue after which it no longer reads so,
+        before their turn comes. The soonest such player first."""
+        p = self.p
+        players = p.config.players
+        board = p.board
+        for k in range(1, players):
+            target = (p.seat + k) % players
+            wrong = [c for c in self.rep.hands[target]
+                     if p.clued[c] and p.fi[c] >= 0 and not 1 << p.fi[c] & board.playable
+                     and p._is_playable(p.public(c))]
+            if not wrong:
+                continue
+            for clue in self._clues_to(target):
+                touched = clue.touched or frozenset()
+                meaning, _ = p._read_clue(clue, touched)
+                possible = self.p.poss
+                mask = p._clue_mask(clue)
+                fixed = True
+                for c in wrong:
+                    after = meaning.get(c, p.public(c) & (possible[c] & ~mask))
+                    if p._is_playable(after):
+                        fixed = False
+                if fixed and not self._misleads(clue):
+                    card = p.table.cards[p.fi[wrong[0]]]
+                    slot = self.rep.hands[target].index(wrong[0]) + 1
+                    return Advice(clue, Reason.FIX, self.words(Say.FIX, target, clue=clue,
+                                                               slot=slot, card=card))
+        return None
+
+    def _clues_to(self, target: int) -> list[Clue]:
+        return [a for a in self.clues()
+                if type(a) is Clue and a.target == target]
+
+    def _value_bounds(self, clues: list[Clue], floor: int | None = None) -> list[int]:
+        """Per clue, no less than the value ``_rate`` gives it (when it gives one), and
+        cheap: the touched cards' faces are known to this seat, so good and bad touch are
+        counted as ``_rate`` counts them, a save as well, and a card counts as a play if its
+        face is one the queued plays reach and its holder does not know that yet (or, for a
+        prompt or finesse, if a face is one above a firework's next card: then the
+        connecting card plays too). With ``floor`` (at least MIN_CLUE_VALUE), a clue that
+        touches no such card is worth less (a save and good touch alone fall short) and
+        gets a bound below it at once."""
+        p = self.p
+        fi = p.fi
+        clued = p.clued
+        inf = p.inf
+        possible = p.poss
+        eventual = self.eventual
+        not_eventual = ~eventual
+        connectable = p._context().connectable
+        trash = p.board.trash
+        clued_faces = self.clued_faces
+        saves: dict[int, int | None] = {}  # target -> its chop if worth saving
+        hopeless = -BAD_TOUCH_WEIGHT * len(fi)
+        may_play: set[int] | None = None
+        if floor is not None and floor >= MIN_CLUE_VALUE:
+            may_play = set()
+            for seat, hand in enumerate(self.rep.hands):
+                if seat != p.seat:
+                    for c in hand:
+                        if (f := fi[c]) >= 0 and 1 << f & (eventual | connectable):
+                            may_play.add(c)
+        out = []
+        for clue in clues:
+            if may_play is not None and may_play.isdisjoint(clue.touched or ()):
+                out.append(hopeless)
+                continue
+            plays = good = bad = conn = 0
+            seen_here = 0
+            touched = clue.touched or frozenset()
+            for c in touched:
+                f = fi[c]
+                if f < 0:
+                    continue  # (_rate gives no value then)
+                bit = 1 << f
+                if bit & eventual:
+                    poss = possible[c]
+                    if (inf[c] & poss or poss) & not_eventual:
+                        plays += 1
+                elif bit & connectable and not conn and self._may_connect(clue, c, f):
+                    conn = 1
+                if clued[c]:
+                    continue
+                if bit & trash or f in clued_faces or bit & seen_here:
+                    bad += 1
+                else:
+                    good += 1
+                seen_here |= bit
+            plays += 2 * conn
+            value = (plays * PLAY_WEIGHT + good * GOOD_TOUCH_WEIGHT
+                     + conn * BLUFF_NAMES_WEIGHT - bad * BAD_TOUCH_WEIGHT)
+            target = clue.target
+            if plays and not self.busy(target):
+                value += IDLE_WEIGHT
+            if target not in saves:
+                chop = p.chop(target)
+                saves[target] = chop if chop is not None and self._worth_saving(chop) else None
+            if saves[target] in touched:
+                value += SAVE_WEIGHT
+            out.append(value)
+        return out
+
+    def _may_connect(self, clue: Clue, card: int, face: int) -> bool:
+        """Could ``clue`` be rated as a prompt, finesse or bluff that ``card`` (face
+        ``face``, one above its firework's next card) is the focus of? Only if it is the
+        focus, some player is asked to answer, and the card that player would play is the
+        missing one (or, asked alone, another playable card: a bluff). A cheap test of the
+        conditions ``_rate`` checks, for its bound."""
+        p = self.p
+        if p.pending is not None:
+            return False  # one question at a time
+        chain = p._chain(clue)
+        # (a self-finesse or a reverse finesse needs nobody between: a looser bound then)
+        loose = p.self_finesses or p.reverse_finesses
+        if not chain and not loose:
+            return False
+        touched = clue.touched or frozenset()
+        chop = p.chop(clue.target)
+        clued = p.clued
+        if chop is not None and chop in touched:
+            if chop != card:
+                return False
+        elif next((c for c in self.rep.hands[clue.target] if c in touched and not clued[c]),
+                  None) != card:
+            return False
+        if loose:
+            return True
+        missing = face - 1
+        fi = p.fi
+        for seat in chain:
+            answer = p._connecting_card(seat, missing)
+            if answer is None:
+                continue
+            f = fi[answer]
+            if f == missing or (p.bluffs and len(chain) == 1 and not clued[answer] and f >= 0
+                                and 1 << f & p.board.playable):
+                return True
+        return False
+
+    def _rate_clue(self, clue: Clue) -> tuple[int, int] | None:
+        """(value, plays) of a clue, or None if it would mislead its receiver (computed
+        once a turn: a save, the best clue and a stall may each ask)."""
+        key = id(clue)  # the clues of this turn live as long as the turn
+        if key in self._ratings:
+            return self._ratings[key]
+        rated = self._rate(clue)
+        self._ratings[key] = rated
+        return rated
+
+    def _rate(self, clue: Clue) -> tuple[int, int] | None:
+        p = self.p
+        touched = clue.touched or frozenset()
+        mask = p._clue_mask(clue)
+        possible = p.poss
+        hand = self.rep.hands[clue.target]
+        for c in hand:
+            poss = possible[c]
+            if (poss & mask if c in touched else poss & ~mask) != poss:
+                break
+        else:
+            return None  # a repeat: tells nobody anything
+        # Cheap early exit, same verdict as below: good touch would rule out the true face
+        # of a newly touched useless card (unless every face it may be is useless).
+        excluded = p.board.trash | self.known
+        clued = p.clued
+        fi = p.fi
+        for c in touched:
+            if (not clued[c] and fi[c] >= 0 and 1 << fi[c] & excluded
+                    and possible[c] & mask & ~excluded):
+                return None
+        meaning, pending = p._read_clue(clue, touched)
+        self.reads[id(clue)] = (meaning, pending)
+        moved = p._trash_chop_move(clue, touched, meaning) if pending is None else ()
+        if moved:
+            return self._rate_chop_move(clue, meaning, moved)
+        chop = p.chop(clue.target)
+        plays = bad = good = save = 0
+        bluffed = False
+        if pending is not None:
+            meaning = dict(meaning)  # (the reading as read is kept in self.reads)
+            f = p.fi[pending.focus]
+            option = next((o for o in pending.options if o.focus_face == f), None)
+            if option is not None:
+                blind = option.card_of(pending.waiting[0])
+                if self.clued_faces.get(f, 0) or not self._answered_with(pending, blind):
+                    return None
+                if (blind is not None and not p.clued[blind] and p.fi[blind] >= 0
+                        and self.clued_faces.get(p.fi[blind], 0)):
+                    # the blind play would copy a clued card: its holder, reading it by
+                    # good touch (a clued 1 once the copy is played), would misplay it
+                    return None
+                if any(p.fi[card] == option.missing for _, card in option.cards):
+                    meaning[pending.focus] = 1 << f  # once the responder has played
+                else:
+                    bluff = self._bluff(pending, option)
+                    if bluff is None:
+                        return None  # the responder's card would misplay
+                    meaning[pending.focus] &= bluff
+                    bluffed = True
+                    if bluff & (bluff - 1) == 0:
+                        good += BLUFF_NAMES_WEIGHT  # and the focus will be known exactly
+                plays += 1  # the connecting card
+            else:
+                if any(p.fi[card] == o.missing for o in pending.options for _, card in o.cards):
+                    return None  # a copy of the focus where an answer would come from
+                meaning[pending.focus] &= ~pending.connected
+        finessed = pending.focus if pending is not None and plays and not bluffed else None
+        meaning, reverse = self._as_reverse_finesse(clue, meaning, pending)
+        plays += reverse is not None  # (its blind card)
+        finessed = finessed if reverse is None else reverse
+        self._meanings[id(clue)] = meaning
+        seen_here: set[int] = set()
+        not_eventual = ~self.eventual
+        trash = p.board.trash
+        clued_faces = self.clued_faces
+        inf = p.inf
+        ones = p.table.rank_mask[1]
+        for c, m in meaning.items():
+            f = fi[c]
+            if f < 0 or not m >> f & 1:
+                return None  # the receiver would rule out its true face
+            poss = possible[c]
+            old = inf[c] & poss or poss  # p.public(c)
+            if (m & not_eventual == 0 or c == finessed) and old & not_eventual != 0:
+                plays += 1
+            if clued[c]:
+                continue
+            if 1 << f & trash or f in clued_faces or f in seen_here:
+                if GTA_ONES_ONLY and p.rank_of[f] == 1 and m & ones == m:
+                    # a second copy of a 1 read as a 1: once the first is played, good
+                    # touch reads this one as another 1 (_good_touch_again), a misplay
+                    return None
+                bad += 1
+            else:
+                good += 1
+            seen_here.add(f)
+            if c == chop and self._worth_saving(c):
+                save += 1
+        value = (plays * PLAY_WEIGHT + save * SAVE_WEIGHT + good * GOOD_TOUCH_WEIGHT
+                 - bad * BAD_TOUCH_WEIGHT)
+        if plays and not self.busy(clue.target):
+            value += IDLE_WEIGHT  # it would have discarded otherwise
+        if chop in touched and not plays:
+            # the clue moves the chop on: onto a card that must not be discarded?
+            new_chop = next((c for c in reversed(hand)
+                             if not clued[c] and c not in touched), None)
+            if new_chop is not None and self._worth_saving(new_chop):
+                value -= EXPOSE_WEIGHT
+            if new_chop is None:
+                value -= LOCK_WEIGHT  # every card clued: it must discard a clued one
+        return value, plays
+
+    def _play_clue_words(self, clue: Clue, plays: int) -> Words:
+        """A play clue in H-group's terms: a finesse, a prompt or a self-finesse by name,
+        with who plays what first; any other, how many cards it gets played."""
+        p = self.p
+        read = self.reads.get(id(clue))
+        pending = read[1] if read is not None else None
+        if pending is not None:
+            f = p.fi[pending.focus]
+            option = next((o for o in pending.options if o.focus_face == f), None)
+            missing = option.missing if option is not None else -1
+            for seat, card in option.cards if option is not None else ():
+                if p.fi[card] == missing:  # (not a bluff)
+                    say = (Say.SELF_FINESSE_GIVEN if seat == clue.target
+                           else Say.PROMPT_GIVEN if p.clued[card] else Say.FINESSE_GIVEN)
+                    return self.words(say, clue.target, clue=clue, other=seat,
+                                      card=p.table.cards[missing], focus=p.table.cards[f])
+        return self.words(Say.PLAY_CLUE, clue.target, clue=clue, count=plays)
+
+    def _answered_with(self, pending: Pending, card: int | None) -> bool:
+        """Does the player asked to answer ``pending`` play ``card``? The receiver of a
+        self-finesse, who cannot see its focus, may take another way (``self_answer``)."""
+        seat = pending.waiting[0]
+        return (self.p.replica.holder(pending.focus) != seat
+                or self.p.self_answer(pending).card_of(seat) == card)
+
+    def _rate_chop_move(self, clue: Clue, meaning: dict[int, int], moved: tuple[int, ...]
+                        ) -> tuple[int, int] | None:
+        """(value, plays) of a trash chop move: touching trash is its point, and it is
+        worth the cards it keeps; moving a chop that needs no keeping only wastes the cards
+        behind it (None)."""
+        kept = sum(self._worth_saving(c) for c in moved)
+        if not kept:
+            return None
+        self._meanings[id(clue)] = meaning
+        return kept * SAVE_WEIGHT, 0
+
+    def _bluff(self, pending: Pending, option: Connection) -> int | None:
+        """The answer to ``option`` would be a blind play of another playable card (a
+        bluff): what the focus then reads as, or None if that card would not play."""
+        p = self.p
+        if not p.bluffs or len(pending.waiting) != 1:
+            return None
+        seat = pending.waiting[0]
+        card = option.card_of(seat)
+        if card is None or p.clued[card] or p.fi[card] < 0:
+            return None  # a prompt is never a bluff
+        if p.replica.holder(pending.focus) == seat:
+            return None  # nor a self-finesse: its blind card must be the one asked for
+        f = p.fi[card]
+        if not 1 << f & p.board.playable:
+            return None
+        m = 0
+        for o in pending.options:
+            if o.card_of(seat) == card:
+                if o.missing == f:
+                    return None  # it would read as that finesse instead
+                m |= 1 << o.focus_face
+        return m
+
+    def _misleads(self, clue: Clue) -> bool:
+        """Would ``clue`` get a card misplayed: one it touches read as playable when it is not,
+        or a blind play asked of a player whose card would not play (a false finesse)?"""
+        if self._harm(clue)[0]:
+            return True
+        p = self.p
+        _, pending = p._read_clue(clue, clue.touched or frozenset())
+        if pending is None:
+            return False
+        f = p.fi[pending.focus]
+        option = next((o for o in pending.options if o.focus_face == f), None)
+        if option is None or any(p.fi[card] == option.missing for _, card in option.cards):
+            return False  # a direct clue, or the missing card comes
+        return self._bluff(pending, option) is None
+
+    def _harm(self, clue: Clue) -> tuple[int, int]:
+        """How many touched cards would read as playable, and as trash, when they are not."""
+        p = self.p
+        touched = clue.touched or frozenset()
+        meaning, pending = p._read_clue(clue, touched)
+        misplays = misdiscards = 0
+        if pending is not None:
+            # a player asked to answer plays a card: does it play?
+            f = p.fi[pending.focus]
+            self_finesse = p.replica.holder(pending.focus) == pending.waiting[0]
+            option = next((o for o in pending.options if o.focus_face == f), None)
+            if option is None and self_finesse:
+                option = p.self_answer(pending)  # its receiver cannot see its focus
+            card = option.card_of(pending.waiting[0]) if option is not None else None
+            if card is not None and not 1 << p.fi[card] & p.board.playable:
+                misplays += 1
+        moved = p._trash_chop_move(clue, touched, meaning)
+        if moved and not any(self._worth_saving(c) for c in moved):
+            misdiscards += 1  # cards kept for good that need no keeping
+        for c, m in meaning.items():
+            bit = 1 << p.fi[c] if p.fi[c] >= 0 else 0
+            if p._is_playable(m) and not bit & p.board.playable:
+                misplays += 1
+            if p._is_trash(m) and not bit & p.board.trash:
+                misdiscards += 1
+        return misplays, misdiscards
+
+    def busy(self, seat: int) -> bool:
+        """Does ``seat`` know of a safe action (so it will not discard its chop)?"""
+        known = self._busy.get(seat)
+        if known is None:
+            known = self._busy[seat] = self.p.has_known_safe_action(seat)
+        return known
+
+    def _recent_clues(self) -> set[tuple[int, object, object]]:
+        """(target, colour, rank) of the clues given in the last round of turns."""
+        out: set[tuple[int, object, object]] = set()
+        turns = 0
+        for action in reversed(self.rep.history):
+            if isinstance(action, Move):
+                continue
+            turns += 1
+            if turns > self.p.config.players:
+                break
+            if isinstance(action, Clue):
+                out.add((action.target, action.colour, action.rank))
+        return out
+
+    def _best_clue(self, floor: int | None = None) -> tuple[int, Advice] | None:
+        """The clue worth most and its value; None if there is none (with ``floor``: none
+        worth that much, and clues worth less are not rated)."""
+        p = self.p
+        players = p.config.players
+        best: tuple[tuple[int, bool, int, int], Clue, int] | None = None
+        recent = self._recent_clues()
+        clues = [clue for clue in self.clues() if type(clue) is Clue]
+        bounds = self._value_bounds(clues, floor)
+        # Rated from the most promising on, and no further once a clue's bound is below the
+        # best value found: the same choice as rating them all, for about half the work.
+        for i in sorted(range(len(clues)), key=bounds.__getitem__, reverse=True):
+            if ((best is not None and bounds[i] < best[0][0])
+                    or (floor is not None and bounds[i] < floor)):
+                break
+            clue = clues[i]
+            rated = self._rate_clue(clue)
+            if rated is None:
+                continue
+            value, plays = rated
+            soon = -((clue.target - p.seat) % players)
+            # between equal clues, not the one just given again (people find that odd)
+            fresh = (clue.target, clue.colour, clue.rank) not in recent
+            key = (value, fresh, soon, -i)  # (-i: the first listed of equal clues)
+            if best is None or key > best[0]:
+                best = (key, clue, plays)
+        if best is None or (floor is not None and best[0][0] < floor):
+            return None
+        (value, _, _, _), clue, plays = best
+        if plays:
+            return value, Advice(clue, Reason.PLAY_CLUE, self._play_clue_words(clue, plays))
+        if self.rep.clue_tokens == MAX_CLUE_TOKENS:
+            say, reason = Say.STALL_FULL, Reason.STALL
+        else:
+            say, reason = Say.STALL_SPARE, Reason.STALL
+        return value, Advice(clue, reason,
+                             self.words(say, clue.target, clue=clue, count=plays))

@@ -1,0 +1,217 @@
+"""The convention player's constants: the weights of a clue's value and the thresholds of its
+choices (docs/conventions.md says what each convention is; hgroup.py is the player).
+
+Tuning honesty: every constant below that says "measured" was chosen on bench/bots.py's
+tuning seeds (TUNING_SEEDS, seeds 0 to 999,999: its "seeds 0..", "seeds 5000..", "seeds
+10000.." and unnamed "seeded games" are offsets there), never on REPORTING_SEEDS, which
+the figures we publish come from. Constants with no measurement are conventions.
+"""
+
+# Weights of a clue's value (see _rate_clue). A clue that makes a card playable is worth
+# more than a save that is not urgent (an urgent save is given before anything else, see
+# _urgent_save), and touching a card that will never be played is the cost good touch avoids.
+PLAY_WEIGHT = 10
+SAVE_WEIGHT = 3
+GOOD_TOUCH_WEIGHT = 1
+# A play clue to a player with nothing safe to do saves a discard too.
+IDLE_WEIGHT = 5
+BAD_TOUCH_WEIGHT = 12
+# A clue that touches the chop makes the next card the chop: if that one must be saved
+# too, the clue has a cost.
+EXPOSE_WEIGHT = 4
+# A clue that leaves its receiver no unclued card (a locked hand) has a cost too.
+LOCK_WEIGHT = 4
+# A clue worth less than this is not given while a discard is possible: discarding the chop
+# gains a token and keeps the clue for later. One play that touches no new card (a clued
+# card re-clued until it reads as playable) falls short: measured over 2000 seeded games,
+# PLAY_WEIGHT -> this: 3p 23.32 -> 23.37, 2p 22.79 -> 22.79 (4p, 5p: +0.02, +0.05).
+MIN_CLUE_VALUE = PLAY_WEIGHT + GOOD_TOUCH_WEIGHT
+# With this many clue tokens or more, any clue that does some good (touches a card that
+# will be played) beats discarding a chop card that may be needed.
+RICH_TOKENS = 5
+# With this many tokens or fewer, while some chop holds a card that must be saved, a clue
+# must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save.
+LOW_TOKENS = 2
+# Two players: with this many instead (measured, paired, same decks, 2000 games, 2 -> 1: 2p
+# +0.032 +- 0.010 (seeds 0..), +0.032 +- 0.010 (seeds 5000..); in a trial with another change
+# in, 0: +0.030, +0.045 and 3: -0.011). With one partner, a play clue now is worth more than
+# a token held back: an urgent save is given anyway (_urgent_save comes before play clues).
+LOW_TOKENS_2P = 1
+# With this many cards or fewer left in the deck, a player with nothing to play stalls with a
+# clue instead of discarding (a discard draws a card and brings the end closer).
+ENDGAME_STALL_CARDS = 4
+# ... if it has more tokens than this (measured: keeping 1 back costs 0.1-0.2 points at 3-5p).
+ENDGAME_KEEP_TOKENS = 0
+# The end-game plan (bots/endgame.py) looks ahead over the remaining turns once the deck holds
+# no more cards than there are players plus this (and in the final round); -1: no plan.
+# Measured over 2000 seeded games, no plan -> 0: 2p 22.79 -> 22.86, 3p 23.37 -> 23.45,
+# 4p 23.08 -> 23.16, 5p 21.79 -> 21.83, multicolour 2p 26.72 -> 26.78; 1 and 3 did no better
+# (3p 23.44, 23.43) and cost more.
+PLAN_EXTRA_CARDS = 0
+# At tables of this many players or fewer the plan also weighs one clue that gets nothing
+# played (a stall): it keeps the deck's last card for a player who has more to play.
+# Measured (paired, same decks, 2000 games), 2p: +0.014 +- 0.005 (seeds 0..), +0.011 +-
+# 0.006 (seeds 5000..); taking the first such clue rather than the best rated: +0.018,
+# +0.012, +0.020 (seeds 10000..), multicolour 2p +0.012. Earlier, at every table: 4p -0.01,
+# 5p -0.03.
+PLAN_STALL_PLAYERS = 2
+# A prompt or finesse asks at most this many players (the first ones after the giver) in
+# turn: the longer the wait, the longer the focus stays ambiguous and no other can start.
+# Measured over 200 seeded games: 1 -> 22.52 (4p), 21.04 (5p); 2 -> 22.35, 20.66.
+MAX_CHAIN = 1
+# Bluffs (from 3 players): the next player blind-plays a playable card that is not the one
+# the focus needs; the focus is then known to be one above its firework's next card.
+BLUFFS = True
+# A bluff whose focus then reads as one exact card is worth this much more.
+BLUFF_NAMES_WEIGHT = 3
+# A player whose chop was just saved gives a clue that does some good rather than discard
+# its new chop, with this many tokens or more (the saver had no turn to see that card yet).
+# Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better.
+AFTER_SAVE_TOKENS = 2
+# Two players: with this many instead (measured, paired, 2000 games, 2 -> 3: 2p +0.022 +-
+# 0.020 and +0.031 +- 0.019 on two sets of decks; 3p -0.032). It also sets when a save that
+# only moves the loss is left out (TRADE_SAVE_PLAYERS).
+AFTER_SAVE_TOKENS_2P = 3
+# A player whose chop was just saved, with this many tokens or more, when no clue does some
+# good, still gives a clue that does no harm (worth 0: it touches no new card, only tells more
+# about clued ones) rather than discard that new chop, if the chop is likely to be needed: if
+# losing it costs at least AFTER_SAVE_STALL_LOSS points on average over the faces it may be
+# (as for a locked hand: _expected_loss). The saver saw that card, and gets a turn to save it too.
+# Measured (paired, same decks, 2000 games), 2p: +0.052 +- 0.020 (seeds 0..), +0.070 +-
+# 0.023 (seeds 10000..); a loss of 0.15: +0.032, 0.25: +0.038, 0.4: +0.043, 0.5: +0.011,
+# any chop: -0.007; 2 tokens: +0.050. 3p +0.024, 4p +0.001, 5p -0.001 (1000 games).
+AFTER_SAVE_STALL_TOKENS = 3
+AFTER_SAVE_STALL_LOSS = 0.3
+# Two players: my partner just discarded a card whose other copy is now a last copy that I
+# cannot see (it may be my chop, and my partner, who sees it, had no turn to save it): with
+# this many tokens or more a clue that does some good is given rather than a discard.
+# Measured (paired, same decks): 2p +0.021 and +0.022 (two sets of 2000 games, each
+# +-0.017), multicolour 2p +0.027; 2 tokens: +0.010, 4: +0.003. Not from 3 players on:
+# 3p +0.000, 4p +0.023, 5p -0.016 (1000 games).
+TWIN_TOKENS = 3
+TWIN_PLAYERS = 2
+# With this many cards or fewer left in the deck, a player who would discard (no card known
+# to play, no clue worth giving or stall to make) plays instead its card likeliest to be
+# playable, if that chance is above EARLY_GAMBLE_P and a strike cannot end the game: so
+# near the end the token a discard brings back is worth little, a card played is a point.
+# Measured (paired, same decks) against discarding: 2p +0.026 and +0.041 (two sets of 2000
+# games), 3p +0.028, 4p +0.000, 5p +0.021 (1000 games); 1 card: 2p +0.028; chance above 0.3
+# instead of 0.1: 2p +0.021, 0.5: +0.002; 3 cards: 3p +0.019; 4 cards: 4p -0.043.
+EARLY_GAMBLE_CARDS = 2
+EARLY_GAMBLE_P = 0.1
+# A locked hand gives up the clued card whose loss costs the fewest points (a 5 before a
+# 4 that is a last copy), not just one that may not be a last copy. (Giving up a known 5
+# before a card that only may be a last copy but costs more on average measured 2p +0.037
+# and +0.024 better, paired over 2000 games, but breaks the rule that no known last copy
+# goes while another card may be safe: tests/bots/test_hgroup_behaviour.py.)
+LOCKED_BY_LOSS = True
+# At the deck's end a stall (see ENDGAME_STALL_CARDS) with this many tokens or fewer is
+# given only if it gets a card played or someone knows a card to play: otherwise the last
+# token is better kept for the next player, and the discard gains one.
+STALL_ONLY_FOR_PLAYS = 1
+# No save with the last token that leaves its receiver no unclued card and nothing to play:
+# it would have to discard a clued card next turn instead, with no token left to stall (at
+# two and three players: see LOCKING_SAVE_PLAYERS).
+NO_LOCKING_LAST_SAVE = True
+# 2 saves (a 2 whose other copy nobody else holds) are given at tables of this many players
+# or fewer: with more players the other copy is more likely drawn by someone who can keep
+# it, and the clue is worth more elsewhere. Measured over 1000-2000 seeded games, with 2
+# saves -> without: 2p 22.74 -> 22.59, 3p 23.11 -> 23.32, 4p 22.80 -> 23.05, 5p 21.44 ->
+# 21.78. A "2" on the chop still reads as a save at every table.
+TWO_SAVES_UP_TO = 2
+# Two players: a locked hand with this many tokens or fewer discards a clued card that is no
+# last copy rather than stall with a clue (the token is worth more to the partner than the
+# card's tempo). Measured over 1000 seeded games: 2p 22.74 -> 22.81 (3p: no gain).
+LOCKED_FREE_DISCARD = 4
+# Scream discards at tables of this many players or fewer: with no clue token, a player who
+# publicly knows a card to play discards its chop instead, and that tells the next player its
+# chop must not go (it is kept as if clued, "chop moved"). Given when the next player's chop
+# must be saved, that player has nothing safe to do, and my own chop is worth less than
+# SCREAM_MAX_LOSS points on average. Not near the deck's end (the end-game plan may discard
+# there for other reasons). Measured (paired, same decks), none -> every table: 2p +0.03 and
+# +0.05 (two sets of 2000 games), 3p +0.023, 4p +0.018, 5p +0.016 (1000 games each); the
+# limit on my chop's loss (0.5, 1, 2, none) made no difference at 2p.
+SCREAM_PLAYERS = 5
+SCREAM_MAX_LOSS = 1.0
+# A player counts its own cards known exactly among the copies it has not seen: another of
+# its cards cannot be a face whose copies they take (see _mine). Measured (paired, same
+# decks, seeds 0.., 2000 games): 2p +0.060 +- 0.012, 3p +0.043 +- 0.008.
+SHARE_OUT = True
+# Reading the other players' discards (see _passed_over), when a player gambles on its last
+# turn: each time another player discarded while it could have clued my unclued card, a face
+# that card may be and that was playable then counts this much less (a play clue would have
+# been likelier); a face worth a save counts not at all on a chop it did not save. Measured
+# (paired, same decks, 2000 games), 2p: +0.016 +- 0.004 (seeds 0..), +0.009 +- 0.003 (seeds
+# 10000..). Read in the early gamble too (EARLY_GAMBLE_CARDS): +0.025, +0.012, but a card the
+# other player has looked at for long then rarely seems worth the gamble. Weights 0.3, 0.7,
+# also counting another clue as a pass, or a save weight of 0.05-0.5 did no better.
+OVERLOOKED_WEIGHT = 0.5
+UNSAVED_WEIGHT = 0.0
+# The end-game plan's model gives my clued cards what I know of them (_mine), not only what
+# everyone knows. Measured (paired, 2000 games), 2p: +0.003 +- 0.001, +0.001 +- 0.001.
+MODEL_MINE = True
+# On my last turn, a clue that makes the last player's last play a playable card (see
+# _last_clue). Measured (paired, 2000 games), 2p: +0.008 +- 0.002 (seeds 0.. and 10000..),
+# 3p +0.006 +- 0.003.
+LAST_CLUE = True
+# Two players: no save with AFTER_SAVE_TOKENS_2P tokens or fewer when the card behind the
+# chop is worth saving too and costs as many points or more if lost: with no token to spare
+# for a stall, the receiver would discard that one instead. Measured (paired, same decks, 2000
+# games), 2p: +0.028 +- 0.013 (seeds 0..), +0.019 +- 0.012 (seeds 10000..); 3p -0.008.
+# ("More" instead of "as many or more": 2p -0.003 +- 0.004, +0.002 +- 0.004.)
+TRADE_SAVE_PLAYERS = 2
+# Pace (see _pace): the turns left if each one draws a card (the deck, then the final
+# round), less the cards the fireworks still need. A discard spends one turn of it, a play or
+# a clue none; below 0, every discard costs a point. Two players: with the pace this low or
+# lower and this many tokens or more, while my partner knows a card to play, a clue that does
+# no harm beats a discard (even of a card known to be trash): my partner plays meanwhile and
+# the deck keeps its card. Measured (paired, same decks, 2000 games), 2p: +0.029 +- 0.008
+# (seeds 0..), +0.015 +- 0.007 (seeds 5000..), +0.017 +- 0.007 (seeds 10000..); pace 0:
+# +0.022, +0.017; pace 2: +0.023 +- 0.010; 1 token: +0.022; 3 tokens (pace 0): +0.014.
+# Without a known play to wait for, the stall costs: pace 0 -0.040, pace 2 -0.150; keeping
+# the discard of known trash: +0.019 (pace 0). 3p (pace 1): -0.028, so not used there.
+PACE_STALL = 1
+PACE_STALL_TOKENS = 2
+PACE_STALL_PLAYERS = 2
+# At tables of this many players or fewer, a save that leaves its receiver no unclued card and
+# nothing to play (see NO_LOCKING_LAST_SAVE) is left out not only with the last token but
+# whenever the tokens left after it are too few for the receiver to stall (fewer than
+# _after_save_tokens: 3 at two players, 2 at three), unless the clued card the receiver would
+# then give up costs fewer points than the chop saved (LOCKING_SAVE_MARGIN; then the save is
+# given even with the last token). Measured (paired, same decks, 2000 games, then with a margin
+# of 1) against the last token only, 2p:
+# +0.099 +- 0.020 (seeds 0..), +0.068 +- 0.020 (seeds 5000..); 3p +0.007 +- 0.006; 4p
+# -0.006, 5p -0.011 (so not used there). Leaving out such saves up to 2 tokens only (2p):
+# about half of that; up to 4 or 8: no better than 3.
+LOCKING_SAVE_PLAYERS = 3
+# ... given anyway when the card the receiver gives up instead costs at least this many points
+# fewer than the chop (so never for a 5). Measured (paired, 2000 games) against 1: 2p +0.013
+# +- 0.018, +0.047 +- 0.019, +0.037 +- 0.018 (three sets of decks), 3p +0.001; 3: +0.004 on
+# average over two sets; never: -0.06.
+LOCKING_SAVE_MARGIN = 2
+# Good touch after a play (see _good_touch_again) narrows only cards known to be 1s: a clued
+# 1 no longer reads "maybe R1" once R1 is played. On other cards it misread a bad-touched
+# copy as the next card (a misplay). Measured (tuning seeds 0..999, 3p, 1000 games): none
+# 23.62, 0 strikeouts; every card 23.69, 5 strikeouts; 1s only 23.72, 0 strikeouts.
+GTA_ONES_ONLY = True
+# A play clue on the next player's chop when it is playable and that player would discard
+# it (see _urgent_play), before my own play, at tables of this many players or fewer.
+# Measured (tuning seeds 0..999, 1000 games) against never: 2p +0.036, 3p -0.029, 4p -0.083,
+# 5p -0.111 (the clue is worth more elsewhere, and the card's other copies come back).
+URGENT_PLAY_PLAYERS = 2
+# Read a finesse our player never gives: a clue that makes a card read as X while it is the
+# card after X, with no X in sight, asks me to blind-play X (see _late_finesse).
+READ_LATE_FINESSES = True
+# A last copy whose every save clue bad-touches (see _bad_touch_save) is saved anyway at tables
+# of this many players or fewer. Measured (tuning seeds 0..999, 1000 games) against never:
+# 2p +0.004, 3p +0.045, 4p +0.038, 5p -0.033 with 2 strikeouts (the cards bad-touched by the
+# save later misread), so not at 5 players.
+BAD_TOUCH_SAVE_PLAYERS = 4
+# How many boards and contexts the players share (see _caches_for) before starting afresh.
+# Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
+# garbage collector's full passes they bring made the slowest decisions (measured at 1024:
+# 4p worst decision 17 ms CPU over 2000 games, against 3.5 ms; at 64, no full pass in 1000
+# games and the same speed otherwise).
+SHARED_CACHE_SIZE = 64
+# How many choose_action() replicas to keep (one per seat and game being played).
+CACHE_SIZE = 32
