@@ -25,6 +25,7 @@ from enum import Enum
 from functools import cache
 from typing import NamedTuple
 
+from hanabi_p2p.bots.duplicates import deferred_for, surplus_copies
 from hanabi_p2p.bots.endgame import Model, ModelCard
 from hanabi_p2p.bots.levels import Convention, check_level, knows
 from hanabi_p2p.bots.seatview import SeatView
@@ -805,6 +806,8 @@ class HGroupPlayer:
             out.append((c, m))
             single = single or m & (m - 1) == 0
         self.known_mine = []
+        if single:  # more of my cards read as one face than it has copies left?
+            surplus_copies(out, self.poss, self.table.copies, self.seen, unseen)
         if single and SHARE_OUT:
             self._share_out(out)
         return out
@@ -971,6 +974,7 @@ class _Decision:
         rep = self.rep
         tokens = rep.clue_tokens
         mine = p._mine()
+        self.avoid |= deferred_for(p, mine, GTA_ONES_ONLY)  # (see bots/duplicates.py)
         players = p.config.players
         nxt = (p.seat + 1) % players
         answer = self._answer()
