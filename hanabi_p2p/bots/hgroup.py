@@ -240,8 +240,10 @@ READ_LATE_FINESSES = True
 # A last copy whose every save clue bad-touches (see _bad_touch_save) is saved anyway at tables
 # of this many players or fewer. Measured (tuning seeds 0..999, 1000 games) against never:
 # 2p +0.004, 3p +0.045, 4p +0.038, 5p -0.033 with 2 strikeouts (the cards bad-touched by the
-# save later misread), so not at 5 players.
-BAD_TOUCH_SAVE_PLAYERS = 4
+# save later misread), so not at 5 players then. Once two cards read as one last copy are no
+# longer played as known (bots/duplicates.py), 5p: +0.014 +- 0.005, 0 strikeouts (paired,
+# tuning seeds 0..1999), so at every table.
+BAD_TOUCH_SAVE_PLAYERS = 5
 # How many boards and contexts the players share (see _caches_for) before starting afresh.
 # Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
 # garbage collector's full passes they bring made the slowest decisions (measured at 1024:
