@@ -1,6 +1,7 @@
 """Two clued cards read as one copy (bots/duplicates.py): the card whose play would make
-another player misread its copy waits, and of two of my cards read as the same last copy
-only the saved one is played.
+another player misread its copy waits, and two of my cards read as the same last copy are
+not played as known; and a clue that makes a card read as a delayed play of another card
+counts as a misplay to come.
 
 Seats: Alice 0, Bob 1, Cathy 2. Hands are written slot 1 (newest) first.
 """
@@ -10,7 +11,9 @@ from __future__ import annotations
 from scenario import Scenario
 
 from hanabi_p2p.bots.duplicates import surplus_copies
+from hanabi_p2p.bots.hgroup import _Decision
 from hanabi_p2p.rules.actions import Play
+from hanabi_p2p.rules.cards import Suit
 
 ALICE, BOB, CATHY = 0, 1, 2
 
@@ -53,3 +56,17 @@ def test_surplus_copies_widens_every_card_read_as_the_same_last_copy() -> None:
     surplus_copies(mine, [0, 0, 0, 0, 0, 0, 0, b1 | b2, b1 | b2],
                    copies=[3, 2], seen=[2, 0], unseen=b1 | b2)
     assert mine == [(7, b2), (8, b2)]  # both B2s unseen: both may be B2
+
+
+def test_a_clue_read_as_a_delayed_play_of_another_card_counts_as_a_misplay() -> None:
+    # Bob's G2 is clued and known: green's next card after it is G3. "Green" from Bob on
+    # Cathy's G4 would read as that G3 (a delayed play clue): not playable now, but a misplay
+    # once the G2 is played. The checks of fixes, last-turn clues and bad-touch saves count it.
+    s = Scenario.position(3, ["R3 Y3 B4 W3 Y4", "G2 R4 B3 W4 Y3", "G4 R3 R4 B3 W3"],
+                          stacks="G1", tokens=6, start=ALICE)
+    s.clue(ALICE, BOB, "green")
+    assert s.known(BOB, 1) == {"G2"}
+    decision = _Decision(s.player(), None, frozenset())  # Bob's turn
+    green = next(c for c in decision.clues()
+                 if s.seat_of(c.target) == CATHY and c.colour is Suit.GREEN)
+    assert decision._harm(green)[0] == 1
