@@ -4,6 +4,7 @@ The clue-giving, saving, discarding and stalling parts are mixins in their own m
 
 from __future__ import annotations
 
+from hanabi_p2p.bots.duplicates import deferred_for
 from hanabi_p2p.bots.endgame import Model, ModelCard
 from hanabi_p2p.bots.hgroup_facts import Advice, Reason, _bits
 from hanabi_p2p.bots.hgroup_saves import Saves
@@ -14,6 +15,7 @@ from hanabi_p2p.bots.hgroup_tuning import (
     EARLY_GAMBLE_P,
     ENDGAME_KEEP_TOKENS,
     ENDGAME_STALL_CARDS,
+    GTA_ONES_ONLY,
     LAST_CLUE,
     LOW_TOKENS,
     LOW_TOKENS_2P,
@@ -59,6 +61,7 @@ class _Decision(Saves):
         rep = self.rep
         tokens = rep.clue_tokens
         mine = p._mine()
+        self.avoid |= deferred_for(p, mine, GTA_ONES_ONLY)  # (see bots/duplicates.py)
         players = p.config.players
         nxt = (p.seat + 1) % players
         answer = self._answer()

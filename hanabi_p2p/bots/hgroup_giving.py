@@ -466,9 +466,14 @@ class ClueGiving(TurnBase):
         moved = p._trash_chop_move(clue, touched, meaning)
         if moved and not any(self._worth_saving(c) for c in moved):
             misdiscards += 1  # cards kept for good that need no keeping
+        eventual = self.eventual
         for c, m in meaning.items():
             bit = 1 << p.fi[c] if p.fi[c] >= 0 else 0
             if p._is_playable(m) and not bit & p.board.playable:
+                misplays += 1
+            elif bit and not m & bit and m & ~eventual == 0:
+                # read as a card that will be playable once the clued ones before it are
+                # (a delayed play clue), and it is not that card: a misplay to come
                 misplays += 1
             if p._is_trash(m) and not bit & p.board.trash:
                 misdiscards += 1

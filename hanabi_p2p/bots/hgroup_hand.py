@@ -4,6 +4,7 @@ this seat privately knows of its own cards (``_mine``)."""
 
 from __future__ import annotations
 
+from hanabi_p2p.bots.duplicates import surplus_copies
 from hanabi_p2p.bots.hgroup_facts import Board, Context, Pending, _board_of, _caches_for
 from hanabi_p2p.bots.hgroup_tuning import BLUFFS, SHARE_OUT, SHARED_CACHE_SIZE
 from hanabi_p2p.bots.levels import Convention, check_level, knows
@@ -164,6 +165,8 @@ clue reading and of ``HGroupPlayer``)."""
             out.append((c, m))
             single = single or m & (m - 1) == 0
         self.known_mine = []
+        if single:  # more of my cards read as one face than it has copies left?
+            surplus_copies(out, self.poss, self.table.copies, self.seen, unseen)
         if single and SHARE_OUT:
             self._share_out(out)
         return out

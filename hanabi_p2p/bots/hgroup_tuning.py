@@ -53,8 +53,9 @@ PLAN_EXTRA_CARDS = 0
 # Measured (paired, same decks, 2000 games), 2p: +0.014 +- 0.005 (seeds 0..), +0.011 +-
 # 0.006 (seeds 5000..); taking the first such clue rather than the best rated: +0.018,
 # +0.012, +0.020 (seeds 10000..), multicolour 2p +0.012. Earlier, at every table: 4p -0.01,
-# 5p -0.03.
-PLAN_STALL_PLAYERS = 2
+# 5p -0.03. Later (paired, tuning seeds 0..1999, with bots/duplicates.py in): 3p +0.022 +-
+# 0.006, 4p +0.010 +- 0.006, so up to 4 players.
+PLAN_STALL_PLAYERS = 4
 # A prompt or finesse asks at most this many players (the first ones after the giver) in
 # turn: the longer the wait, the longer the focus stays ambiguous and no other can start.
 # Measured over 200 seeded games: 1 -> 22.52 (4p), 21.04 (5p); 2 -> 22.35, 20.66.
@@ -205,8 +206,10 @@ READ_LATE_FINESSES = True
 # A last copy whose every save clue bad-touches (see _bad_touch_save) is saved anyway at tables
 # of this many players or fewer. Measured (tuning seeds 0..999, 1000 games) against never:
 # 2p +0.004, 3p +0.045, 4p +0.038, 5p -0.033 with 2 strikeouts (the cards bad-touched by the
-# save later misread), so not at 5 players.
-BAD_TOUCH_SAVE_PLAYERS = 4
+# save later misread), so not at 5 players then. Once two cards read as one last copy are no
+# longer played as known (bots/duplicates.py), 5p: +0.014 +- 0.005, 0 strikeouts (paired,
+# tuning seeds 0..1999), so at every table.
+BAD_TOUCH_SAVE_PLAYERS = 5
 # How many boards and contexts the players share (see _caches_for) before starting afresh.
 # Small: about one game's worth. Entries kept longer pile up as long-lived objects, and the
 # garbage collector's full passes they bring made the slowest decisions (measured at 1024:
