@@ -3,7 +3,7 @@ best (``_best_clue``), fix clues, bluffs and the late finesse."""
 
 from __future__ import annotations
 
-from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason
+from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason, _bits
 from hanabi_p2p.bots.hgroup_tuning import (
     BAD_TOUCH_WEIGHT,
     BLUFF_NAMES_WEIGHT,
@@ -466,13 +466,35 @@ class ClueGiving(TurnBase):
         moved = p._trash_chop_move(clue, touched, meaning)
         if moved and not any(self._worth_saving(c) for c in moved):
             misdiscards += 1  # cards kept for good that need no keeping
+        gone = self._seen_by_both(clue.target)
         for c, m in meaning.items():
             bit = 1 << p.fi[c] if p.fi[c] >= 0 else 0
-            if p._is_playable(m) and not bit & p.board.playable:
+            # (the receiver also rules out the faces it sees every copy of: a reading of
+            # "B2 or B4" is B2 to a receiver who sees the last B4 elsewhere)
+            if p._is_playable(m & ~gone or m) and not bit & p.board.playable:
                 misplays += 1
             if p._is_trash(m) and not bit & p.board.trash:
                 misdiscards += 1
         return misplays, misdiscards
+
+    def _seen_by_both(self, target: int) -> int:
+        """The faces of which ``target`` may see every copy, as far as this seat can tell:
+        the copies played, discarded or in the hands both see, and my own clued cards that
+        may be one (``target`` sees them; I do not)."""
+        p = self.p
+        counts = list(p.seen)
+        for c in self.rep.hands[target]:
+            if p.fi[c] >= 0:
+                counts[p.fi[c]] -= 1
+        for c in self.rep.hands[p.seat]:
+            if p.clued[c]:  # (an unclued card may be anything: counted, it would rule out all)
+                for f in _bits(p.public(c)):
+                    counts[f] += 1
+        gone = 0
+        for f, copies in enumerate(p.table.copies):
+            if counts[f] >= copies:
+                gone |= 1 << f
+        return gone
 
     def busy(self, seat: int) -> bool:
         """Does ``seat`` know of a safe action (so it will not discard its chop)?"""
