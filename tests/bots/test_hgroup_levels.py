@@ -329,6 +329,7 @@ def test_l4_a_1_clue_on_trash_before_the_chop_is_a_trash_chop_move() -> None:
     assert _clue(s, advice) == (BOB, "1")
     s.take(advice.action)
     assert s.chop(BOB, level=HGROUP) == 3
+    assert "R3" in s.known(BOB, 5, level=HGROUP)  # kept, not read as a card worth a save
 
 
 def test_l4_no_trash_chop_move_when_the_chop_is_trash() -> None:
