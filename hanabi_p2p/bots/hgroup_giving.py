@@ -107,17 +107,26 @@ class ClueGiving(TurnBase):
         p = self.p
         if pending is not None or not p.reverse_finesses:
             return meaning, None
-        n = p.config.players
         for c, m in meaning.items():
             f = p.fi[c]
             if (p.clued[c] or f <= 0 or m != 1 << (f - 1) or p.rank_of[f] == 1
                     or not m & p.board.playable):
                 continue
-            for k in range(1, (p.seat - clue.target) % n):
-                blind = p.finesse_position((clue.target + k) % n)
-                if blind is not None and p.fi[blind] == f - 1:
-                    return {**meaning, c: 1 << f}, c
+            if self._reverse_holder(clue, f - 1) is not None:
+                return {**meaning, c: 1 << f}, c
         return meaning, None
+
+    def _reverse_holder(self, clue: Clue, x: int) -> int | None:
+        """The player after ``clue``'s receiver and before me who holds face ``x`` as its
+        newest unclued card (a reverse finesse's), if any."""
+        p = self.p
+        n = p.config.players
+        for k in range(1, (p.seat - clue.target) % n):
+            seat = (clue.target + k) % n
+            blind = p.finesse_position(seat)
+            if blind is not None and p.fi[blind] == x:
+                return seat
+        return None
 
     def _fix(self) -> Advice | None:
         """Someone reads a clued card as playable and it is not (a clue was misread or
@@ -389,6 +398,13 @@ class ClueGiving(TurnBase):
                            else Say.PROMPT_GIVEN if p.clued[card] else Say.FINESSE_GIVEN)
                     return self.words(say, clue.target, clue=clue, other=seat,
                                       card=p.table.cards[missing], focus=p.table.cards[f])
+        if read is not None:
+            _, reverse = self._as_reverse_finesse(clue, read[0], pending)
+            if reverse is not None:
+                f = p.fi[reverse]
+                return self.words(Say.REVERSE_FINESSE_GIVEN, clue.target, clue=clue,
+                                  other=self._reverse_holder(clue, f - 1),
+                                  card=p.table.cards[f - 1], focus=p.table.cards[f])
         return self.words(Say.PLAY_CLUE, clue.target, clue=clue, count=plays)
 
     def _answered_with(self, pending: Pending, card: int | None) -> bool:

@@ -161,6 +161,9 @@ def test_l2_a_reverse_finesse_on_the_player_after_the_receiver_is_given() -> Non
     s.discard(CATHY, 5)
     advice = s.advice(ALICE, level=HGROUP)
     assert _clue(s, advice) == (BOB, "green")
+    assert advice.text == ("clue Bob green: their G2 will read as G1, which Cathy holds as"
+                           " their newest unclued card — a reverse finesse on Cathy: Bob"
+                           " waits for it, Cathy plays it blind, then Bob plays the G2")
     s.take(advice.action)
     assert not _plays(s, s.advice(BOB, level=HGROUP), BOB, 5)  # Bob waits for Cathy's G1
     s.discard(BOB, 4)
