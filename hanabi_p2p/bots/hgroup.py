@@ -121,10 +121,8 @@ class HGroupPlayer(ClueReading):
                 self.inf[card] = mask
             for card in touched:
                 self.clued[card] = True
-            worth = self._save_worthy_faces() if moved else 0
-            for card in moved:  # kept as if saved: a card worth a save, if it may be one
+            for card in moved:  # kept: not discarded, though it may be anything (even trash)
                 self.clued[card] = True
-                self.inf[card] = self.inf[card] & worth or self.inf[card]
             replica.apply(action)
             hit = self._clue_mask(action)
             miss = ~hit

@@ -3,7 +3,7 @@ best (``_best_clue``), fix clues, bluffs and the late finesse."""
 
 from __future__ import annotations
 
-from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason
+from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason, _bits
 from hanabi_p2p.bots.hgroup_tuning import (
     BAD_TOUCH_WEIGHT,
     BLUFF_NAMES_WEIGHT,
@@ -107,17 +107,26 @@ class ClueGiving(TurnBase):
         p = self.p
         if pending is not None or not p.reverse_finesses:
             return meaning, None
-        n = p.config.players
         for c, m in meaning.items():
             f = p.fi[c]
             if (p.clued[c] or f <= 0 or m != 1 << (f - 1) or p.rank_of[f] == 1
                     or not m & p.board.playable):
                 continue
-            for k in range(1, (p.seat - clue.target) % n):
-                blind = p.finesse_position((clue.target + k) % n)
-                if blind is not None and p.fi[blind] == f - 1:
-                    return {**meaning, c: 1 << f}, c
+            if self._reverse_holder(clue, f - 1) is not None:
+                return {**meaning, c: 1 << f}, c
         return meaning, None
+
+    def _reverse_holder(self, clue: Clue, x: int) -> int | None:
+        """The player after ``clue``'s receiver and before me who holds face ``x`` as its
+        newest unclued card (a reverse finesse's), if any."""
+        p = self.p
+        n = p.config.players
+        for k in range(1, (p.seat - clue.target) % n):
+            seat = (clue.target + k) % n
+            blind = p.finesse_position(seat)
+            if blind is not None and p.fi[blind] == x:
+                return seat
+        return None
 
     def _fix(self) -> Advice | None:
         """Someone reads a clued card as playable and it is not (a clue was misread or
@@ -389,6 +398,13 @@ class ClueGiving(TurnBase):
                            else Say.PROMPT_GIVEN if p.clued[card] else Say.FINESSE_GIVEN)
                     return self.words(say, clue.target, clue=clue, other=seat,
                                       card=p.table.cards[missing], focus=p.table.cards[f])
+        if read is not None:
+            _, reverse = self._as_reverse_finesse(clue, read[0], pending)
+            if reverse is not None:
+                f = p.fi[reverse]
+                return self.words(Say.REVERSE_FINESSE_GIVEN, clue.target, clue=clue,
+                                  other=self._reverse_holder(clue, f - 1),
+                                  card=p.table.cards[f - 1], focus=p.table.cards[f])
         return self.words(Say.PLAY_CLUE, clue.target, clue=clue, count=plays)
 
     def _answered_with(self, pending: Pending, card: int | None) -> bool:
@@ -467,9 +483,12 @@ class ClueGiving(TurnBase):
         if moved and not any(self._worth_saving(c) for c in moved):
             misdiscards += 1  # cards kept for good that need no keeping
         eventual = self.eventual
+        gone = self._seen_by_both(clue.target)
         for c, m in meaning.items():
             bit = 1 << p.fi[c] if p.fi[c] >= 0 else 0
-            if p._is_playable(m) and not bit & p.board.playable:
+            # (the receiver also rules out the faces it sees every copy of: a reading of
+            # "B2 or B4" is B2 to a receiver who sees the last B4 elsewhere)
+            if p._is_playable(m & ~gone or m) and not bit & p.board.playable:
                 misplays += 1
             elif bit and not m & bit and m & ~eventual == 0:
                 # read as a card that will be playable once the clued ones before it are
@@ -478,6 +497,25 @@ class ClueGiving(TurnBase):
             if p._is_trash(m) and not bit & p.board.trash:
                 misdiscards += 1
         return misplays, misdiscards
+
+    def _seen_by_both(self, target: int) -> int:
+        """The faces of which ``target`` may see every copy, as far as this seat can tell:
+        the copies played, discarded or in the hands both see, and my own clued cards that
+        may be one (``target`` sees them; I do not)."""
+        p = self.p
+        counts = list(p.seen)
+        for c in self.rep.hands[target]:
+            if p.fi[c] >= 0:
+                counts[p.fi[c]] -= 1
+        for c in self.rep.hands[p.seat]:
+            if p.clued[c]:  # (an unclued card may be anything: counted, it would rule out all)
+                for f in _bits(p.public(c)):
+                    counts[f] += 1
+        gone = 0
+        for f, copies in enumerate(p.table.copies):
+            if counts[f] >= copies:
+                gone |= 1 << f
+        return gone
 
     def busy(self, seat: int) -> bool:
         """Does ``seat`` know of a safe action (so it will not discard its chop)?"""

@@ -44,6 +44,10 @@ class Say(Enum):
     PROMPT_GIVEN = N_("clue {player} {clue}: their {focus} needs {missing} first, and "
                       "{other} holds it clued — a prompt: {other} plays it, then {player} "
                       "plays the {focus}")
+    REVERSE_FINESSE_GIVEN = N_("clue {player} {clue}: their {focus} will read as {missing}, "
+                               "which {other} holds as their newest unclued card — a "
+                               "reverse finesse on {other}: {player} waits for it, {other} "
+                               "plays it blind, then {player} plays the {focus}")
     SELF_FINESSE_GIVEN = N_("clue {player} {clue}: their {focus} needs {missing} first, "
                             "their own newest unclued card — a self-finesse: {player} plays "
                             "that one blind first, then the {focus}")

@@ -161,6 +161,9 @@ def test_l2_a_reverse_finesse_on_the_player_after_the_receiver_is_given() -> Non
     s.discard(CATHY, 5)
     advice = s.advice(ALICE, level=HGROUP)
     assert _clue(s, advice) == (BOB, "green")
+    assert advice.text == ("clue Bob green: their G2 will read as G1, which Cathy holds as"
+                           " their newest unclued card — a reverse finesse on Cathy: Bob"
+                           " waits for it, Cathy plays it blind, then Bob plays the G2")
     s.take(advice.action)
     assert not _plays(s, s.advice(BOB, level=HGROUP), BOB, 5)  # Bob waits for Cathy's G1
     s.discard(BOB, 4)
@@ -329,6 +332,7 @@ def test_l4_a_1_clue_on_trash_before_the_chop_is_a_trash_chop_move() -> None:
     assert _clue(s, advice) == (BOB, "1")
     s.take(advice.action)
     assert s.chop(BOB, level=HGROUP) == 3
+    assert "R3" in s.known(BOB, 5, level=HGROUP)  # kept, not read as a card worth a save
 
 
 def test_l4_no_trash_chop_move_when_the_chop_is_trash() -> None:

@@ -111,6 +111,26 @@ def test_a_reverse_finesse_is_given_and_waited_for_from_level_2_only() -> None:
     assert s.advice(BOB, level=1).action == chop
 
 
+@pytest.mark.parametrize("seed", [1_000_295, 1_000_314])
+def test_two_level_5_games_that_struck_out_do_not(seed: int) -> None:
+    """Two games of bench/bots.py (two players, level 5) that struck out: chop-moved trash
+    read as cards worth a save, and a stall whose receiver read a card as playable by the
+    copies it sees. (Found on reporting seeds while looking for strikeouts: bug fixes, no
+    constant chosen on them.)"""
+    import random
+
+    from hanabi_p2p.rules.engine import End, GameState
+
+    config = GameConfig(2)
+    faces = config.deck_faces()
+    random.Random(seed).shuffle(faces)
+    state = GameState(config, faces)
+    players = [HGroupPlayer(config, seat, 5) for seat in range(2)]
+    while not state.over:
+        state.apply(players[state.current_seat].act(state))
+    assert state.end is not End.STRIKEOUT
+
+
 @pytest.mark.parametrize("level", [0, 6])
 def test_a_level_outside_1_to_5_is_refused(level: int) -> None:
     with pytest.raises(ValueError):
