@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import TypeVar
 
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
 from hanabi_p2p.deck import channel, checks, steps
 from hanabi_p2p.deck.derive import PeerSecrets, card_points
 from hanabi_p2p.deck.errors import Check, DeckCheatError
@@ -225,7 +223,7 @@ def _check_reveals(reveals: list[tuple[int, DeckMessage]], secrets: list[PeerSec
     owners: dict[int, int] = {}
 
     @cache
-    def pair(sender: int, recipient: int) -> ChaCha20Poly1305:
+    def pair(sender: int, recipient: int) -> channel.PairKey:
         return channel.pair_key(table_id, secrets[sender].x25519_private, my_seat=sender,
                                 other_seat=recipient, peer_ids=peer_ids, x25519_pubs=pubs)
 
