@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT / "tests" / "session"))
 from session_harness import TABLE_ID, Table, play_bot_game  # noqa: E402
 
 from hanabi_p2p.commands.log import read_report  # noqa: E402
+from hanabi_p2p.log.entry import Entry, signed_message  # noqa: E402
 from hanabi_p2p.log.storage import GameFile  # noqa: E402
 from hanabi_p2p.rules.cards import GameConfig  # noqa: E402
 from hanabi_p2p.session.verify import verify_game  # noqa: E402
@@ -148,6 +149,37 @@ def measure(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
         cpu.append((time.process_time() - c0) * 1000)
         wall.append((time.perf_counter() - w0) * 1000)
     return statistics.median(cpu), statistics.median(wall)
+
+
+# Ed25519's field, for the batch's floor below
+FIELD_PRIME = 2**255 - 19
+ED25519_D = -121665 * pow(121666, -1, FIELD_PRIME) % FIELD_PRIME
+
+
+def batch_floor(entries: list[Entry]) -> tuple[float, float]:
+    """(µs per signature checked one by one with libsodium, as `log verify` does; µs per
+    signature of the least any batch check written here must do per signature).
+
+    A batch check (one random linear combination of all the signatures' equations) needs
+    every signature's R as a curve point and one multi-scalar multiplication; neither
+    libsodium, PyNaCl nor `cryptography` offers either, so both would be Python. Decoding R
+    alone is a square root modulo 2^255 - 19 (one 255-bit exponentiation), before any of
+    the multiplication: if that already costs more than libsodium's whole check, no batch
+    here can be faster (so `log verify` checks one by one)."""
+    from nacl.bindings import crypto_sign_open
+
+    signed = [(e.signature + signed_message(e), e.author) for e in entries]
+    start = time.perf_counter()
+    for message, author in signed:
+        crypto_sign_open(message, author)
+    one = (time.perf_counter() - start) / len(signed) * 1e6
+    start = time.perf_counter()
+    for message, _ in signed:
+        y = int.from_bytes(message[:32], "little") & ((1 << 255) - 1)
+        u, v = (y * y - 1) % FIELD_PRIME, (ED25519_D * y * y + 1) % FIELD_PRIME
+        pow(u * pow(v, 7, FIELD_PRIME), (FIELD_PRIME - 5) // 8, FIELD_PRIME)
+    floor = (time.perf_counter() - start) / len(signed) * 1e6
+    return one, floor
 
 
 def child(args: list[str], *, bytecode: bool = True) -> tuple[float, float, str, str]:
@@ -242,6 +274,8 @@ def main() -> None:
             ("file: load + verify (log verify)", measure(lambda: read_report(path), args.repeat)),
             ("deck audit alone", measure(deck.audit, args.repeat)),
         ]
+        checks = [batch_floor(entries) for _ in range(args.repeat)]
+        one, floor = min(c[0] for c in checks), min(c[1] for c in checks)
 
     print(f"{report.headline()}")
     turns = report.state.turn if report.state else 0
@@ -268,6 +302,9 @@ def main() -> None:
     print(f"{'warm (in this process)':<44} {'CPU ms':>8} {'wall ms':>8}")
     for name, (cpu, wall) in rows:
         print(f"{name:<44} {cpu:>8.1f} {wall:>8.1f}")
+    print(f"Ed25519, per signature: {one:.1f} us one by one (libsodium); a batch written "
+          f"here costs at least {floor:.1f} us (decoding R alone): "
+          f"{'slower' if floor >= one else 'maybe faster'}")
     verdict = "within" if started["verify wall"] <= TARGET_MS else "OVER"
     print(f"target {TARGET_MS:.0f} ms for a cold log verify: {verdict}")
     print(json.dumps({
@@ -286,6 +323,8 @@ def main() -> None:
         f"verify_ms_{args.players}p": round(rows[0][1][0], 1),
         f"log_verify_file_ms_{args.players}p": round(rows[1][1][0], 1),
         f"audit_ms_{args.players}p": round(rows[2][1][0], 1),
+        "ed25519_one_by_one_us": round(one, 1),
+        "ed25519_batch_floor_us": round(floor, 1),
         "entries": len(entries),
     }))
 
