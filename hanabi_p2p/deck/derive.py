@@ -14,8 +14,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from nacl.bindings import crypto_scalarmult_base
-
 from hanabi_p2p.deck.group import DeckGroup, Point, Scalar, reduce_wide, scalar_to_int
 from hanabi_p2p.rules.cards import GameConfig
 
@@ -191,8 +189,9 @@ class PeerSecrets:
 
     @cached_property
     def x25519_public(self) -> bytes:
-        public: bytes = crypto_scalarmult_base(self.x25519_private)
-        return public
+        from hanabi_p2p.deck.channel import x25519_public_key  # (channel imports this module)
+
+        return x25519_public_key(self.x25519_private)
 
     @cached_property
     def commitment(self) -> bytes:

@@ -29,7 +29,6 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-
 from hanabi_p2p.deck import channel, checks, steps
 from hanabi_p2p.deck.audit import AuditResult, audit
 from hanabi_p2p.deck.derive import (
