@@ -33,7 +33,15 @@ PyNaCl have no batch API, nor has `cryptography`) or multiplies many ristretto25
 once (libsodium has no multi-scalar multiplication), so 50 ms for a cold 5-player game is
 out of reach in this design: the audit's multiplications alone take about that.
 
+With --instructions (valgrind), instead: the instructions of a cold run, stage by stage
+(Python's start, the imports, the deck library, checking the game), and the cost centres
+they go to (the deck audit's multiplications, the signatures, compiling the dataclasses'
+generated methods, loading bytecode). Instructions do not move with the machine's load, as
+times do on a busy machine; they miss what waits on memory and the system (page faults,
+files), which the imports pay more than the checks do.
+
 Usage: .venv/bin/python bench/log_verify.py [--repeat N] [--players N] [--seed N]
+                                            [--instructions]
 The last line printed is one JSON object with the headline figures.
 """
 
@@ -246,11 +254,77 @@ def import_groups(path: Path, repeat: int) -> list[tuple[str, float]]:
     return sorted(medians.items(), key=lambda item: -item[1])
 
 
+# Stages of a cold run whose instructions --instructions counts, each a new process: what
+# a stage costs is its count less the one before it.
+STAGES = (
+    ("python start", ["-c", "pass"]),
+    ("imports", ["-c", "from hanabi_p2p import cli; cli.build_parser('log'); "
+                       "import hanabi_p2p.session.verify"]),
+    ("deck library load", ["-c", "from hanabi_p2p import cli; cli.build_parser('log'); "
+                                 "import hanabi_p2p.session.verify; "
+                                 "from hanabi_p2p.deck import group; group.load_library()"]),
+    ("checking the game and printing", VERIFY),
+)
+# What the instructions of the whole run are spent in (callgrind's inclusive counts of these
+# functions of libsodium and of the interpreter; they do not overlap).
+COST_CENTRES = (
+    ("deck audit: ristretto255 variable-base mult.", "scalarmult_ristretto255_ref10.c:"),
+    ("deck audit: ristretto255 base-point mult.", "ge25519_scalarmult_base "),
+    ("Ed25519 signatures (libsodium, one by one)", "crypto_sign_ed25519_verify_detached "),
+    ("compiling generated source (dataclasses' methods)", "PyRun_StringFlags "),
+    ("loading bytecode (unmarshal)", "Python/marshal.c:marshal_loads"),
+    ("decoding rbcl's library (hex)", "_PyBytes_FromHex "),
+)
+
+
+def callgrind(args: list[str], out: Path) -> int:
+    """The instructions (callgrind's Ir: the same on an idle or a busy machine) of one new
+    process, with compiled bytecode; its profile is written to `out`."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": "0",
+           "PYTHONPYCACHEPREFIX": str(PYCACHE)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+                           sys.executable, *args], capture_output=True, text=True, env=env,
+                          cwd=ROOT, check=False, timeout=900)
+    if done.returncode != 0:
+        raise SystemExit(f"valgrind {' '.join(args)} failed: {done.stderr[-2000:]}")
+    return int(done.stderr.rsplit("Collected :", 1)[1].split()[0])
+
+
+def instructions(path: Path) -> None:
+    """Where a cold run's instructions go, stage by stage and by cost centre (needs
+    valgrind): unlike times, these counts do not move with the machine's load."""
+    with tempfile.TemporaryDirectory() as tmp:
+        counts, before = [], 0
+        for name, args in STAGES:
+            total = callgrind([*args, str(path)] if args is VERIFY else args,
+                              Path(tmp) / "stage.out")
+            counts.append((name, total - before))
+            before = total
+        annotated = subprocess.run(
+            ["callgrind_annotate", "--inclusive=yes", "--threshold=100",
+             str(Path(tmp) / "stage.out")], capture_output=True, text=True, check=False,
+            timeout=300).stdout.splitlines()
+    print(f"instructions of a cold run (millions, callgrind), {before / 1e6:.0f} in all")
+    for name, count in counts:
+        print(f"  {name:<52} {count / 1e6:>8.0f} {count / before:>6.0%}")
+    for name, marker in COST_CENTRES:
+        found = [line for line in annotated if marker in line]
+        count = int(found[0].split()[0].replace(",", "")) if found else 0
+        print(f"  {name:<52} {count / 1e6:>8.0f} {count / before:>6.0%}")
+    print(json.dumps({"instructions_cold_millions": round(before / 1e6),
+                      **{f"instructions_{name.replace(' ', '_')}_millions": round(c / 1e6)
+                         for name, c in counts}}))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--players", type=int, default=5)
     parser.add_argument("--seed", type=int, default=105)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count a cold run's instructions instead, stage by stage "
+                             "(valgrind's callgrind: the same on a busy machine)")
     args = parser.parse_args()
 
     table = play(args.players, args.seed)
@@ -267,6 +341,10 @@ def main() -> None:
             for entry in entries:
                 game.append(entry)
         size = path.stat().st_size
+        if args.instructions:
+            child([*VERIFY, str(path)])  # the bytecode cache, if there is none yet
+            instructions(path)
+            return
         started = cold(path, args.repeat)
         imports = import_groups(path, max(3, args.repeat // 2))
         rows = [
