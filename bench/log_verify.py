@@ -19,19 +19,44 @@ peer's copy is stored as its node stores it. Then, each the median of --repeat r
   checked once in this process are remembered, so this is less than a cold run), the file
   (read, decode, verify), and the deck audit alone.
 
-Where the time goes (issue 33; CPU time of a cold run, 5 players, 316 entries, medians of
-4 alternating rounds of bench/against.py on a busy 2-core machine): before, 583 ms, of which
-importing the command 303 ms (52 %), the deck audit and its faces preview about 90 ms (16 %:
-865 variable-base and 510 base-point ristretto255 multiplications, 50-70 us and 20-25 us
-each in libsodium 1.0.18), loading rbcl's libsodium 42 ms (7 %), the replay 27 ms (5 %), the
-316 Ed25519 signatures 22 ms (4 %), Python's own start about 40 ms. After, 410 ms (ratio
-0.70): importing 131 ms (0.43: nothing imported that is not used), the library 35 ms (rbcl's
-module alone), the audit made once (815 variable-base multiplications, no preview, one
-transcript). What is left is mostly the multiplications and the signatures, one by one: no
-installed or well-kept library here verifies Ed25519 signatures in a batch (libsodium and
-PyNaCl have no batch API, nor has `cryptography`) or multiplies many ristretto255 points at
-once (libsodium has no multi-scalar multiplication), so 50 ms for a cold 5-player game is
-out of reach in this design: the audit's multiplications alone take about that.
+Where the time goes (issue 33; a 5-player game, 316 entries, on a 2-core machine whose load
+average stayed between 8 and 14 while this was measured, so times are noisy and
+instructions are given beside them). The first round of this work (the previous session)
+cut the imports and made the audit once: 583 -> 410 ms of CPU. This round, against that
+code (d25e852), with compiled bytecode on both sides (the figures before it were taken
+without: every module compiled, 870-1070 ms of CPU as `the same, no bytecode cache` shows):
+
+* instructions (callgrind, `--instructions`; the same however busy the machine): 1958 ->
+  1849 million (0.944): Python's start 89 -> 89, imports 551 -> 511 (no `cryptography`, no
+  OpenSSL, no catalogues), rbcl's library 121 -> 121, checking the game 1196 -> 1128 (no
+  OpenSSL to start for the pairwise channel, 50 fewer variable-base multiplications: 815 -> 765);
+* CPU of the cold command, medians of alternating runs: 378 -> 339 ms (0.895, against.py,
+  5 rounds); 381 -> 362 ms (0.95, 12 runs each); in-process, 30 alternating runs each:
+  imports 166 -> 148 ms, checking the file cold 203 -> 172 ms.
+
+Where the 1849 million instructions of a cold run go now: the deck audit's ristretto255
+multiplications 664 (36 %: 765 variable-base and 510 base-point ones, 0.77 and 0.15
+million each in rbcl's libsodium 1.0.18), compiling the methods that dataclasses generate
+as each of the 120-odd dataclasses on this path is made 284 (15 %: some 500 small
+functions, compiled one by one at every start by Python 3.11), the 316 Ed25519 signatures
+214 (12 %), unmarshalling the bytecode of some 200 modules 104 (6 %), decoding rbcl's
+library from hex 50 (3 %), Python's own start 89 (5 %), the rest (the replay through the
+observer session, parsing, the audit's hashing) about 440 (24 %). In time the imports
+weigh more than in instructions (they wait on files and fault pages in): about 40 % of a
+cold run's CPU time.
+
+What would not pay, measured: an Ed25519 batch check (a random linear combination of every
+signature's equation) needs each R decoded and a multi-scalar multiplication, which no
+installed library offers (libsodium, PyNaCl, `cryptography`); written in Python, decoding
+R alone costs more than libsodium's whole check of a signature (the line this script
+prints), so signatures stay checked one by one. The audit's proofs cannot be batched
+either: `log verify` does not verify them, it recomputes every step from the seeds and
+compares bytes (SPEC 2.10), and a proof is (challenge, response) with no commitment to
+combine. Each of the 765 variable-base multiplications left makes a byte that is
+compared (a point of a shuffle or a lock, or a proof's commitment that its challenge
+hashes); without a multi-scalar multiplication nothing combines them. So 50 ms for a cold
+5-player game is out of reach in this design: the multiplications alone are a third of
+the instructions, about 60-70 ms on this machine.
 
 With --instructions (valgrind), instead: the instructions of a cold run, stage by stage
 (Python's start, the imports, the deck library, checking the game), and the cost centres
