@@ -18,10 +18,8 @@ import os
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-)
 from nacl.bindings import (
     crypto_core_ed25519_is_valid_point,
     crypto_sign,
@@ -35,6 +33,11 @@ from hanabi_p2p.errors import UserError
 from hanabi_p2p.limits import PEER_ID_BYTES, SIGNATURE_BYTES
 from hanabi_p2p.portable import open_no_follow, permission_bits_apply
 from hanabi_p2p.safe_text import REPLACEMENT, safe_name
+
+if TYPE_CHECKING:
+    # (imported where a key is made or read: checking signatures, all `log verify` does,
+    # needs public keys alone, and the `cryptography` package costs a cold run 30-50 ms)
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 SEED_BYTES = 32
 KEY_FILE_MODE = 0o600
@@ -65,6 +68,8 @@ class Identity:
     @classmethod
     def from_seed(cls, seed: bytes) -> Identity:
         """Deterministic identity from a 32-byte seed (tests, known-answer vectors)."""
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         if len(seed) != SEED_BYTES:
             raise ValueError(f"an Ed25519 seed is {SEED_BYTES} bytes, got {len(seed)}")
         return cls(Ed25519PrivateKey.from_private_bytes(seed))
@@ -98,6 +103,7 @@ class Identity:
     @classmethod
     def from_pem(cls, data: bytes, source: str = "key file") -> Identity:
         from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
         try:
             key = serialization.load_pem_private_key(data, password=None)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from hanabi_p2p import cli
+from hanabi_p2p.log.entry import decode_entry
+from hanabi_p2p.log.storage import GameFile
 
 # Modules that make start-up slow; none of them is needed to print help or a rules summary.
 HEAVY = ("zeroconf", "prompt_toolkit", "asyncio", "nacl", "cryptography", "hanabi_p2p.peer",
@@ -111,6 +115,38 @@ def test_chosen_subcommand(argv: list[str], expected: str | None) -> None:
 @pytest.mark.process
 def test_the_probe_sees_heavy_imports_where_they_are_needed() -> None:
     assert "zeroconf" in imported_modules("host", "--help")
+
+
+# What `log verify` of a game never needs (issue 33: a cold check of a friend's game): the
+# network, the peer, the terminal, the computer players, the catalogues (it prints English
+# only), and a second cryptographic library (libsodium, through PyNaCl and rbcl, does it all).
+NOT_FOR_VERIFY = ("zeroconf", "prompt_toolkit", "asyncio", "cryptography", "hanabi_p2p.net",
+                  "hanabi_p2p.peer", "hanabi_p2p.ui", "hanabi_p2p.bots", "hanabi_p2p.frontends",
+                  "hanabi_p2p.i18n", "hanabi_p2p.commands.log_remove", "concurrent")
+GAME_VECTOR = Path(__file__).resolve().parents[1] / "protocol" / "vectors" / "game" / (
+    "game-2p-standard.json")
+
+
+@pytest.mark.process
+def test_log_verify_imports_only_what_it_checks_with(tmp_path: Path) -> None:
+    vector = json.loads(GAME_VECTOR.read_text())
+    entries = [decode_entry(bytes.fromhex(e["bytes"])) for e in vector["entries"]]
+    path = tmp_path / "friday.hlog"  # a game copied from a friend: no cached verdict
+    with GameFile.create(path, entries[0].table_id, created=0, name="friday") as game:
+        for entry in entries:
+            game.append(entry)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "hanabi_p2p", "log", "verify", str(path)],
+        capture_output=True, text=True, check=False, timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr  # valid: the whole check ran
+    assert done.stdout.startswith("valid: 2 players")
+    modules = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+               if line.startswith("import time:") and "|" in line}
+    assert {"hanabi_p2p.session.verify", "hanabi_p2p.deck.audit", "nacl"} <= modules
+    needless = sorted(m for m in modules
+                      if any(m == n or m.startswith(n + ".") for n in NOT_FOR_VERIFY))
+    assert needless == []
 
 
 # What a join needs only once its table is found: it loads them while it browses (issue 13).

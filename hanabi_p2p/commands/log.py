@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hanabi_p2p.commands import replay_interactive
-from hanabi_p2p.commands.log_remove import remove_game
 from hanabi_p2p.datadir import GAME_SUFFIX, DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
 from hanabi_p2p.helpformat import with_examples
@@ -163,9 +162,15 @@ def run(args: argparse.Namespace) -> int:
         "verify": run_verify,
         "export": run_export,
         "replay": replay_interactive.run_log_replay,  # the full-screen replay, after the audit
-        "remove": lambda args: remove_game(args, resolve_game, _describe),
+        "remove": _run_remove,
     }
     return commands[args.log_command](args)
+
+
+def _run_remove(args: argparse.Namespace) -> int:
+    from hanabi_p2p.commands.log_remove import remove_game  # (`remove` alone needs it)
+
+    return remove_game(args, resolve_game, _describe)
 
 
 # ---------------------------------------------------------------------------- finding games

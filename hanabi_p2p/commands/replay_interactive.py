@@ -8,7 +8,8 @@ the game's. A hanab.live file carries its deck in the clear; it is replayed as i
 its first illegal action.
 
 This module is imported by `log` and `replay` to add their arguments, so it imports nothing
-heavy at the top: the terminal modules are loaded only when a replay opens.
+heavy at the top: the terminal modules, and the catalogues (i18n), are loaded only when a
+replay opens (`log verify` adds these arguments too, and prints no translated word).
 """
 
 from __future__ import annotations
@@ -18,10 +19,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hanabi_p2p import i18n
 from hanabi_p2p.datadir import DataDir, add_data_dir_argument
 from hanabi_p2p.errors import UserError
-from hanabi_p2p.i18n import _
 
 if TYPE_CHECKING:
     from hanabi_p2p.hanablive import ImportedGame
@@ -60,6 +59,7 @@ def game_of_report(report: GameReport) -> ReplayGame | str:
     """The game to replay, or why it must not be shown: a log with any problem, or whose
     deck was never audited, has no faces anyone can trust."""
     from hanabi_p2p.commands.log import verdict_line
+    from hanabi_p2p.i18n import _
     from hanabi_p2p.ui.replay import ReplayGame
 
     config = report.config
@@ -85,6 +85,7 @@ def game_of_file(game: ImportedGame, label: str) -> ReplayGame:
 
 def run_log_replay(args: argparse.Namespace) -> int:
     """`log replay ID`: verify the game in full, then open it (or refuse, saying why)."""
+    from hanabi_p2p import i18n
     from hanabi_p2p.commands.log import printable, read_game, resolve_game
 
     i18n.setup(args.lang)
@@ -103,6 +104,8 @@ def run_file_replay(args: argparse.Namespace, game: ImportedGame, label: str) ->
     """`replay FILE --interactive`."""
     if args.json:
         raise UserError("--interactive and --json cannot be combined")
+    from hanabi_p2p import i18n
+
     i18n.setup(args.lang)
     show(game_of_file(game, label), args.theme)
     return 0

@@ -14,8 +14,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
-
 from hanabi_p2p.deck.group import DeckGroup, Point, Scalar, reduce_wide, scalar_to_int
 from hanabi_p2p.rules.cards import GameConfig
 
@@ -185,12 +183,15 @@ class PeerSecrets:
         return perm
 
     @cached_property
-    def x25519_private(self) -> X25519PrivateKey:
-        return X25519PrivateKey.from_private_bytes(self.expand(frame(LABEL_X25519), 32))
+    def x25519_private(self) -> bytes:
+        """The X25519 private key (RFC 7748: 32 bytes, clamped where it is used)."""
+        return self.expand(frame(LABEL_X25519), X25519_BYTES)
 
     @cached_property
     def x25519_public(self) -> bytes:
-        return self.x25519_private.public_key().public_bytes_raw()
+        from hanabi_p2p.deck.channel import x25519_public_key  # (channel imports this module)
+
+        return x25519_public_key(self.x25519_private)
 
     @cached_property
     def commitment(self) -> bytes:

@@ -68,6 +68,13 @@ def load_library() -> None:
     _sodium()
 
 
+def library() -> Any:
+    """The deck's libsodium (ctypes), loaded on first use: the deck's other primitives (the
+    pairwise channel's X25519 and ChaCha20-Poly1305) call it too, rather than load a second
+    library or go through a slower binding."""
+    return _sodium()
+
+
 # libsodium writes its 32-byte results into these (one fresh buffer per call: thread-safe)
 _Out32 = ctypes.c_char * 32
 

@@ -29,8 +29,6 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
 from hanabi_p2p.deck import channel, checks, steps
 from hanabi_p2p.deck.audit import AuditResult, audit
 from hanabi_p2p.deck.derive import (
@@ -162,7 +160,7 @@ class DeckPeer:
         self._started = False
         self._error: Exception | None = None
         self._commits: dict[int, Commit] = {}
-        self._pairs: dict[int, ChaCha20Poly1305] = {}
+        self._pairs: dict[int, channel.PairKey] = {}
         self._shuffles: list[Shuffle] = []
         self._sums: list[Point] = []  # ΣZ of each shuffle, the next shuffle's ΣX
         self._locks: list[Lock] = []

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-
 from hanabi_p2p.deck import channel, dleq, group
 from hanabi_p2p.deck.derive import PeerSecrets
 from hanabi_p2p.deck.group import DeckGroup, Point, Scalar
@@ -81,7 +79,7 @@ def verified_lock_reproduces(secrets: PeerSecrets, inputs: tuple[Point, ...],
     return True
 
 
-def share_step(secrets: PeerSecrets, pair: Callable[[int], ChaCha20Poly1305],
+def share_step(secrets: PeerSecrets, pair: Callable[[int], channel.PairKey],
                peer_ids: dict[int, bytes], *, my_seat: int, position: int,
                owner: int) -> SharedKeys:
     """Reveal to all but the owner: k for `position`, sealed for every other non-owner."""

@@ -252,3 +252,19 @@ def test_false_proofs_are_found_without_any_seed(finished: DeckTable) -> None:
     unfinished: Transcript = [(s, m) for s, m in no_seeds
                               if not (isinstance(m, Lock) and s >= 1)]
     assert _check_steps(finished, unfinished) == (True, None, None)
+
+
+def test_the_faces_read_from_the_permutations_are_the_unlocked_ones(finished: DeckTable) -> None:
+    """An audit that recomputes every step reads the faces from the seats' permutations; one
+    that takes a seat's steps on its caller's word (`made_by_us`) unlocks every position:
+    both give every position the same card, and the deck is the variant's cards."""
+    transcript = finished.sent
+    recomputed = audit(finished.config, finished.table_id, finished.peer_ids, transcript,
+                       group=finished.group)
+    unlocked = audit(finished.config, finished.table_id, finished.peer_ids, transcript,
+                     group=finished.group, made_by_us=0)
+    assert recomputed.ok and unlocked.ok
+    assert recomputed.faces == unlocked.faces
+    assert sorted(recomputed.faces) == list(range(finished.config.deck_size))
+    assert sorted(map(str, recomputed.faces.values())) == sorted(
+        map(str, finished.config.deck_faces()))
