@@ -176,7 +176,9 @@ class HGroupPlayer(ClueReading):
             # that my own choice builds on it. A play of a card that would answer would
             # read as an answer: not this turn.
             self._resolve(pending, None, state)
-            avoid = frozenset(c for o in pending.options if (c := o.card_of(self.seat)))
+            # (card ids start at 0: "is not None", as card 0 is a card too)
+            avoid = frozenset(c for o in pending.options
+                              if (c := o.card_of(self.seat)) is not None)
         decision = _Decision(self, names, avoid)
         advice = decision.decide()
         action = advice.action
