@@ -728,9 +728,13 @@ class Mesh:
         return self._send_payload(peer_id, encode_payload(frame))
 
     def broadcast(self, frame: Frame) -> int:
-        """Queue a frame for every connected peer; returns how many links took it."""
+        """Queue a frame for every connected peer; returns how many links took it. The
+        players' links come first, the guests' (spectators) after them: a player waits for
+        a turn's entry, and each link seals and writes its copy in turn, so eight spectators
+        linked before the players would have made the players wait for eight copies."""
         payload = encode_payload(frame)  # encoded once; each link seals it with its own key
-        return sum(self._send_payload(peer_id, payload) for peer_id in list(self._links))
+        peers = sorted(self._links, key=self._is_guest)  # (stable: False, the players, first)
+        return sum(self._send_payload(peer_id, payload) for peer_id in peers)
 
     def _send_payload(self, peer_id: bytes, payload: bytes) -> bool:
         link = self._links.get(peer_id)

@@ -41,7 +41,7 @@ from hanabi_p2p.net.frames import (
     encode_frame,
     encode_payload,
 )
-from hanabi_p2p.net.link import LinkTiming
+from hanabi_p2p.net.link import Link, LinkTiming
 from hanabi_p2p.net.mesh import Mesh, MeshConfig
 from hanabi_p2p.net.mesh_events import LinkFailed, MeshEvent, PeerDown, PeerUp, Received
 
@@ -156,6 +156,31 @@ async def test_three_meshes_exchange_and_broadcast(a: Mesh, b: Mesh, c: Mesh) ->
     reply = Message("lobby", b"hi")
     assert c.send(pid(b), reply)
     await wait_event(b, got(pid(c), reply))
+
+
+@with_meshes(3)
+async def test_broadcast_reaches_the_players_before_the_spectators(
+        host: Mesh, fan: Mesh, player: Mesh) -> None:
+    # the spectator links up first; the host's dict of links keeps that order
+    host.seat([pid(player)])
+    fan.connect(pid(host), "127.0.0.1", host.port)
+    await wait_event(host, up(pid(fan)))
+    player.connect(pid(host), "127.0.0.1", host.port)
+    await wait_event(host, up(pid(player)))
+    sealed: list[bytes] = []
+    real = Link.send_payload
+
+    def recording(link: Link, payload: bytes) -> int:
+        sealed.append(link.peer_id)
+        return real(link, payload)
+
+    entry = Entry(b"a turn's entry")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Link, "send_payload", recording)
+        assert host.broadcast(entry) == 2
+    assert sealed == [pid(player), pid(fan)]
+    await wait_event(player, got(pid(host), entry))
+    await wait_event(fan, got(pid(host), entry))
 
 
 @with_meshes(2)
