@@ -3,8 +3,9 @@
 An in-memory table runs every seat in one process: each DLEQ proof and each locked deck is
 checked by every other seat, again by the end-of-game audit, and again when a test verifies
 the log, and the same seeds deal the same decks in many tests. A scalar multiplication
-(`mul`, `base_mul`) of the deck's groups is a pure function of its two byte strings, so the
-second time the same operands come, their product is taken from here instead of computed:
+(`mul`, `base_mul`) of the deck's groups, like a scalar's inverse (`scalar_invert`, as slow
+as a multiplication), is a pure function of its byte strings, so the second time the same
+operands come, the answer is taken from here instead of computed:
 the answer is the one libsodium gave the first time, byte for byte. Only answers are kept:
 an operand the group refuses raises `GroupError` every time, as it did the first time, and
 operands that are not `bytes` (a test handing a bytearray or a wrong type on purpose) always
@@ -32,23 +33,28 @@ def _remembering(method: Callable[..., bytes]) -> Callable[..., bytes]:
     remembered = functools.lru_cache(maxsize=ANSWERS_KEPT)(method)
 
     @functools.wraps(method)
-    def call(self: Any, *operands: Any) -> bytes:
-        if all(type(operand) is bytes for operand in operands):
-            return remembered(self, *operands)
-        return method(self, *operands)
+    def call(*operands: Any) -> bytes:
+        # (the group instance itself is the first operand of a method)
+        for operand in operands:
+            if type(operand) is not bytes and not isinstance(operand, group.DeckGroup):
+                return method(*operands)
+        return remembered(*operands)
 
     call.cache_info = remembered.cache_info  # type: ignore[attr-defined]
     return call
 
 
 def install() -> Callable[[], None]:
-    """Remember both groups' multiplications; returns what undoes it."""
+    """Remember both groups' multiplications and the scalar inverse; returns what undoes
+    it."""
     undo: list[Callable[[], None]] = []
-    for cls in (type(group.RISTRETTO255), type(group.EDWARDS25519)):
-        for name in REMEMBERED:
-            original = vars(cls)[name]
-            setattr(cls, name, _remembering(original))
-            undo.append(functools.partial(setattr, cls, name, original))
+    owners: list[tuple[Any, str]] = [(type(group.RISTRETTO255), name) for name in REMEMBERED]
+    owners += [(type(group.EDWARDS25519), name) for name in REMEMBERED]
+    owners.append((group, "scalar_invert"))
+    for owner, name in owners:
+        original = vars(owner)[name]
+        setattr(owner, name, _remembering(original))
+        undo.append(functools.partial(setattr, owner, name, original))
 
     def uninstall() -> None:
         for step in reversed(undo):
