@@ -3,15 +3,15 @@
 An in-memory table runs every seat in one process: each DLEQ proof and each locked deck is
 checked by every other seat, again by the end-of-game audit, and again when a test verifies
 the log, and the same seeds deal the same decks in many tests. Three computations repeat,
-each a pure function of its operands: a scalar multiplication of the deck's groups (`mul`,
-`base_mul`), a scalar's inverse (`scalar_invert`, as slow as a multiplication) and a scalar
-a seat derives from its seed (`PeerSecrets.scalar`, HKDF: every seat that audits another
-derives it again). The second time the same operands come, the answer is taken from here
-instead of computed: the one libsodium (or HKDF) gave the first time, byte for byte. Only
-answers are kept: an operand the group refuses raises `GroupError` every time, as it did the
-first time, and operands that are not `bytes` (a test handing a bytearray or a wrong type on
-purpose) always go to the group itself. Between programs nothing changes: each is its own
-process.
+each a pure function of its operands: the point operations of the deck's groups (`mul`,
+`base_mul`, and `add`, `sub`: each decodes its points first), a scalar's inverse
+(`scalar_invert`, as slow as a multiplication) and a scalar a seat derives from its seed
+(`PeerSecrets.scalar`, HKDF: every seat that audits another derives it again). The second
+time the same operands come, the answer is taken from here instead of computed: the one
+libsodium (or HKDF) gave the first time, byte for byte. Only answers are kept: an operand
+the group refuses raises `GroupError` every time, as it did the first time, and operands
+that are not `bytes` (a test handing a bytearray or a wrong type on purpose) always go to
+the group itself. Between programs nothing changes: each is its own process.
 
 About four multiplications in five of the in-memory peer tests repeat one made before in the
 same process (measured for issue 33); remembering them takes most of the suite's time in the
@@ -29,7 +29,7 @@ from hanabi_p2p.deck import derive, group
 
 # 2^18 answers: about 60 MB at most per pytest process
 ANSWERS_KEPT = 1 << 18
-REMEMBERED = ("mul", "base_mul")
+REMEMBERED = ("mul", "base_mul", "add", "sub")
 
 
 def _remembering(method: Callable[..., bytes]) -> Callable[..., bytes]:
@@ -63,7 +63,7 @@ def _remembering_hashable(method: Callable[..., bytes]) -> Callable[..., bytes]:
 
 
 def install() -> Callable[[], None]:
-    """Remember both groups' multiplications, the scalar inverse and the seats' derived
+    """Remember both groups' point operations, the scalar inverse and the seats' derived
     scalars; returns what undoes it."""
     undo: list[Callable[[], None]] = []
     owners: list[tuple[Any, str]] = [(type(group.RISTRETTO255), name) for name in REMEMBERED]
