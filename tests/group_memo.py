@@ -27,7 +27,8 @@ from typing import Any
 
 from hanabi_p2p.deck import derive, group
 
-# 2^18 answers: about 60 MB at most per pytest process
+# 2^18 answers per operation, about 120 MB each if ever full; a worker fills far less (the
+# whole of tests/peer in one process makes 69 k distinct multiplications)
 ANSWERS_KEPT = 1 << 18
 REMEMBERED = ("mul", "base_mul", "add", "sub")
 
