@@ -82,9 +82,13 @@ def setup(dev: bool = True) -> None:
     pip = [str(PY), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     step("updating pip", [*pip, "--upgrade", "pip"])
     tools = " and the developer tools (pytest, ruff, mypy)" if full else ""
+    # --no-compile: pip would compile every installed file (mypy's, hypothesis', ...: about
+    # half the install's CPU) into __pycache__ folders that `test` never reads, as its runs
+    # keep their bytecode in .venv/pycache (test_environment); Python compiles what a
+    # command imports the first time it runs instead
     step(f"installing hanabi-p2p, its libraries (zeroconf, cryptography, PyNaCl, "
          f"prompt_toolkit, ...){tools}",
-         [*pip, "-e", f"{ROOT}[dev]" if full else str(ROOT)])
+         [*pip, "--no-compile", "-e", f"{ROOT}[dev]" if full else str(ROOT)])
     STAMP.write_text(f"{wanted} {WITH_DEV if full else PLAY_ONLY}")
     print(f"  ready in {time.monotonic() - started:.0f} s", file=sys.stderr, flush=True)
 

@@ -3,6 +3,9 @@
 Makes the helpers shared across test folders (``tests/blind_table.py``, ``tests/tiers.py``)
 importable from any of them: pytest puts this folder on ``sys.path`` for its conftest.
 
+Remembers the deck group's multiplications for the whole pytest process
+(``tests/group_memo.py``: the same answers, computed once).
+
 Sorts the tests into tiers (the markers are explained in tests/tiers.py): every test gets
 the markers its fixtures and markers imply, `--fast` keeps only the tests that stay in
 memory, and every test not marked `real_io` runs with sockets and processes refused.
@@ -13,6 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Generator
 
+import group_memo
 import pytest
 from tiers import GUARD, REAL_IO, in_fast_tier, longest_first, tier_markers
 
@@ -33,6 +37,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
     GUARD.install()
     config.add_cleanup(GUARD.uninstall)
+    # an in-memory table's seats check each other's deck steps in this one process: the
+    # same multiplications again and again (tests/group_memo.py says why this is exact)
+    config.add_cleanup(group_memo.install())
 
 
 # tryfirst: the markers added here must be there when `-m` selects

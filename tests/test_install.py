@@ -39,8 +39,10 @@ def test_the_built_wheel_installs_in_a_fresh_venv_and_plays(tmp_path: Path) -> N
     fresh = tmp_path / "fresh"
     venv.EnvBuilder(with_pip=True).create(fresh)
     bin_dir = fresh / ("Scripts" if os.name == "nt" else "bin")
+    # (--no-compile: byte-compiling the libraries is pip's work, not the wheel's, and costs
+    # this test seconds of CPU; the program compiles what it imports when it first runs)
     run(bin_dir / "python", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-        wheel)
+        "--no-compile", wheel)
     program = bin_dir / "hanabi-p2p"
     from hanabi_p2p import __version__
 

@@ -120,6 +120,16 @@ def part_of(module: str) -> str:
 def imports_of(path: Path) -> Iterator[str]:
     """Every module `path` imports, anywhere in it: ours by their full name (``from a import
     b`` names module a.b when there is one, else a), others by their top-level name."""
+    return iter(_imports_of(path))
+
+
+@cache
+def _imports_of(path: Path) -> tuple[str, ...]:
+    # parsed once per file: the transitive check walks each module from every pure one
+    return tuple(_parsed_imports_of(path))
+
+
+def _parsed_imports_of(path: Path) -> Iterator[str]:
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]

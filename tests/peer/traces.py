@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 from collections.abc import Mapping
 from typing import Any
@@ -29,37 +30,95 @@ ADDED_LATER = frozenset({"refusal"})
 
 def canonical(value: Any) -> str:
     """A deterministic text for an effect, event, frame or any value they hold."""
-    if isinstance(value, bytes):
-        return value.hex()
-    if isinstance(value, Entry):
-        return f"Entry({value.encoded.hex()})"
-    if isinstance(value, GameState):
-        return "GameState"
-    if isinstance(value, OutcomeKind):
-        # a plain string when the traces were recorded; its members equal those strings
-        return repr(value.value)
-    if isinstance(value, enum.Enum):
-        return f"{type(value).__name__}.{value.name}"
-    if isinstance(value, bool | int | str | type(None)):
+    cls = type(value)
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = _kind_of(value)
+        if not isinstance(value, type):  # (a class: `is_dataclass` looks at the value)
+            _KINDS[cls] = kind
+    if kind is _Kind.BYTES:
+        return value.hex()  # type: ignore[no-any-return]
+    if kind is _Kind.DATACLASS:
+        # (a field added later with its default left out: older traces did not have it)
+        fields = ",".join(f"{name}={canonical(getattr(value, name))}"
+                          for name in _field_names(value if isinstance(value, type) else cls)
+                          if not (name in ADDED_LATER and getattr(value, name) is None))
+        return f"{cls.__name__}({fields})"
+    if kind is _Kind.PLAIN:
         return repr(value)
-    if isinstance(value, float):
-        return f"{value:.6f}"
-    if isinstance(value, Mapping):
-        return "{" + ",".join(f"{canonical(k)}:{canonical(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list | tuple | frozenset | set):
+    if kind is _Kind.SEQUENCE or kind is _Kind.SET:
         items = [canonical(v) for v in value]
-        if isinstance(value, frozenset | set):
+        if kind is _Kind.SET:
             items.sort()
         return "[" + ",".join(items) + "]"
+    if kind is _Kind.MAPPING:
+        return "{" + ",".join(f"{canonical(k)}:{canonical(v)}" for k, v in value.items()) + "}"
+    if kind is _Kind.ENTRY:
+        return f"Entry({value.encoded.hex()})"
+    if kind is _Kind.STATE:
+        return "GameState"
+    if kind is _Kind.OUTCOME:
+        # a plain string when the traces were recorded; its members equal those strings
+        return repr(value.value)
+    if kind is _Kind.ENUM:
+        return f"{cls.__name__}.{value.name}"
+    if kind is _Kind.FLOAT:
+        return f"{value:.6f}"
+    return "job"
+
+
+class _Kind(enum.Enum):
+    """How `canonical` writes a value: decided once per type (a trace holds millions of
+    values of a few dozen types), in the order of the checks in `_kind_of`."""
+
+    BYTES = enum.auto()
+    ENTRY = enum.auto()
+    STATE = enum.auto()
+    OUTCOME = enum.auto()
+    ENUM = enum.auto()
+    PLAIN = enum.auto()
+    FLOAT = enum.auto()
+    MAPPING = enum.auto()
+    SEQUENCE = enum.auto()
+    SET = enum.auto()
+    JOB = enum.auto()
+    DATACLASS = enum.auto()
+
+
+_KINDS: dict[type, _Kind] = {}
+
+
+def _kind_of(value: Any) -> _Kind:
+    if isinstance(value, bytes):
+        return _Kind.BYTES
+    if isinstance(value, Entry):
+        return _Kind.ENTRY
+    if isinstance(value, GameState):
+        return _Kind.STATE
+    if isinstance(value, OutcomeKind):
+        return _Kind.OUTCOME
+    if isinstance(value, enum.Enum):
+        return _Kind.ENUM
+    if isinstance(value, bool | int | str | type(None)):
+        return _Kind.PLAIN
+    if isinstance(value, float):
+        return _Kind.FLOAT
+    if isinstance(value, Mapping):
+        return _Kind.MAPPING
+    if isinstance(value, frozenset | set):
+        return _Kind.SET
+    if isinstance(value, list | tuple):
+        return _Kind.SEQUENCE
     if callable(value) and not dataclasses.is_dataclass(value):
-        return "job"
+        return _Kind.JOB
     if dataclasses.is_dataclass(value):
-        # (a field added later with its default left out: older traces did not have it)
-        fields = ",".join(f"{f.name}={canonical(getattr(value, f.name))}"
-                          for f in dataclasses.fields(value)
-                          if not (f.name in ADDED_LATER and getattr(value, f.name) is None))
-        return f"{type(value).__name__}({fields})"
+        return _Kind.DATACLASS
     raise TypeError(f"no canonical form for {type(value).__name__}")
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 class TraceRecorder:

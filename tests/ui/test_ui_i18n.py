@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gettext
 import re
 import shutil
@@ -155,7 +156,7 @@ def test_our_reader_agrees_with_gnu_msgfmt(lang: str, tmp_path: Path) -> None:
     with mo.open("rb") as fh:
         gnu = gettext.GNUTranslations(fh)
     ours = i18n.load(lang)
-    for message in extract_messages():
+    for message in source_messages():
         if message.msgid_plural is not None:
             for n in (0, 1, 2, 5, 21, 101):
                 assert ours.ngettext(message.msgid, message.msgid_plural, n) == gnu.ngettext(
@@ -172,6 +173,13 @@ def test_our_reader_agrees_with_gnu_msgfmt(lang: str, tmp_path: Path) -> None:
 # --- the shipped catalogs ----------------------------------------------------------------------
 
 
+@functools.cache
+def source_messages() -> tuple[i18n.SourceMessage, ...]:
+    """The messages of the source, read once per process: each test of every catalog
+    compares against the same sources, which do not change while the tests run."""
+    return tuple(extract_messages())
+
+
 def _entries(lang: str) -> dict[str, i18n.PoEntry]:
     entries = parse_po(catalog_path(lang).read_text(encoding="utf-8"))
     keyed = {}
@@ -184,7 +192,7 @@ def _entries(lang: str) -> dict[str, i18n.PoEntry]:
 
 @pytest.mark.slow
 def test_the_source_uses_translated_strings_at_all() -> None:
-    keys = {m.key for m in extract_messages()}
+    keys = {m.key for m in source_messages()}
     assert "Fireworks" in keys
     assert "colour\x04red" in keys
     assert len(keys) > 100
@@ -195,7 +203,7 @@ def test_the_source_uses_translated_strings_at_all() -> None:
 def test_catalog_has_every_message_of_the_source(lang: str) -> None:
     entries = _entries(lang)
     missing = sorted(
-        f"{m.location}: {m.msgid!r}" for m in extract_messages() if m.key not in entries
+        f"{m.location}: {m.msgid!r}" for m in source_messages() if m.key not in entries
     )
     assert not missing, f"{lang} lacks:\n" + "\n".join(missing)
 
@@ -203,7 +211,7 @@ def test_catalog_has_every_message_of_the_source(lang: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_catalog_has_no_stale_messages(lang: str) -> None:
-    used = {m.key for m in extract_messages()}
+    used = {m.key for m in source_messages()}
     stale = sorted(key for key in _entries(lang) if key not in used)
     assert not stale, f"{lang} translates messages no code uses: {stale}"
 
