@@ -50,7 +50,15 @@ from hanabi_p2p.net.errors import (
     LinkFloodError,
     WrongCodeGuessError,
 )
-from hanabi_p2p.net.frames import Error, Frame, clip_reason, encode_frame, encode_payload
+from hanabi_p2p.net.frames import (
+    Error,
+    Frame,
+    Have,
+    Want,
+    clip_reason,
+    encode_frame,
+    encode_payload,
+)
 from hanabi_p2p.net.gate import (
     BudgetRule,
     FdShares,
@@ -170,6 +178,8 @@ class _LinkInfo:
     as_guest: ReadBudget
     as_seated: ReadBudget
     last_frame: float
+    # a seated player's entries and messages past its budget, while it floods sync frames
+    unique: ReadBudget
 
 
 class Mesh:
@@ -598,7 +608,8 @@ class Mesh:
         config = self._config
         self._info[peer_id] = _LinkInfo(address, source or address.rpartition(":")[0],
                                         source is not None, ReadBudget(config.guest_budget, now),
-                                        ReadBudget(config.seated_budget, now), now)
+                                        ReadBudget(config.seated_budget, now), now,
+                                        ReadBudget(config.guest_budget, now))
         self._gone_event(peer_id).clear()
         link.start()
         # PeerUp goes first so that no Received from this link can overtake it.
@@ -644,7 +655,10 @@ class Mesh:
                 now = loop.time()
                 guest = self._is_guest(link.peer_id)
                 budget = info.as_guest if guest else info.as_seated
-                if not budget.take(now):
+                if not budget.take(now) and (guest or isinstance(frame, Have | Want)
+                                             or not info.unique.take(now)):
+                    # (a seated player's next HAVE or WANT says it again; its entries and
+                    # messages, its signed `complete` above all, have a budget of their own)
                     self.dropped_frames += 1
                     if budget.over_for_long(now):
                         raise LinkFloodError(link.label, (

@@ -7,6 +7,7 @@ Timings are shortened through MeshConfig so the suite stays fast; every wait is 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import socket
 import struct
@@ -41,6 +42,7 @@ from hanabi_p2p.net.frames import (
     encode_frame,
     encode_payload,
 )
+from hanabi_p2p.net.gate import BudgetRule
 from hanabi_p2p.net.link import Link, LinkTiming
 from hanabi_p2p.net.mesh import Mesh, MeshConfig
 from hanabi_p2p.net.mesh_events import LinkFailed, MeshEvent, PeerDown, PeerUp, Received
@@ -181,6 +183,31 @@ async def test_broadcast_reaches_the_players_before_the_spectators(
     assert sealed == [pid(player), pid(fan)]
     await wait_event(player, got(pid(host), entry))
     await wait_event(fan, got(pid(host), entry))
+
+
+def test_a_seated_players_message_is_not_lost_behind_its_flood_of_sync_frames() -> None:
+    # a seated flooder's one signed `complete` was dropped with its HAVEs and WANTs, and the
+    # honest host waited for that word until its wait timeout (CI, issue 33's session)
+    async def main() -> None:
+        ids = identities_sorted(b"flooded-host", b"flooding-player")
+        tight = dataclasses.replace(config(), seated_budget=BudgetRule(1.0, 20, 60.0))
+        host = Mesh(ids[0], TABLE, "127.0.0.1", 0, config=tight)
+        await host.start()
+        player = await started(ids[1])
+        try:
+            host.seat([pid(player)])
+            player.connect(pid(host), "127.0.0.1", host.port)
+            await wait_event(host, up(pid(player)))
+            word = Message("complete", b"signed word")
+            for _ in range(200):
+                assert player.send(pid(host), Have({}))
+            assert player.send(pid(host), word)
+            await wait_event(host, got(pid(player), word))
+            assert host.dropped_frames > 100  # the flood itself was dropped
+        finally:
+            await closing(host, player)
+
+    run(main())
 
 
 @with_meshes(2)
