@@ -108,8 +108,11 @@ TABLE_CODE_GRACE_S = 3.0
 SEATED_FRAME_BURST, SEATED_FRAME_RATE_PER_S = 4000, 2000.0
 GUEST_FRAME_BURST, GUEST_FRAME_RATE_PER_S = 200, 50.0
 OVER_BUDGET_CLOSE_S = 5.0
+# A guest sooner: before the core closes a stranger that has not said what it is (after
+# WATCH_HELLO_S = 5 s, without a word to the user), so that a flood is closed as a flood, said.
+GUEST_OVER_BUDGET_CLOSE_S = 3.0
 SEATED_BUDGET = BudgetRule(SEATED_FRAME_RATE_PER_S, SEATED_FRAME_BURST, OVER_BUDGET_CLOSE_S)
-GUEST_BUDGET = BudgetRule(GUEST_FRAME_RATE_PER_S, GUEST_FRAME_BURST, OVER_BUDGET_CLOSE_S)
+GUEST_BUDGET = BudgetRule(GUEST_FRAME_RATE_PER_S, GUEST_FRAME_BURST, GUEST_OVER_BUDGET_CLOSE_S)
 # Connections still in their handshake, in all and per source address. At either limit the
 # oldest unfinished one is dropped to make room: a flood from one address cannot lock out a
 # joiner from another, and even one from the same address gets its turn.
