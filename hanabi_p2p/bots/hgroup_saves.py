@@ -14,7 +14,6 @@ from hanabi_p2p.bots.hgroup_tuning import (
     LOCKING_SAVE_PLAYERS,
     NO_LOCKING_LAST_SAVE,
     TRADE_SAVE_PLAYERS,
-    TWO_SAVES_UP_TO,
 )
 from hanabi_p2p.bots.words import Say
 from hanabi_p2p.rules.actions import Clue, Discard, Move
@@ -184,20 +183,3 @@ class Saves(Discards):
         if best is None or p.fi[best[1]] < 0:
             return 0
         return self._face_loss(p.fi[best[1]])
-
-    def _worth_saving(self, card: int) -> bool:
-        p = self.p
-        f = p.fi[card]
-        if f < 0:
-            return False
-        bit = 1 << f
-        if bit & p.board.trash or self.clued_faces.get(f, 0):
-            return False
-        if bit & p.board.critical or p.rank_of[f] == RANKS_PER_SUIT:
-            return True
-        if p.rank_of[f] == 2 and p.config.players <= TWO_SAVES_UP_TO:
-            # another copy in a hand this seat sees: that one can be saved later
-            return not any(p.fi[c] == f and c != card
-                           for s, hand in enumerate(self.rep.hands) if s != p.seat
-                           for c in hand)
-        return False
