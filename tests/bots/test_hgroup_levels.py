@@ -386,15 +386,6 @@ def test_l4_1s_are_played_oldest_first_when_the_chop_behind_them_is_playable() -
     assert _plays(s, s.advice(ALICE), ALICE, 4)
 
 
-def test_l4_the_last_1s_are_played_from_the_oldest_after_one_was_played() -> None:
-    s = Scenario.position(2, ["R3 Y3 W1 W1 B1", "R4 B4 G4 Y1 W4"], stacks="R1 Y1 G1",
-                          start=BOB, draws="G3")
-    s.clue(BOB, ALICE, "1")
-    s.play(ALICE, 5)
-    s.discard(BOB, 5)
-    assert _plays(s, s.advice(ALICE), ALICE, 5)
-
-
 # ------------------------------------------------------------------ level 5: layers
 
 
