@@ -38,12 +38,12 @@ import contextlib
 import math
 import os
 import random
-import sys
 from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass, field
 
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, UserError
 from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
+from hanabi_p2p.net.accept_errors import quiet_accept_errors
 from hanabi_p2p.net.errors import (
     LinkAuthError,
     LinkClosedError,
@@ -257,7 +257,7 @@ class Mesh:
         self._shares = FdShares.of(limit if limit is not None else open_file_limit(),
                                    MAX_PENDING_HANDSHAKES, MAX_LOBBY_LINKS,
                                    MAX_LOBBY_LINKS_PER_SOURCE)
-        self._quiet_accept_errors()
+        quiet_accept_errors(self._count_failed_accept)
         try:
             self._server = await asyncio.start_server(self._on_inbound, host, port)
         except OSError as exc:  # port taken, address not ours: the user's choice, say so
@@ -265,28 +265,9 @@ class Mesh:
             raise UserError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
         self._port = self._server.sockets[0].getsockname()[1]
 
-    def _quiet_accept_errors(self) -> None:
-        """Out of file descriptors, asyncio's listener reports every failed accept with a
-        traceback (tens of thousands of them once filled 39 MB of stderr). Said in one line,
-        once; any other report goes on to the handler there was."""
-        loop = asyncio.get_running_loop()
-        previous = loop.get_exception_handler()
-
-        def handler(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
-            error = context.get("exception")
-            if isinstance(error, OSError) and "accept" in str(context.get("message", "")):
-                self.out_of_files += 1
-                if self.out_of_files == 1:
-                    print(f"hanabi-p2p: note: cannot accept connections for now "
-                          f"({error.strerror or error}); strangers are being dropped",
-                          file=sys.stderr, flush=True)
-                return
-            if previous is not None:
-                previous(loop, context)
-            else:
-                loop.default_exception_handler(context)
-
-        loop.set_exception_handler(handler)
+    def _count_failed_accept(self) -> int:
+        self.out_of_files += 1
+        return self.out_of_files
 
     @property
     def shares(self) -> FdShares:
