@@ -36,6 +36,14 @@ def row_of(lines: list[str], *first: str) -> list[str]:
     raise AssertionError(f"no row starting {first}:\n" + "\n".join(lines))
 
 
+def seat_rows(lines: list[str]) -> list[list[str]]:
+    """The rows of seats 1-3: Ann's, then the computer players', who sit in the order they
+    linked up (bot1 and bot2, either way round)."""
+    rows = [row_of(lines, "1", "Ann"), row_of(lines, "2"), row_of(lines, "3")]
+    assert {rows[1][1], rows[2][1]} == {"bot1", "bot2"}, rows
+    return rows
+
+
 def test_the_end_screen_shows_the_game_in_numbers_and_pictures(short_dir: Path) -> None:
     config = short_dir / "tmux.conf"
     config.write_text("set -g remain-on-exit on\nset -g history-limit 5000\n")
@@ -77,8 +85,7 @@ def check_end_screen(lines: list[str]) -> None:
     fireworks = re.search(r"Fireworks\s+((?:[RYGBW]\d ?)+)", "\n".join(lines))
     assert fireworks, lines
     placed = sum(int(card[1]) for card in fireworks.group(1).split())
-    players = [row_of(lines, str(seat), name) for seat, name in
-               ((1, "Ann"), (2, "bot1"), (3, "bot2"))]
+    players = seat_rows(lines)
     table = row_of(lines, "Table")
     numbers = [[int(n) for n in row[-5:-1]] for row in players]
     # the table's row sums the players' rows, and agrees with the rest of the screen
@@ -128,6 +135,5 @@ def check_log_show(path: Path, screen: list[str]) -> None:
     shown = done.stdout.splitlines()
     start = shown.index("The game in numbers")
     assert row_of(shown[start:], "Table") == row_of(screen, "Table")
-    for seat, name in ((1, "Ann"), (2, "bot1"), (3, "bot2")):
-        assert row_of(shown[start:], str(seat), name)[-5:] == row_of(screen, str(seat),
-                                                                     name)[-5:]
+    for row in seat_rows(screen):
+        assert row_of(shown[start:], row[0], row[1])[-5:] == row[-5:]
