@@ -13,6 +13,7 @@ memory, and every test not marked `real_io` runs with sockets and processes refu
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Generator
 
@@ -90,3 +91,13 @@ def pytest_runtest_makereport(
             + " (refused; mark the test process / socket / tmux / netns, see tests/tiers.py)"
         )
     return report
+
+
+@pytest.fixture(autouse=True)
+def _collector_left_unfrozen() -> Generator[None, None, None]:
+    """A program's exit freezes the collector's objects (`run_game`: gc.freeze); a test that
+    runs a command in this process must not leave the next test a frozen collector (the
+    node's collector test found one so under xdist)."""
+    yield
+    if gc.get_freeze_count():
+        gc.unfreeze()
