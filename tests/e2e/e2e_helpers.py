@@ -1,9 +1,10 @@
 """Running real `hanabi-p2p` processes for the end-to-end tests, and checking their logs.
 
-A `Proc` is one process with its stdout and stderr in files (never pipes: a chatty peer must
-not block on a full pipe while the test waits for another one). `Procs` starts them, each
-with its own data directory, on the machine's loopback or inside a netlab namespace, and
-kills whatever still runs at teardown.
+A `Proc` is one process with its stdout and stderr in files (never a pipe left unread: a
+chatty peer must not block on a full pipe while the test waits for another one; a timed
+stdout is a pipe that a thread of ours drains into the file as it arrives). `Procs` starts
+them, each with its own data directory, on the machine's loopback or inside a netlab
+namespace, and kills whatever still runs at teardown.
 
 Logs are checked with `hanabi-p2p log verify` when that command exists, and always with the
 structural verifier: every entry signed and chained, and every peer's copy with one digest
@@ -19,6 +20,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -49,14 +51,38 @@ class Namespace(Protocol):
 class Proc:
     """One running process; its output accumulates in files next to its data directory."""
 
-    def __init__(self, name: str, argv: list[str], workdir: Path, data_dir: Path | None) -> None:
+    def __init__(self, name: str, argv: list[str], workdir: Path, data_dir: Path | None,
+                 *, timed: bool = False) -> None:
         self.name = name
         self.argv = argv
         self.data_dir = data_dir
         self.out_path = workdir / f"{name}.out"
         self.err_path = workdir / f"{name}.err"
+        # (when each stdout line arrived, the line): kept only if `timed`
+        self.timed_lines: list[tuple[float, str]] = []
+        self._drain: threading.Thread | None = None
         with self.out_path.open("w") as out, self.err_path.open("w") as err:
-            self.popen = subprocess.Popen(argv, stdout=out, stderr=err, text=True)
+            self.popen = subprocess.Popen(argv, stdout=subprocess.PIPE if timed else out,
+                                          stderr=err, text=True, bufsize=1)
+        if timed:
+            # a thread blocked on the pipe wakes as each line is written: microseconds, where
+            # polling the file could not tell apart turns that come a few milliseconds apart
+            self._drain = threading.Thread(target=self._drain_stdout, daemon=True)
+            self._drain.start()
+
+    def _drain_stdout(self) -> None:
+        assert self.popen.stdout is not None
+        with self.out_path.open("a") as out:
+            for line in self.popen.stdout:
+                self.timed_lines.append((time.monotonic(), line))
+                out.write(line)
+                out.flush()
+
+    def lines_with_times(self) -> list[tuple[float, str]]:
+        """A timed process's stdout lines with when each arrived, once it has exited."""
+        assert self._drain is not None, f"{self.name} was not started with a timed stdout"
+        self._drain.join(timeout=WAIT_S)
+        return list(self.timed_lines)
 
     # ---- output
 
@@ -145,20 +171,21 @@ class Procs:
         return self.workdir / "data" / name
 
     def start(self, name: str, command: list[str], *, ns: Namespace | None = None,
-              data_dir: Path | None = None) -> Proc:
+              data_dir: Path | None = None, timed: bool = False) -> Proc:
         argv = ns.argv(*command) if ns is not None else command
-        proc = Proc(name, argv, self.workdir, data_dir)
+        proc = Proc(name, argv, self.workdir, data_dir, timed=timed)
         self.started.append(proc)
         return proc
 
     def hanabi(self, name: str, *args: str, ns: Namespace | None = None,
-               data_dir: Path | None = None) -> Proc:
-        """`hanabi-p2p ARGS --data-dir <this peer's dir>` (the same dir again for a resume)."""
+               data_dir: Path | None = None, timed: bool = False) -> Proc:
+        """`hanabi-p2p ARGS --data-dir <this peer's dir>` (the same dir again for a resume);
+        `timed` keeps when each stdout line arrived."""
         if ns is None:
             _check_loopback_only(args)
         data = data_dir or self.data_dir(name)
         command = [sys.executable, "-m", "hanabi_p2p", *args, "--data-dir", str(data)]
-        return self.start(name, command, ns=ns, data_dir=data)
+        return self.start(name, command, ns=ns, data_dir=data, timed=timed)
 
     def script(self, name: str, script: str, *args: str, ns: Namespace | None = None) -> Proc:
         """A helper script of tests/e2e (a hostile peer)."""

@@ -11,8 +11,6 @@ import re
 import signal
 import statistics
 import sys
-import threading
-import time
 from typing import Any
 
 import pytest
@@ -21,38 +19,19 @@ from netlab import Host, NetLab
 
 pytestmark = [pytest.mark.netns, pytest.mark.alone]  # (it measures turn latency)
 
-TURN_LINE = re.compile(r"(?m)^turn (\d+): ")
-# How often the output file is read for new turn lines: far under a turn (about 0.1 s).
-POLL_S = 0.005
+TURN_LINE = re.compile(r"^turn (\d+): ")
 
 
-class TurnClock:
-    """When each `turn N:` line first appeared in a program's output, read every few
-    milliseconds from another thread: the gaps are the turns' latency as a player sees it."""
-
-    def __init__(self, proc: Proc) -> None:
-        self.proc = proc
-        self.seen: dict[int, float] = {}
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-        self._thread.start()
-
-    def _watch(self) -> None:
-        while not self._done.is_set():
-            now = time.monotonic()
-            for match in TURN_LINE.finditer(self.proc.stdout):
-                self.seen.setdefault(int(match.group(1)), now)
-            if self.proc.popen.poll() is not None:
-                return
-            time.sleep(POLL_S)
-
-    def gaps(self) -> list[float]:
-        """Seconds between consecutive turns (turn 1's own wait, the deal, left out)."""
-        self._done.set()
-        self._thread.join(timeout=5)
-        turns = sorted(self.seen)
-        return [self.seen[b] - self.seen[a] for a, b in itertools.pairwise(turns)
-                if b == a + 1]
+def turn_gaps(proc: Proc) -> list[float]:
+    """Seconds between consecutive `turn N:` lines as they reached us (turn 1's own wait, the
+    deal, left out): the turns' latency as a player sees it."""
+    seen: dict[int, float] = {}
+    for arrived, line in proc.lines_with_times():
+        match = TURN_LINE.match(line)
+        if match:
+            seen.setdefault(int(match.group(1)), arrived)
+    turns = sorted(seen)
+    return [seen[b] - seen[a] for a, b in itertools.pairwise(turns) if b == a + 1]
 
 
 def p(values: list[float], q: float) -> float:
@@ -70,9 +49,8 @@ def play(lan: list[Host], procs: Procs, run: str, flood: bool) -> Played:
     Ann saw, and what the stranger reported."""
     ann_host, bob_host, eve_host = lan
     ann = procs.hanabi(f"Ann-{run}", "host", "--players", "2", "--no-mdns", "--bot-delay", "0",
-                       *bot_args(interface=ann_host.address, name="Ann"), ns=ann_host)
+                       *bot_args(interface=ann_host.address, name="Ann"), ns=ann_host, timed=True)
     address, port = ann.table_address()
-    clock = TurnClock(ann)
     eve = None
     if flood:
         # Eve's machine is in fact ours: at the lowest priority, her own work of encrypting
@@ -85,7 +63,7 @@ def play(lan: list[Host], procs: Procs, run: str, flood: bool) -> Played:
     bob = procs.hanabi(f"Bob-{run}", "join", "--address", f"{address}:{port}", "--bot-delay",
                        "0", *bot_args(interface=bob_host.address, name="Bob"), ns=bob_host)
     expect_success([ann, bob])
-    gaps = clock.gaps()
+    gaps = turn_gaps(ann)
     told = None
     if eve is not None:
         eve.kill(signal.SIGTERM)  # the game is over: it stops flooding and reports
