@@ -52,6 +52,7 @@ from hanabi_p2p.limits import (
     MIN_PLAYERS,
     TABLE_ID_BYTES,
 )
+from hanabi_p2p.net.tasks import owned_tasks
 from hanabi_p2p.net.version import PROTOCOL_VERSION
 from hanabi_p2p.safe_text import safe_name
 
@@ -594,22 +595,20 @@ async def _census(zc: Zeroconf, interface: str, on_answer: Callable[[], None]) -
                 with contextlib.suppress(OSError):  # (the browse goes on without it)
                     await loop.sock_sendto(sock, packet, (_MDNS_ADDR, _MDNS_PORT))
 
-    asker = loop.create_task(ask())
     try:
-        for _ in range(CENSUS_MAX_DATAGRAMS):
-            data, (host, port) = await loop.sock_recvfrom(sock, CENSUS_MAX_DATAGRAM)
-            message = DNSIncoming(data, (host, port))
-            # (answers only, from port 5353: what an mDNS responder sends)
-            if message.valid and message.is_response() and port == _MDNS_PORT:
-                zc.record_manager.async_updates_from_response(message)
-                on_answer()
+        async with owned_tasks() as group:
+            # (a bug in the asker ends the census with its error, never lost with its task)
+            asker = group.create_task(ask(), name="census query")
+            for _ in range(CENSUS_MAX_DATAGRAMS):
+                data, (host, port) = await loop.sock_recvfrom(sock, CENSUS_MAX_DATAGRAM)
+                message = DNSIncoming(data, (host, port))
+                # (answers only, from port 5353: what an mDNS responder sends)
+                if message.valid and message.is_response() and port == _MDNS_PORT:
+                    zc.record_manager.async_updates_from_response(message)
+                    on_answer()
+            asker.cancel()
     finally:
-        asker.cancel()
-        try:  # (a bug in the asker is raised here, never lost with its task)
-            with contextlib.suppress(asyncio.CancelledError):
-                await asker
-        finally:
-            sock.close()
+        sock.close()
 
 
 def _sorted(tables: dict[str, FoundTable]) -> list[FoundTable]:
@@ -631,89 +630,89 @@ async def browse_tables(interface: str, timeout: float,
     found: dict[str, FoundTable] = {}
     malformed: set[str] = set()
     resolving: set[asyncio.Task[None]] = set()
-    failures: list[BaseException] = []
     loop = asyncio.get_running_loop()
     changed = asyncio.Event()
-
-    async def resolve(name: str) -> None:
-        table = await _resolve(aiozc.zeroconf, name)
-        if isinstance(table, _Malformed):
-            malformed.add(name)
-        elif table is not None and (name in found or len(found) < MAX_TABLES):
-            malformed.discard(name)
-            found[name] = table
-            changed.set()
-
-    def schedule(name: str) -> None:
-        if len(resolving) + len(found) + len(malformed) >= 2 * MAX_TABLES:
-            return
-        task = loop.create_task(resolve(name))
-        resolving.add(task)
-        task.add_done_callback(finished)
-
-    def finished(task: asyncio.Task[None]) -> None:
-        # owned here: a resolve that failed (a bug; bad adverts are caught inside) is
-        # raised at the end of the browse, never lost with its task
-        resolving.discard(task)
-        error = None if task.cancelled() else task.exception()
-        if error is not None:
-            failures.append(error)
-
-    def removed(name: str) -> None:
-        if found.pop(name, None) is not None:
-            changed.set()
-
-    def on_change(
-        zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange
-    ) -> None:
-        if state_change is ServiceStateChange.Removed:
-            loop.call_soon_threadsafe(removed, name)
-        elif name.endswith("." + SERVICE_TYPE):
-            loop.call_soon_threadsafe(schedule, name)
-
-    browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE_TYPE, handlers=[on_change])
+    browser: AsyncServiceBrowser | None = None
     census_answered = False
+    try:
+        # Every task of the browse (a resolve per table, the census) belongs to this group:
+        # one that fails (a bug: bad adverts are caught inside) ends the browse with its
+        # error, and all of them have ended before zeroconf closes, whatever happened.
+        async with owned_tasks() as group:
+            closing = False
 
-    def on_census_answer() -> None:
-        nonlocal census_answered
-        if not census_answered:
-            census_answered = True
-            changed.set()  # the grace may be shorter now
+            async def resolve(name: str) -> None:
+                table = await _resolve(aiozc.zeroconf, name)
+                if isinstance(table, _Malformed):
+                    malformed.add(name)
+                elif table is not None and (name in found or len(found) < MAX_TABLES):
+                    malformed.discard(name)
+                    found[name] = table
+                    changed.set()
 
-    census = (loop.create_task(_census(aiozc.zeroconf, interface, on_census_answer))
-              if until else None)
+            def schedule(name: str) -> None:
+                if closing or len(resolving) + len(found) + len(malformed) >= 2 * MAX_TABLES:
+                    return
+                task = group.create_task(resolve(name), name=f"resolve {name}")
+                resolving.add(task)
+                task.add_done_callback(resolving.discard)
+
+            def removed(name: str) -> None:
+                if found.pop(name, None) is not None:
+                    changed.set()
+
+            def on_change(zeroconf: Zeroconf, service_type: str, name: str,
+                          state_change: ServiceStateChange) -> None:
+                # (called on zeroconf's own thread)
+                if state_change is ServiceStateChange.Removed:
+                    loop.call_soon_threadsafe(removed, name)
+                elif name.endswith("." + SERVICE_TYPE):
+                    loop.call_soon_threadsafe(schedule, name)
+
+            def on_census_answer() -> None:
+                nonlocal census_answered
+                if not census_answered:
+                    census_answered = True
+                    changed.set()  # the grace may be shorter now
+
+            browser = AsyncServiceBrowser(aiozc.zeroconf, SERVICE_TYPE, handlers=[on_change])
+            census = (group.create_task(_census(aiozc.zeroconf, interface, on_census_answer),
+                                        name="census") if until else None)
+            try:
+                await _watch(loop, changed, found, until, timeout,
+                             lambda: grace if census_answered else max(grace,
+                                                                        MULTICAST_GRACE_S))
+            finally:
+                closing = True  # (a resolve scheduled from now on is not started)
+                for task in [*resolving, *([census] if census is not None else [])]:
+                    task.cancel()
+    finally:
+        if browser is not None:
+            await browser.async_cancel()
+        await aiozc.async_close()
+    return BrowseResult(_sorted(found), ignored=len(malformed))
+
+
+async def _watch(loop: asyncio.AbstractEventLoop, changed: asyncio.Event,
+                 found: dict[str, FoundTable],
+                 until: Callable[[list[FoundTable]], Settled] | None, timeout: float,
+                 grace: Callable[[], float]) -> None:
+    """Wait for the browse to end: `timeout` seconds, or as soon as `until(tables)` says
+    NOW, or `grace()` seconds after it first said SOON."""
     deadline = loop.time() + timeout
     soon_since: float | None = None  # when `until` first said SOON
 
     def stop_at() -> float:
-        if soon_since is None:
-            return deadline
-        wait = grace if census_answered else max(grace, MULTICAST_GRACE_S)
-        return min(deadline, soon_since + wait)
+        return deadline if soon_since is None else min(deadline, soon_since + grace())
 
-    try:
-        while (left := stop_at() - loop.time()) > 0:
-            try:
-                await asyncio.wait_for(changed.wait(), left)
-            except TimeoutError:
-                break
-            changed.clear()
-            verdict = Settled.NOT_YET if until is None else until(_sorted(found))
-            if verdict is Settled.NOW:
-                break
-            if verdict is Settled.SOON and soon_since is None:
-                soon_since = loop.time()
-    finally:
-        # every task of the browse ends before zeroconf closes, whatever one of them raised
-        tasks = [*resolving, *([census] if census is not None else [])]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await browser.async_cancel()
-        await aiozc.async_close()
-    census_error = None if census is None or census.cancelled() else census.exception()
-    if census_error is not None:  # raised, as a resolve's is: never lost with its task
-        failures.append(census_error)
-    if failures:
-        raise failures[0]
-    return BrowseResult(_sorted(found), ignored=len(malformed))
+    while (left := stop_at() - loop.time()) > 0:
+        try:
+            await asyncio.wait_for(changed.wait(), left)
+        except TimeoutError:
+            return
+        changed.clear()
+        verdict = Settled.NOT_YET if until is None else until(_sorted(found))
+        if verdict is Settled.NOW:
+            return
+        if verdict is Settled.SOON and soon_since is None:
+            soon_since = loop.time()
