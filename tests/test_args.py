@@ -30,7 +30,7 @@ class Started(Exception):
 def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Accepted arguments raise `Started` where the game would begin (nothing runs)."""
 
-    def refuse_to_run(main: Callable[[], Awaitable[Any]], frontend: object) -> int:
+    def refuse_to_run(main: Callable[[], Awaitable[Any]], frontend: object, prog: str) -> int:
         raise Started
 
     for module in (host_command, join_command, play_command):
@@ -206,12 +206,12 @@ def test_the_report_names_a_log_file_only_if_one_was_kept(
     from hanabi_p2p.peer.result import GameResult
 
     gone = tmp_path / "games" / "quit.hlog"
-    assert report_result(GameResult(gone, failure="you left the table")) == 1
+    assert report_result(GameResult(gone, failure="you left the table"), "hanabi-p2p join") == 1
     out, err = capsys.readouterr()
     assert "you left the table" in err and "log:" not in out + err
     kept = tmp_path / "kept.hlog"
     kept.write_bytes(b"")
-    report_result(GameResult(kept, failure="the game was stopped"))
+    report_result(GameResult(kept, failure="the game was stopped"), "hanabi-p2p join")
     assert capsys.readouterr().out == f"log: {kept}\n"
 
 
@@ -388,11 +388,12 @@ def test_a_table_never_seated_is_reported_as_no_game(
 
     gone = tmp_path / "gone.hlog"
     removed = rf.RemovedByHost()
-    assert report_result(GameResult(gone, failure=str(removed), refusal=removed)) == 1
-    assert capsys.readouterr().err == f"no game: {removed}\n"
+    assert report_result(GameResult(gone, failure=str(removed), refusal=removed),
+                         "hanabi-p2p join") == 1
+    assert capsys.readouterr().err == f"hanabi-p2p join: no game: {removed}\n"
     seated = GameResult(gone, failure="Bob stopped the game", table_code="ABCD-EFGH")
-    assert report_result(seated) == 1
-    assert capsys.readouterr().err == "game not finished: Bob stopped the game\n"
+    assert report_result(seated, "hanabi-p2p host") == 1
+    assert capsys.readouterr().err == "hanabi-p2p host: game not finished: Bob stopped the game\n"
 
 
 @pytest.mark.socket

@@ -160,7 +160,7 @@ def test_a_peer_command_warns_before_it_starts(tmp_path: Path, monkeypatch: pyte
     data = DataDir(tmp_path / "data").ensure()
     os.chmod(data.root, 0o777)
 
-    def started(main: Callable[[], Awaitable[Any]], frontend: object) -> int:
+    def started(main: Callable[[], Awaitable[Any]], frontend: object, prog: str) -> int:
         return 0
 
     monkeypatch.setattr(host_command, "run_game", started)

@@ -142,4 +142,4 @@ def run(args: argparse.Namespace) -> int:
     # a person hosting strangers decides who plays; a computer table starts by itself
     opts.auto_start = args.auto_start or args.bot or args.bots == config.players - 1
     return run_game(lambda: host_table(opts, table_name, config, frontend, bots=args.bots),
-                    frontend)
+                    frontend, args.prog)

@@ -114,14 +114,15 @@ def run(args: argparse.Namespace) -> int:
         # a resumed game listens where it did before (saved with the game), so a network
         # without a default route is no obstacle; an --interface given is checked anyway
         opts = peer_options(args, interface=args.interface or RESUME_PLACEHOLDER_INTERFACE)
-        return run_game(lambda: resume(opts, frontend, args.table), frontend)
+        return run_game(lambda: resume(opts, frontend, args.table), frontend, args.prog)
     if args.address:
         from hanabi_p2p.frontends.launch import join_address
 
         opts = peer_options(args)
         host, port = parse_address(args.address)
-        return run_game(lambda: join_address(opts, host, port, frontend), frontend)
-    return run_game(lambda: _find_and_join(args, frontend), frontend)
+        return run_game(lambda: join_address(opts, host, port, frontend), frontend,
+                        args.prog)
+    return run_game(lambda: _find_and_join(args, frontend), frontend, args.prog)
 
 
 class AdvertRefused(UserError):

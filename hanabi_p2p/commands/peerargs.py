@@ -240,19 +240,22 @@ def resume_command(args: argparse.Namespace, command: str) -> str:
     return command
 
 
-def run_game(main: Callable[[], Awaitable[GameResult]], frontend: Frontend) -> int:
-    """Run a peer to the end and report like every peer does: score, rating, `log: PATH`."""
+def run_game(main: Callable[[], Awaitable[GameResult]], frontend: Frontend, prog: str) -> int:
+    """Run a peer to the end and report like every peer does: score, rating, `log: PATH`
+    (`prog`: the command, which starts a line about a game that did not finish)."""
     result = asyncio.run(_with_frontend(main, frontend))
     # The game is over and its log durable; all that is left is two lines and the exit.
     # Frozen objects are left out of the interpreter's final collections: that spares a
     # finished 5-player game about 0.1 s of exit (more on a loaded machine).
     gc.freeze()
-    return report_result(result)
+    return report_result(result, prog)
 
 
-def report_result(result: GameResult) -> int:
+def report_result(result: GameResult, prog: str) -> int:
     """Score, rating and audit, or why the game did not finish; then `log: PATH` last (unless
-    nothing was kept: a lobby the player quit leaves no game file, so no path to show)."""
+    nothing was kept: a lobby the player quit leaves no game file, so no path to show). A
+    game that did not finish is told on a line that starts with the command, as the
+    program's other lines about itself do (`hanabi-p2p join: no game: ...`)."""
     if result.failure is None:
         print(f"score {result.score} ({result.rating}); deck audit: "
               + ("valid" if result.audit_ok else f"FAILED ({result.audit_reason})"))
@@ -263,9 +266,10 @@ def report_result(result: GameResult) -> int:
 
         # (worded from its class when the core gave it typed; its English text otherwise)
         reason = translate_refusal(result.refusal or result.failure)
-        print(_("no game: {reason}").format(reason=reason), file=sys.stderr)
+        print(f"{prog}: " + _("no game: {reason}").format(reason=reason), file=sys.stderr)
     else:
-        print(_("game not finished: {reason}").format(reason=result.failure), file=sys.stderr)
+        print(f"{prog}: " + _("game not finished: {reason}").format(reason=result.failure),
+              file=sys.stderr)
     if result.log_path.exists():
         print(f"log: {result.log_path}", flush=True)
     return 0 if result.ok else 1

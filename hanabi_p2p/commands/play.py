@@ -37,5 +37,5 @@ def run(args: argparse.Namespace) -> int:
     table_name = _("practice table")
     return run_game(
         lambda: host_table(opts, table_name, config, frontend, bots=config.players - 1),
-        frontend,
+        frontend, args.prog,
     )

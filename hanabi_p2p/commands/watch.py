@@ -101,14 +101,15 @@ def run(args: argparse.Namespace) -> int:
     if args.address:
         host, port = parse_address(args.address)
         return _report(asyncio.run(frontend.run(
-            lambda: watch_address(opts, host, port, frontend))))
-    return _report(asyncio.run(frontend.run(lambda: _find_and_watch(opts, args, frontend))))
+            lambda: watch_address(opts, host, port, frontend))), args.prog)
+    return _report(asyncio.run(frontend.run(lambda: _find_and_watch(opts, args, frontend))),
+                   args.prog)
 
 
-def _report(result: GameResult) -> int:
+def _report(result: GameResult, prog: str) -> int:
     """As a player's game is reported, except that stopping to watch is no failure."""
     if result.chosen_leave:
         print(_("you stopped watching"))
         print(f"log: {result.log_path}", flush=True)
         return 0
-    return report_result(result)
+    return report_result(result, prog)

@@ -101,9 +101,10 @@ def main() -> int:
                        secret=args.code, timing=Timing(wait_timeout=60.0))
     if args.role == "host":
         return run_game(lambda: host_table(opts, "people", GameConfig(args.players), frontend),
-                        frontend)
+                        frontend, "hanabi-p2p host")
     host, port = parse_address(args.address)
-    return run_game(lambda: join_address(opts, host, port, frontend), frontend)
+    return run_game(lambda: join_address(opts, host, port, frontend), frontend,
+                    "hanabi-p2p join")
 
 
 if __name__ == "__main__":

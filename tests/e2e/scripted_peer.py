@@ -202,7 +202,8 @@ def main() -> int:
     opts = PeerOptions(name=args.name, data_dir=DataDir.resolve(args.data_dir),
                        interface=args.interface, advertise=False,
                        timing=Timing(wait_timeout=None))
-    return run_game(lambda: join_address(opts, host, port, frontend), frontend)
+    return run_game(lambda: join_address(opts, host, port, frontend), frontend,
+                    "hanabi-p2p join")
 
 
 if __name__ == "__main__":

@@ -120,8 +120,9 @@ def expect_cheat_named(honest: list[Proc], *reason: str) -> None:
         error = proc.stderr.strip().splitlines()[-1]
         # named by this peer itself, or by the honest peer that saw it first and stopped
         # the game (its seed, which this peer applied before Cid's entry reached it)
-        assert re.match(r"game not finished: (\w+ \([0-9A-Z-]+\) stopped the game, saying: )?"
-                        r"Cid \(", error), proc.describe()
+        assert re.match(r"hanabi-p2p (host|join): game not finished: "
+                        r"(\w+ \([0-9A-Z-]+\) stopped the game, saying: )?Cid \(", error), (
+            proc.describe())
         for text in reason:
             assert text in error, proc.describe()
         verify_log(proc.log_path, finished=False, or_blames="Cid")
@@ -161,7 +162,7 @@ def test_a_seated_player_withholding_its_key_share_ends_the_game_unreachable(
     # a share that never comes carries no signature: Cid is unreachable, not a proven cheat
     assert host.finish() != 0, host.describe()
     error = host.stderr.strip().splitlines()[-1]
-    assert error.startswith("game not finished: waited "), host.describe()
+    assert error.startswith("hanabi-p2p host: game not finished: waited "), host.describe()
     assert "Cid (" in error and "key share" in error and "unreachable" in error
     verify_log(host.log_path, finished=False)
 

@@ -84,7 +84,7 @@ def test_a_peer_gone_for_good_ends_the_game_after_the_wait_timeout_naming_it(
     guest.kill()
     assert host.finish() != 0
     reason = host.stderr.strip().splitlines()[-1]
-    assert reason.startswith("game not finished: waited ") and "Bob (" in reason
+    assert reason.startswith("hanabi-p2p host: game not finished: waited ") and "Bob (" in reason
     assert "unreachable" in reason  # gone is not guilty: nobody is blamed
     verify_log(host.log_path, finished=False)
 
