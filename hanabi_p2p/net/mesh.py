@@ -259,7 +259,7 @@ class Mesh:
                                    MAX_LOBBY_LINKS_PER_SOURCE)
         quiet_accept_errors(self._count_failed_accept)
         try:
-            self._server = await asyncio.start_server(self._on_inbound, host, port)
+            self._server = await asyncio.start_server(self._accept, host, port)
         except OSError as exc:  # port taken, address not ours: the user's choice, say so
             reason = exc.strerror or str(exc)
             raise UserError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
@@ -432,11 +432,19 @@ class Mesh:
             return 0.0
         return max(0.0, until - asyncio.get_running_loop().time())
 
-    async def _on_inbound(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        address, source = peer_address(writer), peer_host(writer)
+    def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """A new inbound connection, handled by a task of the mesh's own (tracked, cancelled
+        and awaited by `close`). Not by the task asyncio would make for a coroutine callback:
+        nobody owns that one, and when it is cancelled at shutdown, Python 3.11's
+        StreamReaderProtocol asks it for its exception and prints the CancelledError."""
         if self._closing:
             writer.close()
             return
+        self._track(asyncio.create_task(self._on_inbound(reader, writer),
+                                        name=f"inbound {peer_address(writer)}"))
+
+    async def _on_inbound(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        address, source = peer_address(writer), peer_host(writer)
         wait, who = self.code_backoff_left(source), source
         table_wait = self._code_guard.wait_for(asyncio.get_running_loop().time(),
                                                source in self._failed_code_by_source)
@@ -459,11 +467,10 @@ class Mesh:
                 writer.close()
             return
         task = asyncio.current_task()
-        assert task is not None  # asyncio runs each connection callback in a task
+        assert task is not None  # (`_accept` made it)
         self._make_room(source)
         pending = _Pending(task, HandshakeProgress(source, asyncio.get_running_loop().time()))
         self._pending[task] = pending
-        self._track(task)
         try:
             handshake = self._handshake(initiator=False, label=address, expected=None)
             pending.handshake = handshake
@@ -476,10 +483,8 @@ class Mesh:
             self._report(LinkFailed(address, exc))
             return
         except asyncio.CancelledError:
-            if self._closing:
-                return  # a server callback nobody awaits: see the end of this method
             if not pending.evicted:
-                raise
+                raise  # the mesh is closing
             # open_link closed the socket; the connection is told nothing (it was idle).
             reason = f"dropped unfinished to make room (pending handshakes from {source})"
             self._report(LinkFailed(address, LinkClosedError(address, reason)))
@@ -490,14 +495,7 @@ class Mesh:
             self._code_streak.pop(source, None)  # it knows the code: no more waiting
             self._code_refused_until.pop(source, None)
             self._code_guard.right_code()
-        try:
-            await self._adopt(link, address, source=source)
-        except asyncio.CancelledError:
-            # The mesh is closing (it cancels what it tracks): this task is a server
-            # callback nobody awaits, so a cancellation escaping it would only be printed
-            # as a traceback by the event loop. The links are closed by close() itself.
-            if not self._closing:
-                raise
+        await self._adopt(link, address, source=source)
 
     def _refusal_hello(self) -> bytes:
         if self._refusal_hello_bytes is None:

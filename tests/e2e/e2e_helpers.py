@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -348,8 +348,6 @@ class Outcome:
     reason: dict[str, str]
     finished: dict[str, str]
     unfinished: dict[str, str]
-    # tracebacks of a known, reported bug that `settle` was told to let through, per peer
-    known_crashes: dict[str, str] = field(default_factory=dict)
 
     @property
     def digest(self) -> str | None:
@@ -374,16 +372,11 @@ def saved_log_verdict(path: Path) -> tuple[str, bool]:
     return verify_file(loaded).digest, finished
 
 
-def settle(procs: Iterable[Proc], timeout: float = WAIT_S,
-           known_crash: re.Pattern[str] | None = None) -> Outcome:
+def settle(procs: Iterable[Proc], timeout: float = WAIT_S) -> Outcome:
     """Every peer exits (0 after the score, or 1 with one clear reason line, never a
     traceback); every log a peer names on its last line verifies; every finished log has one
-    digest; nobody is blamed (see BLAME_WORDS).
-
-    `known_crash`: a traceback of an already reported bug; every other check still applies,
-    and the peers that printed it are listed in `Outcome.known_crashes`."""
+    digest; nobody is blamed (see BLAME_WORDS)."""
     procs = list(procs)
-    known: dict[str, str] = {}
     status: dict[str, int] = {}
     for proc in procs:
         status[proc.name] = proc.finish(timeout)
@@ -394,11 +387,7 @@ def settle(procs: Iterable[Proc], timeout: float = WAIT_S,
         shown = proc.describe()
         assert status[proc.name] in (0, EXIT_UNFINISHED), (
             f"{proc.name} exited {status[proc.name]}\n{shown}")
-        errors = proc.stderr
-        if known_crash is not None and (match := known_crash.search(errors)):
-            known[proc.name] = match.group(0)
-            errors = known_crash.sub("", errors)
-        assert "Traceback" not in errors, f"{proc.name} crashed\n{shown}"
+        assert "Traceback" not in proc.stderr, f"{proc.name} crashed\n{shown}"
         blamed = BLAME_WORDS.search(proc.output)
         assert blamed is None, f"{proc.name} blames someone ({blamed})\n{shown}"
         lines = proc.stderr.strip().splitlines()
@@ -414,4 +403,4 @@ def settle(procs: Iterable[Proc], timeout: float = WAIT_S,
         if status[proc.name] == 0:
             assert done, f"{proc.name} exited 0 with an unfinished log\n{shown}"
     assert len(set(finished.values())) <= 1, f"finished logs differ: {finished}"
-    return Outcome(status, reason, finished, unfinished, known)
+    return Outcome(status, reason, finished, unfinished)

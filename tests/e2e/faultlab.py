@@ -69,15 +69,6 @@ PEER_NAMES = ("Ann", "Bob", "Cid", "Dee", "Eve")
 STDOUT_LINES = 12
 LOBBY_TIMEOUT_S = 5.0
 TAIL_LINES = 4
-# A reported bug (hanabi_p2p/net/mesh.py): an inbound connection's task, cancelled as the mesh
-# shuts down while its new link replaces an older one (`_adopt` awaiting `old.close`), lets
-# CancelledError escape into asyncio's server callback, which prints this traceback (seen
-# with a cable cut during the end-of-game audit, the peer's result itself unharmed).
-KNOWN_CRASH = re.compile(
-    r"Exception in callback StreamReaderProtocol\.connection_made[^\n]*\n"
-    r"(?:[^\n]*\n)*?[^\n]*in _on_inbound\n(?:[^\n]*\n)*?asyncio\.exceptions\.CancelledError\n?")
-KNOWN_CRASH_BUG = ("mesh._on_inbound lets CancelledError escape from _adopt -> old.close() "
-                   "at shutdown: asyncio prints 'Exception in callback ... CancelledError'")
 
 
 class Fault(Enum):
@@ -134,8 +125,6 @@ class Run:
     outcome: Outcome | None = None
     failure: str | None = None  # the first broken expectation (None: all held)
     tails: str = ""  # every process's last lines (picklable: a bench runs games in processes)
-    # set when the only thing wrong was a reported bug (KNOWN_CRASH): everything else held
-    known_bug: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -316,15 +305,11 @@ def _drive(game: Game, rng: random.Random, run: Run) -> None:
     bound = case.wait_timeout * 2 + case.seconds + GAME_BOUND_S
     # killed processes were replaced in peers; a peer writing into `head` names no log
     closed = [game.peers[s] for s in case.victims] if case.fault is Fault.STDOUT_CLOSED else []
-    outcome = settle([p for p in game.peers if p not in closed], timeout=bound,
-                     known_crash=KNOWN_CRASH)
+    outcome = settle([p for p in game.peers if p not in closed], timeout=bound)
     for proc in closed:
         _check_closed_output(game, proc, outcome, bound)
     run.outcome = outcome
     _check_expectation(game, outcome)
-    if outcome.known_crashes:
-        run.known_bug = KNOWN_CRASH_BUG
-        raise AssertionError(f"known bug in {sorted(outcome.known_crashes)}: {KNOWN_CRASH_BUG}")
 
 
 def _wait_for_phase(game: Game, rng: random.Random) -> None:

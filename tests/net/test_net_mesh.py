@@ -614,3 +614,27 @@ def test_listening_on_a_port_in_use_is_a_user_error_naming_it() -> None:
         mesh = Mesh(TestIdentity(b"late"), TABLE, "127.0.0.1", port, config=config())
         with pytest.raises(UserError, match=f"cannot listen on 127.0.0.1:{port}: .*in use"):
             run(mesh.start())
+
+
+def test_a_handshake_still_under_way_when_the_program_ends_is_ended_quietly() -> None:
+    """The program ends (its event loop cancels every task) while a stranger's handshake is
+    under way and the mesh was never closed: nothing is reported to the event loop's
+    exception handler. (The handshake once ran in a task that asyncio's stream server made
+    and nobody owned; cancelled, it was printed as 'Exception in callback ...
+    CancelledError' on the player's terminal.)"""
+    reported: list[dict[str, Any]] = []
+
+    async def main() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _loop, ctx: reported.append(ctx))
+        host = await started(identities_sorted(b"host-at-exit")[0])
+        # a stranger connects and says nothing: its handshake waits for its HELLO
+        _reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if host._pending:  # (the mesh has started on the handshake)
+                break
+        assert host._pending, "the handshake never started"
+        writer.close()
+
+    run(main())
+    assert reported == []
