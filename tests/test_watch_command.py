@@ -14,11 +14,11 @@ from hanabi_p2p.peer.result import GameResult
 
 def test_stopping_to_watch_is_no_failure(capsys: pytest.CaptureFixture[str]) -> None:
     assert _report(GameResult(Path("x.hlog"), failure="you stopped watching",
-                              chosen_leave=True)) == 0
+                              chosen_leave=True), "hanabi-p2p watch") == 0
     out = capsys.readouterr().out
     assert "stopped watching" in out and out.rstrip().endswith("log: x.hlog")
-    assert _report(GameResult(Path("x.hlog"), failure="lost the table")) == 1
-    assert "lost the table" in capsys.readouterr().err
+    assert _report(GameResult(Path("x.hlog"), failure="lost the table"), "hanabi-p2p watch") == 1
+    assert capsys.readouterr().err == "hanabi-p2p watch: no game: lost the table\n"
 
 
 @pytest.mark.parametrize(("argv", "why"), [

@@ -17,6 +17,8 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
+from typing import Any
 
 from hanabi_p2p import refusals as rf
 from hanabi_p2p.datadir import DataDir
@@ -37,6 +39,7 @@ from hanabi_p2p.net.discovery import TableAd, TableAdvertiser
 from hanabi_p2p.net.errors import LinkClosedError, LinkTimeoutError, RetryLaterError
 from hanabi_p2p.net.handshake import normalize_secret, table_code
 from hanabi_p2p.net.mesh import Mesh
+from hanabi_p2p.net.tasks import owned_tasks
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import Counters
 from hanabi_p2p.peer.core import PeerCore
@@ -104,6 +107,8 @@ class Peer:
     """One running peer: session + core + node + frontend, for host and join alike.
 
     It is also the ``PeerHandle`` its front end sees: the session to read, commands to send.
+    `async with` it listens, and the network's tasks belong to the block (see Mesh): what
+    `run` did not get to close (the advert, the links, the log) is closed at its end.
     """
 
     def __init__(self, opts: PeerOptions, identity: Identity, table_id: bytes,
@@ -183,20 +188,31 @@ class Peer:
 
     # -- running ----------------------------------------------------------------------------
 
+    async def __aenter__(self) -> Peer:
+        await self.mesh.__aenter__()
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: TracebackType | None) -> bool | None:
+        try:
+            if self.advertiser is not None:
+                await self.advertiser.close()
+        finally:
+            try:
+                handled = await self.mesh.__aexit__(kind, error, trace)
+            finally:
+                if self.game_file is not None:
+                    self.game_file.close()
+        return handled
+
     def listen_address(self) -> Address:
         return Address(self.opts.interface, self.mesh.port)
 
     async def open(self, table_name: str = "",
                    opened: tuple[GameFile, LoadResult] | None = None) -> Node:
-        """Listen and open the game's log; `opened`: the log the caller opened already
-        (a resumed game's, opened before the network so that a game being played in
-        another window is refused first)."""
-        try:
-            await self.mesh.start()
-        except BaseException:
-            if opened is not None:
-                opened[0].close()
-            raise
+        """Open the game's log (once listening: `async with` the peer); `opened`: the log
+        the caller opened already (a resumed game's, opened before the network so that a
+        game being played in another window is refused first)."""
         self._address = f"{self.opts.interface}:{self.mesh.port}"
         self.game_file, loaded = opened or open_game(
             self.opts.data_dir, self._table_id, created=int(time.time()), name=table_name
@@ -343,7 +359,15 @@ async def host_table(opts: PeerOptions, table_name: str, config: GameConfig,
                      bot_frontend: Callable[[int], Frontend] | None = None) -> GameResult:
     identity = Identity.load_or_create(opts.data_dir)
     table_id = opts.rng(TABLE_ID_BYTES)
-    peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), identity.peer_id, frontend)
+    async with Peer(opts, identity, table_id, opts.rng(SEED_BYTES), identity.peer_id,
+                    frontend) as peer:
+        return await _host(peer, opts, table_name, config, frontend, bots, bot_frontend)
+
+
+async def _host(peer: Peer, opts: PeerOptions, table_name: str, config: GameConfig,
+                frontend: Frontend, bots: int,
+                bot_frontend: Callable[[int], Frontend] | None) -> GameResult:
+    identity, table_id = peer.identity, peer.table_id
     node = await peer.open(table_name)
     peer.save_private(role="host", host_id=identity.peer_id,
                       host_address=list(peer.listen_address().to_wire()), bots=bots,
@@ -369,8 +393,9 @@ async def _run_with_bots(peer: Peer, opts: PeerOptions,
                          bots: Sequence[Awaitable[GameResult]]) -> GameResult:
     """Run our peer and the computer seats it hosts, all in one task group. The bots finish
     their own audit and lingering unless the game stopped early (the host left or it was
-    aborted): then there is nothing left to wait for."""
-    async with asyncio.TaskGroup() as group:
+    aborted): then there is nothing left to wait for. (What fails is raised as itself, so
+    that a reason stays one line.)"""
+    async with owned_tasks() as group:
         tasks = [group.create_task(_bot_quietly(bot), name=f"bot{i + 1}")
                  for i, bot in enumerate(bots)]
         result = await peer.run()
@@ -419,22 +444,20 @@ async def join_known(opts: PeerOptions, host: str, port: int, table_id: bytes,
     if identity.peer_id == host_id:
         raise UserError("this installation is the table's host: use another --data-dir")
     refuse_if_in_play(opts.data_dir.game_path(table_id))  # before any network
-    peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), host_id, frontend)
-    await _dial_first(peer, host, port, host_id, "join")
-    await peer.open()
-    peer.save_private(role="guest", host_id=host_id, host_address=[host, port])
-    # the core asks for a seat as soon as it learns the table (table.open from the host)
-    return await peer.run()
+    async with Peer(opts, identity, table_id, opts.rng(SEED_BYTES), host_id, frontend) as peer:
+        await _dial_first(peer, host, port, host_id, "join")
+        await peer.open()
+        peer.save_private(role="guest", host_id=host_id, host_address=[host, port])
+        # the core asks for a seat as soon as it learns the table (table.open from the host)
+        return await peer.run()
 
 
 async def _dial_first(peer: Peer, host: str, port: int, expected: bytes, verb: str) -> None:
     """Dial the table before creating any file: a table that refuses us (full, game begun,
     wrong code) is a clear error now, not a redial loop, and leaves no game to "resume"."""
-    await peer.mesh.start()
     try:
         await _dial_with_retries(peer.mesh, host, port, expected, peer.frontend.status)
     except HanabiError as exc:
-        await peer.mesh.close()
         reason = exc.reason if isinstance(exc, RemoteProtocolError) else str(exc)
         raise UserError(f"cannot {verb} the table at {host}:{port}: {reason}") from None
 
@@ -502,10 +525,10 @@ async def watch_table(opts: PeerOptions, host: str, port: int, table_id: bytes,
     opts = dataclasses.replace(opts, watching=True, advertise=False,
                                data_dir=opts.data_dir.watching())
     identity = Identity.load_or_create(opts.data_dir)
-    peer = Peer(opts, identity, table_id, opts.rng(SEED_BYTES), None, frontend)
-    await _dial_first(peer, host, port, peer_id, "watch")
-    await peer.open()
-    return await peer.run()
+    async with Peer(opts, identity, table_id, opts.rng(SEED_BYTES), None, frontend) as peer:
+        await _dial_first(peer, host, port, peer_id, "watch")
+        await peer.open()
+        return await peer.run()
 
 
 async def watch_address(opts: PeerOptions, host: str, port: int, frontend: Frontend) -> GameResult:
@@ -546,7 +569,17 @@ async def resume(opts: PeerOptions, frontend: Frontend, table: str | None = None
     opts.advertise = opts.advertise and bool(secret.get("advertise", True))
     # the log first: a game another hanabi-p2p is playing is refused before any network
     opened = open_game(opts.data_dir, table_id, created=int(time.time()))
-    peer = Peer(opts, identity, table_id, bytes(secret["seed"]), host_id, frontend)
+    try:
+        async with Peer(opts, identity, table_id, bytes(secret["seed"]), host_id,
+                        frontend) as peer:
+            return await _resume(peer, opts, opened, secret, frontend)
+    finally:
+        opened[0].close()  # (closed with the peer already, unless it could not listen)
+
+
+async def _resume(peer: Peer, opts: PeerOptions, opened: tuple[GameFile, LoadResult],
+                  secret: dict[str, Any], frontend: Frontend) -> GameResult:
+    identity, table_id, host_id = peer.identity, peer.table_id, bytes(secret["host_id"])
     await peer.open(opened=opened)
     session = peer.session
     if identity.peer_id != host_id:

@@ -40,6 +40,7 @@ from hanabi_p2p.narration.narrator import (
     warning_line,
     watches_line,
 )
+from hanabi_p2p.net.tasks import owned_tasks
 from hanabi_p2p.peer.effects import (
     Abandon,
     Act,
@@ -133,36 +134,41 @@ class ScreenFrontend(Frontend):
             theme=self.theme,
         )
         self.app = app
-        screen = asyncio.create_task(app.run_async(), name="screen")
-        game: asyncio.Future[GameResult] = asyncio.ensure_future(main())
-        try:
-            either: set[asyncio.Future[Any]] = {screen, game}
-            await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-            if not game.done():
-                # the player left (or the screen broke): stop our peer, keep its log
-                if not self._stop_peer():
-                    # still looking for the table: there is nothing to keep
+        # The screen and our peer run side by side in one task group: a peer that fails
+        # ends the screen with its error. A broken screen is different: its error comes
+        # back as a value, so that the peer stops the orderly way (its log kept) first.
+        async with owned_tasks() as group:
+            screen = group.create_task(_error_of(app.run_async()), name="screen")
+            game = group.create_task(_awaited(main()), name="game")
+            try:
+                either: set[asyncio.Future[Any]] = {screen, game}
+                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
+                if not game.done():
+                    # the player left (or the screen broke): stop our peer, keep its log
+                    if not self._stop_peer():
+                        # still looking for the table: there is nothing to keep
+                        game.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await game
+                        _raise_if_broken(screen)  # a broken screen says so first
+                        raise UserLeft(_("you left before sitting down at a table"))
+                    result = await game
+                else:
+                    self.peer_done = True
+                    result = game.result()
+                    if result.table_code:
+                        # the end screen, with the log path, until the player quits
+                        self._refresh()
+                        await screen
+                    # else nobody was seated (the lobby timed out, the host removed us, the
+                    # table filled without us): no game to look at, and a lobby left on the
+                    # screen would look alive; the screen closes and the reason is printed
+                    # under it
+            finally:
+                await _close(app, screen)
+                if not game.done():
                     game.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await game
-                    screen.result()  # a broken screen says so first
-                    raise UserLeft(_("you left before sitting down at a table"))
-                result = await game
-            else:
-                self.peer_done = True
-                result = game.result()  # a peer that failed to start raises here
-                if result.table_code:
-                    self._refresh()  # the end screen, with the log path, until the player quits
-                    await screen
-                # else nobody was seated (the lobby timed out, the host removed us, the table
-                # filled without us): no game to look at, and a lobby left on the screen would
-                # look alive; the screen closes and the reason is printed under it
-
-        finally:
-            await _close(app, screen)
-            if not game.done():
-                game.cancel()
-        screen.result()  # a broken screen is an error, not a silent exit
+        _raise_if_broken(screen)  # a broken screen is an error, not a silent exit
         if self.left_game and self.resume_command:
             print(
                 _(
@@ -453,7 +459,26 @@ class ScreenFrontend(Frontend):
         """The App exits right after; ``run`` stops the peer (without resigning)."""
 
 
-async def _close(app: App, screen: asyncio.Task[None]) -> None:
+async def _awaited(work: Awaitable[GameResult]) -> GameResult:
+    return await work
+
+
+async def _error_of(screen: Awaitable[None]) -> Exception | None:
+    """The screen run to its end; what broke it, as a value (see `run`)."""
+    try:
+        await screen
+    except Exception as exc:  # (raised by `_raise_if_broken` once our peer has stopped)
+        return exc
+    return None
+
+
+def _raise_if_broken(screen: asyncio.Task[Exception | None]) -> None:
+    error = screen.result()
+    if error is not None:
+        raise error
+
+
+async def _close(app: App, screen: asyncio.Task[Exception | None]) -> None:
     """Exit the App (restoring the terminal) even if it has not started running yet."""
     while not screen.done():
         app.exit()

@@ -311,7 +311,7 @@ async def open_link(
 
 
 class Link:
-    """A handshaked link to one verified peer. Create with `open_link`, then `start()`."""
+    """A handshaked link to one verified peer. Create with `open_link`, then `start(group)`."""
 
     def __init__(
         self,
@@ -339,7 +339,7 @@ class Link:
         self._closed: LinkClosedError | None = None
         self._ping_nonces = itertools.count(1)
         self._write_task: asyncio.Task[None] | None = None
-        self._crashed: BaseException | None = None  # what killed the writer or keepalive
+        self._crashed: BaseException | None = None  # a bug in writing at once (`_crash`)
         self._ping_task: asyncio.Task[None] | None = None
 
     @property
@@ -361,23 +361,16 @@ class Link:
     def closed(self) -> bool:
         return self._closed is not None
 
-    def start(self) -> None:
-        """Start the writer and keepalive tasks (needs a running event loop)."""
-        self._write_task = asyncio.create_task(self._write_loop(), name=f"write {self.label}")
-        self._ping_task = asyncio.create_task(self._keepalive_loop(), name=f"ping {self.label}")
-        for task in (self._write_task, self._ping_task):
-            task.add_done_callback(self._task_done)
-
-    def _task_done(self, task: asyncio.Task[None]) -> None:
-        """The writer or keepalive ended. They handle the network themselves, so anything
-        escaping them is a bug of ours: the link closes and `recv` raises it to its reader
-        (the mesh ends the peer with it, visibly), instead of a writer that died unseen."""
-        error = None if task.cancelled() else task.exception()
-        if error is not None:
-            self._crash(error, f"{task.get_name()} failed")
+    def start(self, group: asyncio.TaskGroup) -> None:
+        """Start the writer and keepalive, as tasks of `group` (the mesh's). They handle the
+        network themselves, so anything escaping them is a bug of ours, and it ends the
+        group visibly instead of leaving a writer that died unseen."""
+        self._write_task = group.create_task(self._write_loop(), name=f"write {self.label}")
+        self._ping_task = group.create_task(self._keepalive_loop(), name=f"ping {self.label}")
 
     def _crash(self, error: BaseException, what: str) -> None:
-        """A bug of ours in writing: close the link, and `recv` raises `error`."""
+        """A bug of ours in writing outside the writer task (`send_payload` writing at once):
+        close the link, and `recv` raises `error` to its reader, whose task ends the mesh."""
         self._crashed = error
         self._shutdown(LinkClosedError(self.label, what), None)
 
@@ -438,7 +431,7 @@ class Link:
                     self._reader, self._decoder, self.label, self._timing.idle_timeout
                 )
             except HanabiError as exc:
-                if self._crashed is not None:  # our writer or keepalive failed: a bug
+                if self._crashed is not None:  # writing at once failed: a bug
                     raise self._crashed from None
                 if self._closed is not None:  # we closed it ourselves: that is the reason
                     raise self._closed from None

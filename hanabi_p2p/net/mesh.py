@@ -27,6 +27,12 @@ queue apart from the players' and never delay them. A frame that fails
 authentication on a link closes that link (`auth_failures`; the `PeerDown` carries the
 `LinkAuthError`): a problem of the path, never a fault of the peer.
 
+Lifetime: `async with Mesh(...) as mesh:` listens, and every task of the mesh (a dial loop per
+peer, an inbound handshake per connection, a reader per link, each link's writer and
+keepalive) belongs to one task group for as long as the block lasts; leaving it says BYE on
+every link and ends them all. A network error inside a task is one more link problem (an
+event); anything else escaping one is a bug of ours, and it ends the block with that error.
+
 Duplicate links: if both peers dial at once there are briefly two links. Both ends keep the
 same one by the same rule (see `_keep_existing`), so they always converge on one link.
 """
@@ -35,11 +41,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import math
 import os
 import random
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, ParamSpec
 
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, UserError
 from hanabi_p2p.limits import PEER_ID_BYTES, TABLE_ID_BYTES
@@ -87,6 +96,9 @@ from hanabi_p2p.net.mesh_events import (
     PeerUp,
     Received,
 )
+from hanabi_p2p.net.tasks import owned_tasks
+
+P = ParamSpec("P")  # (the arguments of a task's work, see `_spawn`)
 
 # Links of peers that are not seated while the lobby is open, per source address and in all;
 # past either the link idle the longest is closed (oldest idle first). One machine may run
@@ -160,7 +172,7 @@ class MeshConfig:
 class _Pending:
     """An inbound connection still in its handshake."""
 
-    task: asyncio.Task[object]
+    task: asyncio.Task[Any]
     progress: HandshakeProgress
     handshake: Handshake | None = None
     evicted: bool = False
@@ -215,9 +227,11 @@ class Mesh:
         self._links: dict[bytes, Link] = {}
         self._link_gone: dict[bytes, asyncio.Event] = {}
         self._dialers: dict[bytes, asyncio.Task[None]] = {}
-        self._tasks: set[asyncio.Task[object]] = set()
+        self._group: asyncio.TaskGroup | None = None  # while `async with` the mesh
+        self._running: contextlib.AsyncExitStack | None = None
+        self._tasks: set[asyncio.Task[None]] = set()  # ours, in `_group`, until they end
         # inbound handshakes in progress, oldest first (dicts keep insertion order)
-        self._pending: dict[asyncio.Task[object], _Pending] = {}
+        self._pending: dict[asyncio.Task[Any], _Pending] = {}
         self._inbox = Inbox()  # the players' events first, then the guests'
         self._info: dict[bytes, _LinkInfo] = {}
         self._shares = FdShares(MAX_PENDING_HANDSHAKES, MAX_LOBBY_LINKS,
@@ -244,14 +258,28 @@ class Mesh:
         self.refused_table_wide = 0  # strangers refused while the table-wide code wait ran
         self.out_of_files = 0  # connections the system could not accept (no descriptor)
         self._refusal_hello_bytes: bytes | None = None
-        self._crashed: BaseException | None = None  # what a task of ours died of (a bug)
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Start listening (port 0 picks a free port: read it from `port`); once only."""
-        if self._server is not None:
-            return
+    async def __aenter__(self) -> Mesh:
+        """Listen (port 0 picks a free port: read it from `port`), the mesh's tasks in a
+        group of their own until the block ends; once only."""
+        if self._running is not None or self._closing:
+            raise LocalProtocolError("a mesh runs once")
+        async with contextlib.AsyncExitStack() as stack:
+            self._group = await stack.enter_async_context(owned_tasks())
+            stack.push_async_callback(self.close)  # (before the group waits for its tasks)
+            await self._listen_now()
+            self._running = stack.pop_all()
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: TracebackType | None) -> bool | None:
+        """`close`, then wait for the last task of the mesh; a bug in one is raised here."""
+        assert self._running is not None
+        return await self._running.__aexit__(kind, error, trace)
+
+    async def _listen_now(self) -> None:
         host, port = self._listen
         limit = self._config.open_file_limit
         self._shares = FdShares.of(limit if limit is not None else open_file_limit(),
@@ -295,10 +323,10 @@ class Mesh:
         if self._server is not None:
             self._server.close()
         links = list(self._links.values())
-        for task in [*self._dialers.values(), *self._tasks]:
+        for task in self._tasks:
             task.cancel()
         await asyncio.gather(*(link.close("leaving") for link in links))
-        await asyncio.gather(*self._dialers.values(), *self._tasks, return_exceptions=True)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         self._links.clear()
         if self._server is not None:
             await self._server.wait_closed()
@@ -340,11 +368,8 @@ class Mesh:
         old = self._dialers.pop(peer_id, None)
         if old is not None:
             old.cancel()
-        dialer = asyncio.create_task(
-            self._dial_loop(peer_id, host, port), name=f"dial {fingerprint_hex(peer_id)}"
-        )
-        dialer.add_done_callback(self._task_done)
-        self._dialers[peer_id] = dialer
+        self._dialers[peer_id] = self._spawn(f"dial {fingerprint_hex(peer_id)}",
+                                             self._dial_loop, peer_id, host, port)
 
     async def disconnect(self, peer_id: bytes, reason: str = "bye") -> None:
         """Stop dialling `peer_id` and close its link (if any)."""
@@ -440,8 +465,9 @@ class Mesh:
         if self._closing:
             writer.close()
             return
-        self._track(asyncio.create_task(self._on_inbound(reader, writer),
-                                        name=f"inbound {peer_address(writer)}"))
+        task = self._spawn(f"inbound {peer_address(writer)}", self._on_inbound, reader, writer)
+        # (cancelled before it ran, by `close`: nothing else would close the socket)
+        task.add_done_callback(lambda done: writer.close() if done.cancelled() else None)
 
     async def _on_inbound(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         address, source = peer_address(writer), peer_host(writer)
@@ -467,7 +493,7 @@ class Mesh:
                 writer.close()
             return
         task = asyncio.current_task()
-        assert task is not None  # (`_accept` made it)
+        assert task is not None  # (`_accept` spawned it)
         self._make_room(source)
         pending = _Pending(task, HandshakeProgress(source, asyncio.get_running_loop().time()))
         self._pending[task] = pending
@@ -593,10 +619,10 @@ class Mesh:
                                         ReadBudget(config.seated_budget, now), now,
                                         ReadBudget(config.guest_budget, now))
         self._gone_event(peer_id).clear()
-        link.start()
+        link.start(self._running_group())
         # PeerUp goes first so that no Received from this link can overtake it.
         await self._put(PeerUp(peer_id, address))
-        self._track(asyncio.create_task(self._pump(link), name=f"pump {link.label}"))
+        self._spawn(f"pump {link.label}", self._pump, link)
         if old is not None:
             await old.close("replaced by a newer link")
         if self.accepting_new and source is not None:
@@ -679,29 +705,33 @@ class Mesh:
         if stays_down and not self._closing:
             await self._put(PeerDown(link.peer_id, reason, error))
 
-    def _track(self, task: asyncio.Task[None] | asyncio.Task[object] | None) -> None:
-        if task is not None:
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-            task.add_done_callback(self._task_done)
+    def _running_group(self) -> asyncio.TaskGroup:
+        if self._group is None:
+            raise LocalProtocolError("the mesh is not running: use `async with` it")
+        return self._group
 
-    def _task_done(self, task: asyncio.Task[None] | asyncio.Task[object]) -> None:
-        """A dial, pump or inbound task ended. A network error that escaped it is one more
-        link problem; anything else is a bug of ours, and it must end the peer visibly
-        (`next_event` raises it) rather than leave a silently dead task behind."""
-        if task.cancelled() or self._closing:
-            return
-        error = task.exception()
-        if error is None:
-            return
-        if isinstance(error, HanabiError | OSError):
+    def _spawn(self, name: str, work: Callable[P, Coroutine[Any, Any, None]], *args: P.args,
+               **kwargs: P.kwargs) -> asyncio.Task[None]:
+        """Run `work(*args)` as a task of the mesh's group (cancelled and awaited by `close`).
+        (The coroutine is made when the task starts: one cancelled before that never was.)"""
+        task = self._running_group().create_task(
+            self._guarded(name, functools.partial(work, *args, **kwargs)), name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _guarded(self, name: str, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """A dial, pump or inbound task: a network error that escapes it is one more link
+        problem; anything else is a bug of ours, and it ends the mesh's group visibly
+        rather than leave a silently dead task behind."""
+        try:
+            await work()
+        except (HanabiError, OSError) as error:
+            if self._closing:
+                return
             reason = error if isinstance(error, HanabiError) else LinkClosedError(
-                task.get_name(), _os_reason(error))
-            self._report(LinkFailed(task.get_name(), reason))
-            return
-        if self._crashed is None:
-            self._crashed = error
-        self._inbox.close()  # wakes a reader waiting in next_event
+                name, _os_reason(error))
+            self._report(LinkFailed(name, reason))
 
     def _gone_event(self, peer_id: bytes) -> asyncio.Event:
         return self._link_gone.setdefault(peer_id, asyncio.Event())
@@ -745,10 +775,7 @@ class Mesh:
         return True
 
     async def next_event(self) -> MeshEvent | None:
-        """The next event, or None once the mesh is closed. Raises what a task of the mesh
-        died of, if one did (see `_task_done`)."""
-        if self._crashed is not None:
-            raise self._crashed
+        """The next event, or None once the mesh is closed."""
         while True:
             ready, event = self._inbox.ready()
             if ready:
@@ -757,8 +784,6 @@ class Mesh:
                 return None
             self._inbox.wakeup.clear()
             await self._inbox.wakeup.wait()
-        if event is None and self._crashed is not None:
-            raise self._crashed
         return event
 
     async def events(self) -> AsyncIterator[MeshEvent]:

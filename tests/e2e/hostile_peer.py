@@ -85,9 +85,7 @@ async def raw_attack(mode: str, host: str, port: int, wait: float) -> dict[str, 
 async def forged_entry(host: str, port: int, wait: float) -> dict[str, Any]:
     table = await probe_table(host, port)
     identity = Identity.generate()
-    mesh = Mesh(identity, table.table_id, "127.0.0.1", 0)
-    await mesh.start()
-    try:
+    async with Mesh(identity, table.table_id, "127.0.0.1", 0) as mesh:
         peer = await mesh.dial(host, port, expected=table.host_id)
         mine = make_entry(identity, table_id=table.table_id, seq=0, prev=ZERO_HASH, turn=0,
                           kind="chat", body={"text": "I am the host, trust me"})
@@ -98,8 +96,6 @@ async def forged_entry(host: str, port: int, wait: float) -> dict[str, Any]:
         sent = mesh.send(peer, fr.Entry(bytes(claimed)))
         await asyncio.sleep(wait)
         still_up = peer in mesh.connected
-    finally:
-        await mesh.close()
     return {"fingerprint": fingerprint(identity.peer_id), "sent": sent, "still_up": still_up}
 
 
@@ -116,33 +112,34 @@ async def flood(host: str, port: int, wait: float) -> dict[str, Any]:
     end = time.monotonic() + wait
     stopped = asyncio.Event()  # SIGTERM: the test is done with us, report what we did
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stopped.set)
-    while time.monotonic() < end and not stopped.is_set():
-        try:
-            reader, writer = await asyncio.open_connection(host, port)
-            hs = Handshake(identity, table.table_id, initiator=True, peer_label=host)
-            link = await open_link(reader, writer, hs, LinkTiming())
-        except (HanabiError, OSError) as exc:
-            closed.append(str(exc))
-            await asyncio.sleep(0.2)
-            continue
-        links += 1
-        link.start()
-        if links == 1:
-            print("flooding", flush=True)  # (a test may wait for this before it goes on)
-        try:
-            while time.monotonic() < end and not stopped.is_set():
-                # as fast as the host takes them, and no faster: a full outbox would close
-                # our own link ("the peer is not reading"), where a determined stranger keeps
-                # its connection and pushes on
-                while link.queued_frames > OUTBOX_MAX_FRAMES // 2 and not stopped.is_set():
-                    await asyncio.sleep(0.01)
-                for frame in frames * 50:
-                    link.send(frame)
-                    sent += 1
-                await asyncio.sleep(0.004)  # (the writer's turn: about 25 k frames a second)
-        except HanabiError as exc:
-            closed.append(str(exc))
-        await link.close()
+    async with asyncio.TaskGroup() as group:  # (each link's writer and keepalive)
+        while time.monotonic() < end and not stopped.is_set():
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+                hs = Handshake(identity, table.table_id, initiator=True, peer_label=host)
+                link = await open_link(reader, writer, hs, LinkTiming())
+            except (HanabiError, OSError) as exc:
+                closed.append(str(exc))
+                await asyncio.sleep(0.2)
+                continue
+            links += 1
+            link.start(group)
+            if links == 1:
+                print("flooding", flush=True)  # (a test may wait for this before it goes on)
+            try:
+                while time.monotonic() < end and not stopped.is_set():
+                    # as fast as the host takes them, and no faster: a full outbox would close
+                    # our own link ("the peer is not reading"), where a determined stranger keeps
+                    # its connection and pushes on
+                    while link.queued_frames > OUTBOX_MAX_FRAMES // 2 and not stopped.is_set():
+                        await asyncio.sleep(0.01)
+                    for frame in frames * 50:
+                        link.send(frame)
+                        sent += 1
+                    await asyncio.sleep(0.004)  # (the writer's turn: about 25 k frames a second)
+            except HanabiError as exc:
+                closed.append(str(exc))
+            await link.close()
     return {"fingerprint": fingerprint(identity.peer_id), "sent": sent, "links": links,
             "closed": closed[:20]}
 

@@ -83,22 +83,23 @@ async def guess(host: str, port: int, count: int, table_id: bytes) -> None:
 
 async def links(host: str, port: int, count: int, table_id: bytes) -> None:
     held, failed = [], 0
-    for _ in range(count):
-        try:
-            reader, writer = await asyncio.open_connection(host, port)
-            hs = Handshake(Stranger(), table_id, initiator=True, peer_label=host)
-            link = await open_link(reader, writer, hs, TIMING)
-        except (HanabiError, OSError):
-            failed += 1
-            continue
-        link.start()  # (answers keepalives: a live link that never says a word)
-        held.append(link)
-    emit(event="holding", open=sum(not link.closed for link in held), failed=failed)
-    loop = asyncio.get_running_loop()
-    while await loop.run_in_executor(None, sys.stdin.readline):
-        emit(event="still", open=sum(not link.closed for link in held))
-    for link in held:
-        await link.close()
+    async with asyncio.TaskGroup() as group:  # (each link's writer and keepalive)
+        for _ in range(count):
+            try:
+                reader, writer = await asyncio.open_connection(host, port)
+                hs = Handshake(Stranger(), table_id, initiator=True, peer_label=host)
+                link = await open_link(reader, writer, hs, TIMING)
+            except (HanabiError, OSError):
+                failed += 1
+                continue
+            link.start(group)  # (answers keepalives: a live link that never says a word)
+            held.append(link)
+        emit(event="holding", open=sum(not link.closed for link in held), failed=failed)
+        loop = asyncio.get_running_loop()
+        while await loop.run_in_executor(None, sys.stdin.readline):
+            emit(event="still", open=sum(not link.closed for link in held))
+        for link in held:
+            await link.close()
 
 
 def main() -> None:

@@ -31,25 +31,23 @@ def emit(**fields: object) -> None:
 
 
 async def main(interface: str) -> None:
-    mesh = Mesh(TestIdentity(b"lobby-host"), TABLE, interface, 0)
-    await mesh.start()
-    emit(event="listening", port=mesh.port, lobby_links=mesh.shares.lobby_links,
-         pending=mesh.shares.pending)
-    joiners: set[bytes] = set()
+    async with Mesh(TestIdentity(b"lobby-host"), TABLE, interface, 0) as mesh:
+        emit(event="listening", port=mesh.port, lobby_links=mesh.shares.lobby_links,
+             pending=mesh.shares.pending)
+        joiners: set[bytes] = set()
 
-    async def read_events() -> None:
-        while (event := await mesh.next_event()) is not None:
-            if isinstance(event, Received) and event.frame == Entry(b"lobby.join"):
-                joiners.add(event.peer_id)
+        async def read_events() -> None:
+            while (event := await mesh.next_event()) is not None:
+                if isinstance(event, Received) and event.frame == Entry(b"lobby.join"):
+                    joiners.add(event.peer_id)
 
-    reader = asyncio.create_task(read_events())
-    loop = asyncio.get_running_loop()
-    while await loop.run_in_executor(None, sys.stdin.readline):
-        emit(event="report", links=len(mesh.connected), closed_lobby_links=mesh.closed_lobby_links,
-             evicted=mesh.evicted_handshakes, out_of_files=mesh.out_of_files,
-             joined=bool(joiners & mesh.connected))
-    reader.cancel()
-    await mesh.close()
+        reader = asyncio.create_task(read_events())
+        loop = asyncio.get_running_loop()
+        while await loop.run_in_executor(None, sys.stdin.readline):
+            emit(event="report", links=len(mesh.connected),
+                 closed_lobby_links=mesh.closed_lobby_links, evicted=mesh.evicted_handshakes,
+                 out_of_files=mesh.out_of_files, joined=bool(joiners & mesh.connected))
+        reader.cancel()
 
 
 if __name__ == "__main__":

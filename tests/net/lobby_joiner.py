@@ -22,18 +22,16 @@ TABLE = bytes.fromhex("54" * 16)
 
 
 async def main(host: str, port: int, interface: str) -> None:
-    mesh = Mesh(TestIdentity(b"lobby-joiner"), TABLE, interface, 0)
-    await mesh.start()
-    try:
-        host_id = await mesh.dial(host, port)
-    except HanabiError as exc:
-        print(json.dumps({"event": "failed", "reason": str(exc)}), flush=True)
-        return
-    mesh.send(host_id, Entry(b"lobby.join"))
-    print(json.dumps({"event": "joined"}), flush=True)
-    loop = asyncio.get_running_loop()
-    await loop.run_in_executor(None, sys.stdin.read)
-    await mesh.close()
+    async with Mesh(TestIdentity(b"lobby-joiner"), TABLE, interface, 0) as mesh:
+        try:
+            host_id = await mesh.dial(host, port)
+        except HanabiError as exc:
+            print(json.dumps({"event": "failed", "reason": str(exc)}), flush=True)
+            return
+        mesh.send(host_id, Entry(b"lobby.join"))
+        print(json.dumps({"event": "joined"}), flush=True)
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, sys.stdin.read)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,11 @@ async def main(args: argparse.Namespace) -> None:
         secret,
         config=config,
     )
-    await mesh.start()
+    async with mesh:
+        await serve(mesh)
+
+
+async def serve(mesh: Mesh) -> None:
     emit(event="listening", port=mesh.port)
     reporter = asyncio.create_task(report(mesh))
     loop = asyncio.get_running_loop()

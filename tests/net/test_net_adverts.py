@@ -328,10 +328,16 @@ def test_fake_advert_is_marked_by_tables_and_refused_by_join(netlab: NetLab,
     fake.wait_for("ready")
     relay.wait_for("ready")
 
-    listed = hanabi(host, "tables", "--interface", host.address, "--timeout", "2")
-    assert listed.returncode == 0, listed.stderr
-    rows = {line.split()[-1]: line for line in listed.stdout.splitlines()[1:]
-            if not line.startswith(("! ", "? "))}
+    # (listed again if a table was missed: this test is about the marks, not the browse's
+    # speed, and on a loaded machine one 2-second listing once came without Alice's table)
+    for _ in range(3):
+        listed = hanabi(host, "tables", "--interface", host.address, "--timeout", "2")
+        assert listed.returncode == 0, listed.stderr
+        rows = {line.split()[-1]: line for line in listed.stdout.splitlines()[1:]
+                if not line.startswith(("! ", "? "))}
+        if len(rows) == 3:
+            break
+    assert len(rows) == 3, listed.stdout
     real_id = next(k for k in rows if k not in ("fafafafa", "fbfbfbfb"))
     assert rows[real_id].split()[:6] == ["Friday", "standard", "1/2", "Alice",
                                          alice_key.fingerprint, "yes"]  # needs --code

@@ -78,18 +78,20 @@ async def _listening(timing: LinkTiming, peer_label: str,
     return accepted, server, server.sockets[0].getsockname()[1]
 
 
-async def link_and_raw_peer(timing: LinkTiming) -> tuple[Link, RawPeer]:
-    """A started Link (the listening side) and a hand-driven peer that dialled it."""
+async def link_and_raw_peer(timing: LinkTiming,
+                            group: asyncio.TaskGroup) -> tuple[Link, RawPeer]:
+    """A Link (the listening side) started in `group`, and a hand-driven peer that dialled
+    it."""
     accepted, server, port = await _listening(timing, "raw peer")
     reader, writer, decoder, protector = await raw_handshake(port, OTHER_SIDE, TABLE, "link")
     link = await accepted
     server.close()
-    link.start()
+    link.start(group)
     return link, RawPeer(reader, writer, decoder, protector)
 
 
-async def linked_pair(timing: LinkTiming) -> tuple[Link, Link]:
-    """Two started Links to each other (dialler first)."""
+async def linked_pair(timing: LinkTiming, group: asyncio.TaskGroup) -> tuple[Link, Link]:
+    """Two Links to each other (dialler first), started in `group`."""
     accepted, server, port = await _listening(timing, "dialler")
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     handshake = Handshake(OTHER_SIDE, TABLE, initiator=True, peer_label="listener")
@@ -97,7 +99,7 @@ async def linked_pair(timing: LinkTiming) -> tuple[Link, Link]:
     listener = await accepted
     server.close()
     for link in (dialler, listener):
-        link.start()
+        link.start(group)
     return dialler, listener
 
 
@@ -113,8 +115,8 @@ def test_a_link_closed_with_unread_input_still_delivers_its_last_frames_and_bye(
     got 1 of 16 entries and 'connection reset', no BYE)."""
 
     async def main() -> None:
-        async with asyncio.timeout(WAIT_S):
-            link, peer = await link_and_raw_peer(LinkTiming())
+        async with asyncio.timeout(WAIT_S), asyncio.TaskGroup() as group:
+            link, peer = await link_and_raw_peer(LinkTiming(), group)
             # Half a MiB the link never reads: more than its stream reader buffers, so some
             # of it waits, unread, in the socket when the link closes.
             for _ in range(32):
@@ -137,8 +139,8 @@ def test_a_peer_that_never_ends_its_side_neither_holds_the_close_nor_is_heard_af
     not extend), and none of what it said after our BYE reaches the layer above."""
 
     async def main() -> None:
-        async with asyncio.timeout(WAIT_S):
-            link, peer = await link_and_raw_peer(LinkTiming(close_linger=0.2))
+        async with asyncio.timeout(WAIT_S), asyncio.TaskGroup() as group:
+            link, peer = await link_and_raw_peer(LinkTiming(close_linger=0.2), group)
             waiting = asyncio.create_task(link.recv())  # the layer above, as the mesh's pump
             said_after_bye = 0
 
@@ -171,8 +173,8 @@ def test_both_ends_closing_at_once_end_on_each_others_end_of_stream() -> None:
     other's close: both end with a linger bound far longer than the test allows."""
 
     async def main() -> None:
-        async with asyncio.timeout(WAIT_S):
-            a, b = await linked_pair(ENDLESS)
+        async with asyncio.timeout(WAIT_S), asyncio.TaskGroup() as group:
+            a, b = await linked_pair(ENDLESS, group)
             a.send(Entry(b"a's last"))
             b.send(Entry(b"b's last"))
             await asyncio.gather(a.close("done"), b.close("done"))
@@ -186,8 +188,8 @@ def test_a_peer_that_answers_bye_by_closing_ends_the_linger() -> None:
     ends our linger (its bound is far longer than the test allows) and it heard why."""
 
     async def main() -> None:
-        async with asyncio.timeout(WAIT_S):
-            closer, other = await linked_pair(ENDLESS)
+        async with asyncio.timeout(WAIT_S), asyncio.TaskGroup() as group:
+            closer, other = await linked_pair(ENDLESS, group)
             heard: list[Frame] = []
 
             async def read_until_bye() -> str:

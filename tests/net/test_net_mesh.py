@@ -67,8 +67,9 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 
 async def started(identity: TestIdentity, table: bytes = TABLE, **kw: Any) -> Mesh:
+    """A running mesh, left with `closing` by the same task (its task group's owner)."""
     mesh = Mesh(identity, table, "127.0.0.1", 0, config=config(), **kw)
-    await mesh.start()
+    await mesh.__aenter__()
     return mesh
 
 
@@ -95,7 +96,11 @@ def got(peer: bytes, frame: Frame) -> Callable[[MeshEvent], bool]:
 
 
 async def closing(*meshes: Mesh) -> None:
+    """Close the meshes together (their links say BYE at once), then leave each: a bug in
+    one of its tasks is raised here."""
     await asyncio.gather(*(m.close() for m in meshes))
+    for mesh in meshes:
+        await mesh.__aexit__(None, None, None)
 
 
 async def read_until_closed(reader: asyncio.StreamReader, decoder: FrameDecoder) -> list[Frame]:
@@ -192,7 +197,7 @@ def test_a_seated_players_message_is_not_lost_behind_its_flood_of_sync_frames() 
         ids = identities_sorted(b"flooded-host", b"flooding-player")
         tight = dataclasses.replace(config(), seated_budget=BudgetRule(1.0, 20, 60.0))
         host = Mesh(ids[0], TABLE, "127.0.0.1", 0, config=tight)
-        await host.start()
+        await host.__aenter__()
         player = await started(ids[1])
         try:
             host.seat([pid(player)])
@@ -448,17 +453,14 @@ async def test_after_seating_a_few_guests_may_link_and_no_more(
     await wait_event(a, up(pid(b)))
 
 
-async def reader_raises(mesh: Mesh, error: type[Exception], match: str) -> None:
-    """The mesh's reader (`next_event`) ends with `error` within WAIT_S."""
-    with pytest.raises(error, match=match):
-        async with asyncio.timeout(WAIT_S):
-            while True:
-                await mesh.next_event()
-
-
-def test_a_bug_in_a_mesh_task_ends_the_reader_visibly_and_a_network_error_does_not() -> None:
+def test_a_bug_in_a_mesh_task_ends_the_mesh_visibly_and_a_network_error_does_not() -> None:
+    """A network error escaping a task of the mesh is one more link problem (an event, the
+    dialler goes on); a bug ends the block that runs the mesh, and leaving it raises the
+    bug itself."""
     class Bug(Exception):
         pass
+
+    reached: list[str] = []
 
     async def main() -> None:
         a, b = [await started(TestIdentity(s)) for s in (b"crash-a", b"crash-b")]
@@ -468,27 +470,32 @@ def test_a_bug_in_a_mesh_task_ends_the_reader_visibly_and_a_network_error_does_n
 
             a._open = os_failure  # type: ignore[method-assign]
             a.connect(pid(b), "127.0.0.1", b.port)
-            # a network error escaping a task is one more link problem; the dialler goes on
             event = await wait_event(a, failed)
             assert isinstance(event, LinkFailed)
+            reached.append("network error reported")
 
             async def bug(*_: Any, **__: Any) -> Any:
                 raise Bug("a bug in the dial loop")
 
             a._open = bug  # type: ignore[method-assign]
             a.connect(pid(b), "127.0.0.1", b.port)
-            await reader_raises(a, Bug, "dial loop")
+            await asyncio.sleep(WAIT_S)  # (cancelled by the bug at once)
+            reached.append("the bug went unseen")
         finally:
             await closing(a, b)
 
-    run(main())
+    with pytest.raises(Bug, match="dial loop"):
+        run(main())
+    assert reached == ["network error reported"]
 
 
-def test_a_bug_in_a_links_writer_ends_the_reader_visibly() -> None:
+def test_a_bug_in_a_links_writer_ends_the_mesh_visibly() -> None:
     """A link's writer task handles the network itself; anything else escaping it is a bug,
-    and the mesh's reader raises it instead of the link going quiet."""
+    and it ends the block that runs the mesh instead of the link going quiet."""
     class Bug(Exception):
         pass
+
+    reached: list[str] = []
 
     async def main() -> None:
         a, b = [await started(TestIdentity(s)) for s in (b"writer-a", b"writer-b")]
@@ -501,12 +508,42 @@ def test_a_bug_in_a_links_writer_ends_the_reader_visibly() -> None:
                 raise Bug("a bug in the write loop")
 
             link._writer.write = broken_write  # type: ignore[method-assign]
-            assert a.send(pid(b), Entry(b"written by a broken writer"))
-            await reader_raises(a, Bug, "write loop")
+            link._outbox.append(b"for the writer task")  # (so that it is the one writing)
+            link._wakeup.set()
+            await asyncio.sleep(WAIT_S)  # (cancelled by the bug at once)
+            reached.append("the bug went unseen")
         finally:
             await closing(a, b)
 
-    run(main())
+    with pytest.raises(Bug, match="write loop"):
+        run(main())
+    assert reached == []
+
+
+def test_a_bug_in_writing_at_once_ends_the_mesh_visibly() -> None:
+    """A frame handed to an idle socket is written by the sender itself, not the writer
+    task: a bug there closes the link, and its reader ends the mesh with it."""
+    class Bug(Exception):
+        pass
+
+    async def main() -> None:
+        a, b = [await started(TestIdentity(s)) for s in (b"direct-a", b"direct-b")]
+        try:
+            a.connect(pid(b), "127.0.0.1", b.port)
+            await wait_event(a, up(pid(b)))
+            link = a._links[pid(b)]
+
+            def broken_write(_data: bytes) -> None:
+                raise Bug("a bug in writing at once")
+
+            link._writer.write = broken_write  # type: ignore[method-assign]
+            a.send(pid(b), Entry(b"written by a broken writer"))
+            await asyncio.sleep(WAIT_S)  # (cancelled by the bug at once)
+        finally:
+            await closing(a, b)
+
+    with pytest.raises(Bug, match="writing at once"):
+        run(main())
 
 
 # -- reconnecting -----------------------------------------------------------------------------
@@ -525,7 +562,7 @@ def test_reconnects_after_peer_restarts_on_same_port() -> None:
             event = await wait_event(ma, down(pid(mb)))
             assert isinstance(event, PeerDown)
             mb2 = Mesh(b, TABLE, "127.0.0.1", port, config=config())
-            await mb2.start()
+            await mb2.__aenter__()
             await wait_event(ma, up(pid(mb2)))
             assert ma.send(pid(mb2), Entry(b"welcome back"))
             await wait_event(mb2, got(pid(ma), Entry(b"welcome back")))
@@ -613,7 +650,7 @@ def test_listening_on_a_port_in_use_is_a_user_error_naming_it() -> None:
         port = taken.getsockname()[1]
         mesh = Mesh(TestIdentity(b"late"), TABLE, "127.0.0.1", port, config=config())
         with pytest.raises(UserError, match=f"cannot listen on 127.0.0.1:{port}: .*in use"):
-            run(mesh.start())
+            run(mesh.__aenter__())
 
 
 def test_a_handshake_still_under_way_when_the_program_ends_is_ended_quietly() -> None:

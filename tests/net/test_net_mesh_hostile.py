@@ -64,7 +64,7 @@ def config(timing: LinkTiming = TIMING, **kw: Any) -> MeshConfig:
 async def started(identity: TestIdentity, **kw: Any) -> Mesh:
     conf = kw.pop("config", None) or config()
     mesh = Mesh(identity, TABLE, "127.0.0.1", 0, config=conf, **kw)
-    await mesh.start()
+    await mesh.__aenter__()  # (its tasks are ended by `close`)
     return mesh
 
 

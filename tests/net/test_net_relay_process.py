@@ -81,8 +81,8 @@ def test_relay_process_in_the_path(
                           rng=random.Random(5))  # fmt: skip
         a = Mesh(alice, TABLE, "127.0.0.1", 0, secret, config=conf)
         b = Mesh(bob, TABLE, "127.0.0.1", 0, secret, config=conf)
-        await a.start()
-        await b.start()
+        await a.__aenter__()  # (their tasks are ended by `close`)
+        await b.__aenter__()
         proc, port = await relay_process(b.port, *args)
         assert proc.stdout is not None
         seen: list[dict[str, Any]] = []
@@ -123,8 +123,8 @@ def test_link_auth_error_is_what_a_tampered_link_reports() -> None:
         conf = MeshConfig(timing=TIMING, backoff_initial=0.05, backoff_max=0.2)
         a = Mesh(alice, TABLE, "127.0.0.1", 0, config=conf)
         b = Mesh(bob, TABLE, "127.0.0.1", 0, config=conf)
-        await a.start()
-        await b.start()
+        await a.__aenter__()  # (their tasks are ended by `close`)
+        await b.__aenter__()
         proc, port = await relay_process(b.port, "--mode", "replay", "--limit", "1",
                                          "--connections", "1")  # fmt: skip
         try:

@@ -56,7 +56,7 @@ def config(timing: LinkTiming = TIMING, **kw: Any) -> MeshConfig:
 async def started(identity: TestIdentity, **kw: Any) -> Mesh:
     conf = kw.pop("config", None) or config()
     mesh = Mesh(identity, TABLE, "127.0.0.1", 0, config=conf, **kw)
-    await mesh.start()
+    await mesh.__aenter__()  # (its tasks are ended by `close`)
     return mesh
 
 
@@ -71,12 +71,14 @@ def up(peer: bytes) -> Callable[[MeshEvent], bool]:
 
 
 async def link_from(port: int, identity: Any, source: str, secret: bytes | None = None,
-                    timing: LinkTiming = TIMING) -> Link:
-    """A handshaked link to the listener at loopback `port`, from `source`."""
+                    timing: LinkTiming = TIMING, group: asyncio.TaskGroup | None = None) -> Link:
+    """A handshaked link to the listener at loopback `port`, from `source`; started (its
+    writer and keepalive) in `group` if one is given."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     hs = Handshake(identity, TABLE, initiator=True, peer_label="host", secret=secret)
     link = await open_link(reader, writer, hs, timing)
-    link.start()
+    if group is not None:
+        link.start(group)
     return link
 
 
@@ -108,10 +110,12 @@ def test_silent_lobby_links_from_many_addresses_are_capped_and_a_joiner_sits_dow
         joiner = await started(joiner_id)
         reader = asyncio.create_task(drain(host))
         silent: list[Link] = []
+        group = asyncio.TaskGroup()
+        await group.__aenter__()  # (the silent links' keepalives)
         try:
             for i in range(120):  # 12 addresses, 10 links each: none ever says a word
                 silent.append(await link_from(host.port, TestIdentity(b"s%d" % i),
-                                              f"127.0.1.{i % 12 + 1}"))
+                                              f"127.0.1.{i % 12 + 1}", group=group))
             await until(lambda: host.closed_lobby_links >= 120 - shares.lobby_links)
             assert len(host.connected) <= shares.lobby_links
             assert host.closed_lobby_links == 120 - len(host.connected)
@@ -120,12 +124,13 @@ def test_silent_lobby_links_from_many_addresses_are_capped_and_a_joiner_sits_dow
             joiner.send(host_id.peer_id, Entry(b"lobby.join"))
             for i in range(120, 160):
                 silent.append(await link_from(host.port, TestIdentity(b"s%d" % i),
-                                              f"127.0.1.{i % 12 + 1}"))
+                                              f"127.0.1.{i % 12 + 1}", group=group))
             await until(lambda: host.closed_lobby_links >= 160 - shares.lobby_links)
             assert joiner_id.peer_id in host.connected
         finally:
             reader.cancel()
             await asyncio.gather(*(link.close() for link in silent))
+            await group.__aexit__(None, None, None)
             await asyncio.gather(host.close(), joiner.close())
 
     run(main())
@@ -354,8 +359,10 @@ def test_a_spectator_flooding_frames_never_delays_a_player_and_is_closed() -> No
         host.seat([player_id.peer_id])
         host.accepting_new = False
         host.max_guests = 2
-        player = await link_from(host.port, player_id, "127.0.0.1")
-        watcher = await link_from(host.port, watcher_id, "127.0.5.1")
+        group = asyncio.TaskGroup()
+        await group.__aenter__()  # (the two links' writers and keepalives)
+        player = await link_from(host.port, player_id, "127.0.0.1", group=group)
+        watcher = await link_from(host.port, watcher_id, "127.0.5.1", group=group)
         seen: list[MeshEvent] = []
         try:
             await next_matching(host, up(watcher_id.peer_id), seen, WAIT_S)
@@ -397,6 +404,7 @@ def test_a_spectator_flooding_frames_never_delays_a_player_and_is_closed() -> No
             assert read < sent / 4, (read, sent)
         finally:
             await asyncio.gather(player.close(), watcher.close())
+            await group.__aexit__(None, None, None)
             await host.close()
 
     run(main())
