@@ -294,10 +294,11 @@ class Peer:
         checked again there: our program checked every entry as it came and audited the
         deck at the end, and a full check of the log finds what we found, a valid game, when
         the log holds exactly the entries we applied (`record_played_game` makes sure of
-        that: the verdict depends on that set alone). Anything else (a failure, a game
-        stopped or not over, a spectator's copy) is left to the full check of `list`."""
+        that: the verdict depends on that set alone). A spectator's copy too: it checked
+        every entry and audited the deck as a player does. Anything else (a failure, a game
+        stopped or not over) is left to the full check of `list`."""
         session, core, game_file = self._session, self.core, self.game_file
-        if (self.opts.watching or not result.ok or session.phase != AUDITED or core is None
+        if (not result.ok or session.phase != AUDITED or core is None
                 or game_file is None or core.replica.held()):
             return
         row = ListRow.of_played_game(game_file.path.stem, game_file.header.created, session)

@@ -12,6 +12,7 @@ no deck seed, no private file.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +24,7 @@ from netlab import Host, NetLab, require_netlab
 from hanabi_p2p.log.storage import load
 from hanabi_p2p.rules.cards import Card
 from hanabi_p2p.session.verify import verify_file
+from hanabi_p2p.verdict_cache import verdict_path
 
 pytestmark = pytest.mark.netns
 
@@ -83,10 +85,13 @@ def assert_caught_up(players: Proc, spectator: Proc) -> None:
     authors = {entry.author for entry in load(spectator.log_path).entries}
     assert authors == {entry.author for entry in load(players.log_path).entries}
     assert len(authors) == PLAYERS
-    # and it holds nothing else of the game: no deck seed, no private file at all
+    # and it holds nothing else of the game: no deck seed, no private file at all; only
+    # the verdict its program found, beside the log, for `log list` (it audited the deck)
     assert spectator.data_dir is not None
+    verdict = verdict_path(spectator.log_path)
+    assert json.loads(verdict.read_text())["row"]["verdict"] == "valid"
     private = [p for p in spectator.data_dir.rglob("*") if p.is_file()
-               and p.suffix not in (".hlog", ".pem")]
+               and p.suffix not in (".hlog", ".pem") and p != verdict]
     assert private == [], private
 
 

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 from collections.abc import Callable
+from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
 
 import pytest
 
+from hanabi_p2p import cli
 from hanabi_p2p import refusals as rf
+from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.frontends.headless import Headless
 from hanabi_p2p.limits import MAX_WATCHERS
 from hanabi_p2p.log.entry import decode_entry, make_entry
+from hanabi_p2p.log.storage import GameFile
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import inputs as ins
@@ -28,6 +33,7 @@ from hanabi_p2p.rules.engine import GameState
 from hanabi_p2p.session import events as ev
 from hanabi_p2p.session.bodies import TableOption
 from hanabi_p2p.session.table import AUDITED
+from hanabi_p2p.verdict_cache import ListRow, record_played_game, verdict_path
 from tests.peer.core_harness import IDLE_TIMEOUT_S, TABLE_ID, SimNet, SimPeer, no_blame
 
 # whole games of peer cores on the simulated network: too slow for the fast tier
@@ -428,3 +434,33 @@ def test_a_spectator_that_never_links_to_the_table_gives_up_and_says_why() -> No
     assert "could not link to the table" in (watcher.finished.failure or "")
     assert SPECTATOR_UNLINKED_S <= net.now - start <= SPECTATOR_UNLINKED_S + 1.0
     assert watcher.stored == []
+
+
+def test_a_spectators_recorded_verdict_is_what_a_full_check_of_its_copy_says(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A spectator checked every entry and audited the deck as the players did, so its
+    program records the verdict of its copy for `log list` (launch.Peer._record_verdict):
+    the same row as a full check of that copy, which the first list then spares."""
+    net = SimNet(GameConfig(players=3), seed=21)
+    net.open_table()
+    spectator = net.add_watcher("Zoe", via=1)
+    _run_game(net)
+    assert spectator.session.phase == AUDITED and spectator.session.audit is not None
+    assert spectator.session.audit.ok
+    applied = spectator.core.replica.applied
+    data_dir = DataDir(tmp_path / "data")
+    path = data_dir.watching().game_path(TABLE_ID)
+    path.parent.mkdir(parents=True)
+    with GameFile.create(path, TABLE_ID, created=1_700_000_000, name="test table") as game:
+        for entry in applied:
+            game.append(entry)
+    row = ListRow.of_played_game(path.stem, 1_700_000_000, spectator.session)
+    assert row is not None and record_played_game(path, {e.hash for e in applied}, row)
+    recorded = json.loads(verdict_path(path).read_text())["row"]
+    assert recorded["verdict"] == "valid" and recorded["players"] == ["p0", "p1", "p2"]
+    verdict_path(path).unlink()
+    capsys.readouterr()
+    assert cli.main(["log", "list", "--json", "--data-dir", str(data_dir.root)]) == 0
+    (listed,) = json.loads(capsys.readouterr().out)["games"]
+    assert listed["verdict"] == "valid"  # (checked in full: no verdict was left beside it)
+    assert json.loads(verdict_path(path).read_text())["row"] == recorded
