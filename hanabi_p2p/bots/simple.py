@@ -21,6 +21,7 @@ Every action it returns is legal (``GameState.check`` passes).
 
 from __future__ import annotations
 
+from hanabi_p2p.bots.errors import NotItsTurn
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, Card, Suit
 from hanabi_p2p.rules.engine import GameState
@@ -135,9 +136,10 @@ def _discard(state: GameState, seat: int) -> Discard:
 
 
 def choose_action(state: GameState, seat: int) -> TurnAction:
-    """The action ``seat`` takes now (it must be that seat's turn in a game not over)."""
+    """The action ``seat`` takes now (it must be that seat's turn in a game not over: else
+    NotItsTurn, as the convention player raises)."""
     if state.over or state.current_seat != seat:
-        raise ValueError(f"seat {seat} cannot act now")
+        raise NotItsTurn(seat)
     play = _known_play(state, seat)
     if play is not None:
         return play

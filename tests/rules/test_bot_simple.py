@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_engine_properties import configs
 
+from hanabi_p2p.bots.errors import NotItsTurn
 from hanabi_p2p.bots.simple import choose_action
 from hanabi_p2p.rules.cards import GameConfig, Variant
 from hanabi_p2p.rules.engine import End, GameState
@@ -45,6 +46,17 @@ def test_bot_uses_only_what_its_seat_knows(config: GameConfig, seed: int) -> Non
         action = choose_action(table.views[seat], seat)
         assert choose_action(table.full, seat) == action
         table.apply(action)  # raises if illegal
+
+
+def test_the_bot_refuses_a_seat_that_cannot_act_with_the_bots_own_error() -> None:
+    config = GameConfig(3)
+    state = GameState(config, config.deck_faces())
+    with pytest.raises(NotItsTurn, match="seat 1 cannot act now") as raised:
+        choose_action(state, 1)  # seat 0 is to play
+    assert raised.value.seat == 1
+    ended = _bot_game(config, seed=5)
+    with pytest.raises(NotItsTurn):
+        choose_action(ended, ended.current_seat)  # the game is over
 
 
 def test_bot_never_misplays_without_choreography_risk() -> None:
