@@ -80,10 +80,10 @@ def test_resuming_a_game_played_in_another_window_says_so_before_the_network(
 ) -> None:
     path = unfinished_game(tmp_path / "data")
 
-    async def no_network(self: Mesh) -> None:
+    async def no_network(self: Mesh) -> Mesh:
         raise AssertionError("the network was touched")
 
-    monkeypatch.setattr(Mesh, "start", no_network)
+    monkeypatch.setattr(Mesh, "__aenter__", no_network)  # (where a mesh starts listening)
     # the other window is another process: the lock is the OS's, not this program's
     holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(path)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -112,10 +112,10 @@ def test_joining_a_table_whose_game_is_open_in_another_window_is_refused_before_
 
     path = unfinished_game(tmp_path / "data")
 
-    async def no_network(self: Mesh) -> None:
+    async def no_network(self: Mesh) -> Mesh:
         raise AssertionError("the network was touched")
 
-    monkeypatch.setattr(Mesh, "start", no_network)
+    monkeypatch.setattr(Mesh, "__aenter__", no_network)  # (where a mesh starts listening)
     opts = PeerOptions(name="Bob", data_dir=DataDir(tmp_path / "data"), interface="127.0.0.1",
                        advertise=False)
     with GameFile.open(path)[0], pytest.raises(GameInUse, match="another hanabi-p2p window"):
