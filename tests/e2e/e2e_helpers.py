@@ -231,7 +231,11 @@ def expect_success(procs: Iterable[Proc], timeout: float = WAIT_S) -> Finished:
     passes verification, and all of them have the same digest."""
     procs = list(procs)
     for proc in procs:
-        status = proc.finish(timeout)
+        try:
+            status = proc.finish(timeout)
+        except AssertionError as stuck:  # what the others said tells why this one waited
+            others = "\n".join(p.describe() for p in procs if p is not proc)
+            raise AssertionError(f"{stuck}\n--- the others:\n{others}") from None
         assert status == 0, f"{proc.name} exited {status}\n" + proc.describe()
     scores = set()
     for proc in procs:
