@@ -489,13 +489,17 @@ def test_a_bug_in_a_mesh_task_ends_the_mesh_visibly_and_a_network_error_does_not
     assert reached == ["network error reported"]
 
 
-def test_a_bug_in_a_links_writer_ends_the_mesh_visibly() -> None:
-    """A link's writer task handles the network itself; anything else escaping it is a bug,
-    and it ends the block that runs the mesh instead of the link going quiet."""
+@pytest.mark.parametrize("by_the_writer_task", [True, False], ids=["writer task", "at once"])
+def test_a_bug_in_writing_ends_the_mesh_visibly(by_the_writer_task: bool) -> None:
+    """A link's writer handles the network itself; anything else escaping it is a bug, and
+    it ends the block that runs the mesh instead of the link going quiet: in the writer task,
+    or in the sender itself (a frame handed to an idle socket is written at once: the bug
+    closes the link, and its reader ends the mesh with it)."""
     class Bug(Exception):
         pass
 
     reached: list[str] = []
+    writers: list[str] = []  # the task that wrote
 
     async def main() -> None:
         a, b = [await started(TestIdentity(s)) for s in (b"writer-a", b"writer-b")]
@@ -505,45 +509,25 @@ def test_a_bug_in_a_links_writer_ends_the_mesh_visibly() -> None:
             link = a._links[pid(b)]
 
             def broken_write(_data: bytes) -> None:
-                raise Bug("a bug in the write loop")
+                task = asyncio.current_task()
+                writers.append(task.get_name() if task is not None else "")
+                raise Bug("a bug in writing")
 
             link._writer.write = broken_write  # type: ignore[method-assign]
-            link._outbox.append(b"for the writer task")  # (so that it is the one writing)
-            link._wakeup.set()
+            if by_the_writer_task:
+                link._outbox.append(b"for the writer task")
+                link._wakeup.set()
+            else:
+                a.send(pid(b), Entry(b"written by a broken writer"))
             await asyncio.sleep(WAIT_S)  # (cancelled by the bug at once)
             reached.append("the bug went unseen")
         finally:
             await closing(a, b)
 
-    with pytest.raises(Bug, match="write loop"):
+    with pytest.raises(Bug, match="a bug in writing"):
         run(main())
     assert reached == []
-
-
-def test_a_bug_in_writing_at_once_ends_the_mesh_visibly() -> None:
-    """A frame handed to an idle socket is written by the sender itself, not the writer
-    task: a bug there closes the link, and its reader ends the mesh with it."""
-    class Bug(Exception):
-        pass
-
-    async def main() -> None:
-        a, b = [await started(TestIdentity(s)) for s in (b"direct-a", b"direct-b")]
-        try:
-            a.connect(pid(b), "127.0.0.1", b.port)
-            await wait_event(a, up(pid(b)))
-            link = a._links[pid(b)]
-
-            def broken_write(_data: bytes) -> None:
-                raise Bug("a bug in writing at once")
-
-            link._writer.write = broken_write  # type: ignore[method-assign]
-            a.send(pid(b), Entry(b"written by a broken writer"))
-            await asyncio.sleep(WAIT_S)  # (cancelled by the bug at once)
-        finally:
-            await closing(a, b)
-
-    with pytest.raises(Bug, match="writing at once"):
-        run(main())
+    assert len(writers) == 1 and writers[0].startswith("write ") == by_the_writer_task
 
 
 # -- reconnecting -----------------------------------------------------------------------------
