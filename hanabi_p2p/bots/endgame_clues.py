@@ -24,21 +24,22 @@ if TYPE_CHECKING:
 
 
 def fill_in(p: HGroupPlayer, clue: Clue) -> int:
-    """What ``clue`` tells of the clued cards it touches that are still to be played, as
-    everyone knows them: the faces it rules out, and FILL_IN_EXACT more for each card it
-    leaves known exactly (its holder then plays it without another clue)."""
+    """What ``clue`` tells of its receiver's clued cards that are still to be played, as
+    everyone knows them (those it touches and those it does not): the faces it rules out,
+    and FILL_IN_EXACT more for each card it leaves known exactly (its holder then plays it
+    without another clue)."""
     touched = clue.touched or frozenset()
     hit = p._clue_mask(clue)
     trash = p.board.trash
     clued = p.clued
     fi = p.fi
     gain = 0
-    for c in touched:
+    for c in p.replica.hands[clue.target]:
         f = fi[c]
         if not clued[c] or f < 0 or 1 << f & trash:
             continue  # (a face this seat does not know: never in a hand it may clue)
         old = p.public(c)
-        new = old & hit or old
+        new = (old & hit if c in touched else old & ~hit) or old
         if new != old:
             gain += old.bit_count() - new.bit_count()
             if new & (new - 1) == 0:

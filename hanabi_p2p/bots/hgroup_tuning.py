@@ -50,6 +50,9 @@ ENDGAME_KEEP_TOKENS = 0
 # +0.007, 5p +0.027 +- 0.011; at 20: 3p +0.024, +0.016, 4p +0.008; at 50: 3p +0.005 +- 0.018.
 # FILL_IN_EXACT 0 or 5 (at 10 cards): 3p +0.010, +0.009. Counting a fill-in as worth
 # more than other clues of its value (+3 or +6) instead: 3p +0.004, +0.003 (+- 0.014).
+# Those figures counted only the clued cards the clue touches; counting what it tells of the
+# receiver's other clued cards too (as now), against that: 3p +0.015 +- 0.007, +0.005 +-
+# 0.008, 4p +0.007 +- 0.010; against no preference: 2p +0.013 +- 0.008, 5p +0.041 +- 0.021.
 FILL_IN_CARDS = 15
 FILL_IN_EXACT = 2
 # The end-game plan (bots/endgame.py) looks ahead over the remaining turns once the deck holds

@@ -15,6 +15,7 @@ import pytest
 from hanabi_p2p.bots import hgroup_giving
 from hanabi_p2p.bots.endgame_clues import fill_in
 from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason
+from hanabi_p2p.bots.hgroup_tuning import FILL_IN_EXACT
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import GameConfig, Suit
 from hanabi_p2p.rules.engine import GameState
@@ -79,14 +80,30 @@ def test_near_the_deck_end_a_stall_clue_leaves_a_clued_5_known_exactly(
     assert _faces(player, y5) == {"Y5"}
 
 
-def test_a_fill_in_counts_only_clued_cards_still_to_be_played() -> None:
+def test_a_fill_in_counts_what_a_clue_tells_of_the_receivers_clued_cards() -> None:
     state = _replay(13, GAME_13)
     player = HGroupPlayer(state.config, 0)
     player.sync(state)
-    bob = state.hands[1]
-    unclued = [c for c in bob if not player.clued[c]]
-    assert unclued
-    for c in unclued:  # a first touch is rated by the conventions, not as a fill-in
-        face = state.faces[c]
-        assert face is not None
-        assert fill_in(player, Clue(0, 1, face.suit, None, frozenset({c}))) == 0
+    bob, cathy = state.hands[1], state.hands[2]
+    y5, w5 = bob[3], cathy[4]
+    assert _faces(player, y5) == {"Y2", "Y3", "Y4", "Y5"}
+    assert _faces(player, w5) == {"Y5", "B5", "W5"}
+
+    def told(target: int, what: Suit | int) -> int:
+        colour = what if isinstance(what, Suit) else None
+        rank = None if isinstance(what, Suit) else what
+        mask = player._clue_mask(Clue(0, target, colour, rank))
+        touched = frozenset(c for c in state.hands[target] if player.fi[c] >= 0
+                            and mask >> player.fi[c] & 1)
+        return fill_in(player, Clue(0, target, colour, rank, touched))
+
+    # white leaves Cathy's W5 known exactly: 2 faces ruled out, and it is exact
+    assert told(2, Suit.WHITE) == 2 + FILL_IN_EXACT
+    # yellow touches none of her clued cards but says her 5 is no Y5
+    assert told(2, Suit.YELLOW) == 1
+    # a 2 touches Bob's unclued R2 only, and says his clued yellow card is no Y2
+    assert told(1, 2) == 1
+    # red touches his unclued R2 only and says nothing of his yellow card: nothing
+    assert told(1, Suit.RED) == 0
+    # 5 leaves his Y5 known exactly
+    assert told(1, 5) == 3 + FILL_IN_EXACT
