@@ -53,6 +53,8 @@ ENDGAME_KEEP_TOKENS = 0
 # Those figures counted only the clued cards the clue touches; counting what it tells of the
 # receiver's other clued cards too (as now), against that: 3p +0.015 +- 0.007, +0.005 +-
 # 0.008, 4p +0.007 +- 0.010; against no preference: 2p +0.013 +- 0.008, 5p +0.041 +- 0.021.
+# Then against 15 cards: 10 cards 3p -0.019 +- 0.008, +0.001; 25 cards 3p +0.005, +0.021
+# (+- 0.013), 4p -0.023 +- 0.018; 35 cards 3p +0.012, +0.025 (+- 0.021), 4p -0.052 +- 0.025.
 FILL_IN_CARDS = 15
 FILL_IN_EXACT = 2
 # The end-game plan (bots/endgame.py) looks ahead over the remaining turns once the deck holds
