@@ -3,11 +3,13 @@ best (``_best_clue``), fix clues, bluffs and the late finesse."""
 
 from __future__ import annotations
 
+from hanabi_p2p.bots.endgame_clues import fill_in
 from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason, _bits
 from hanabi_p2p.bots.hgroup_tuning import (
     BAD_TOUCH_WEIGHT,
     BLUFF_NAMES_WEIGHT,
     EXPOSE_WEIGHT,
+    FILL_IN_CARDS,
     GOOD_TOUCH_WEIGHT,
     GTA_ONES_ONLY,
     IDLE_WEIGHT,
@@ -543,8 +545,9 @@ class ClueGiving(TurnBase):
         worth that much, and clues worth less are not rated)."""
         p = self.p
         players = p.config.players
-        best: tuple[tuple[int, bool, int, int], Clue, int] | None = None
+        best: tuple[tuple[int, int, bool, int, int], Clue, int] | None = None
         recent = self._recent_clues()
+        late = self.rep.cards_left <= FILL_IN_CARDS  # (bots/endgame_clues.py)
         clues = [clue for clue in self.clues() if type(clue) is Clue]
         bounds = self._value_bounds(clues, floor)
         # Rated from the most promising on, and no further once a clue's bound is below the
@@ -561,12 +564,14 @@ class ClueGiving(TurnBase):
             soon = -((clue.target - p.seat) % players)
             # between equal clues, not the one just given again (people find that odd)
             fresh = (clue.target, clue.colour, clue.rank) not in recent
-            key = (value, fresh, soon, -i)  # (-i: the first listed of equal clues)
+            # near the deck's end, between equal clues, the one telling most (a fill-in)
+            told = fill_in(p, clue) if late else 0
+            key = (value, told, fresh, soon, -i)  # (-i: the first listed of equal clues)
             if best is None or key > best[0]:
                 best = (key, clue, plays)
         if best is None or (floor is not None and best[0][0] < floor):
             return None
-        (value, _, _, _), clue, plays = best
+        (value, _, _, _, _), clue, plays = best
         if plays:
             return value, Advice(clue, Reason.PLAY_CLUE, self._play_clue_words(clue, plays))
         if self.rep.clue_tokens == MAX_CLUE_TOKENS:
