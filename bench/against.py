@@ -4,8 +4,8 @@ The figures in our issues were measured on a busy 2-core machine whose speed dri
 again over minutes, so an absolute figure measured today says little next to one measured
 then. This runs the same benchmark script in this checkout and in another one (the code an
 issue measured, or main before a change), alternating which goes first every round, and
-compares the last JSON line each run prints: the median of every number both report, and
-this checkout's median divided by the other's.
+compares the last JSON line each run prints: the median of every number both report (nested
+ones too, named by their path), and this checkout's median divided by the other's.
 
 Each run is a fresh process of the other checkout's own script on its own code
 (``PYTHONPATH`` set to that checkout), with this Python and its installed libraries.
@@ -51,9 +51,19 @@ def run_once(checkout: Path, script: list[str]) -> dict[str, Any]:
     return figures
 
 
-def numbers(figures: dict[str, Any]) -> dict[str, float]:
-    return {key: float(value) for key, value in figures.items()
-            if isinstance(value, int | float) and not isinstance(value, bool)}
+def numbers(figures: Any, prefix: str = "") -> dict[str, float]:
+    """Every number in the JSON line, nested ones named by their path (a table per player
+    count, as bench/bots.py prints them: `tables.0.games_per_cpu_s`)."""
+    items = (figures.items() if isinstance(figures, dict)
+             else enumerate(figures) if isinstance(figures, list) else ())
+    found: dict[str, float] = {}
+    for key, value in items:
+        name = f"{prefix}{key}"
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            found[name] = float(value)
+        else:
+            found.update(numbers(value, name + "."))
+    return found
 
 
 def compare(here: list[dict[str, float]], other: list[dict[str, float]]
