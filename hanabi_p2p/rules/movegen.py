@@ -23,11 +23,32 @@ from functools import cache
 from typing import NamedTuple
 
 from hanabi_p2p.rules.actions import Clue, Discard, Play
+from hanabi_p2p.rules.cards import Suit
 from hanabi_p2p.rules.faces import FaceTable
 
 # card id -> frozenset({card id}), shared by every clue touching one card (no deck has
 # more cards than this)
 _SINGLETONS = tuple(frozenset((card,)) for card in range(64))
+
+# The slots of ``Clue``, set directly: a frozen dataclass's __init__ sets each field through
+# object.__setattr__ (it forbids plain assignment), which made building clues most of this
+# module's cost; the slot descriptors set the very same fields, equal and hashing alike.
+_new_object = object.__new__
+_SET_SEAT, _SET_TARGET, _SET_COLOUR, _SET_RANK, _SET_TOUCHED = (
+    getattr(Clue, field).__set__ for field in ("seat", "target", "colour", "rank", "touched"))
+
+
+def _new_clue(giver: int, target: int, colour: Suit | None, rank: int | None,
+              touched: frozenset[int]) -> Clue:
+    """``Clue(giver, target, colour, rank, touched)``, made faster (see above)."""
+    clue: Clue = _new_object(Clue)
+    _SET_SEAT(clue, giver)
+    _SET_TARGET(clue, target)
+    _SET_COLOUR(clue, colour)
+    _SET_RANK(clue, rank)
+    _SET_TOUCHED(clue, touched)
+    return clue
+
 
 # seat -> card id -> the action
 ActionTable = tuple[tuple[Play, ...], ...]
@@ -87,7 +108,8 @@ def build_clue_slot(
     else:
         by_kind = list(previous.by_kind)
         old = previous.masks
-        changed = [kind for kind in range(len(kinds)) if old[kind] != masks[kind]]
+        changed = [kind for kind, (was, now) in enumerate(zip(old, masks, strict=True))
+                   if was != now]
     for kind in changed:
         mask = masks[kind]
         if mask or empty_ok:
@@ -96,7 +118,7 @@ def build_clue_slot(
                 touched = _SINGLETONS[mask.bit_length() - 1]
             else:
                 touched = frozenset([c for c in hand if mask >> c & 1])
-            by_kind[kind] = Clue(giver, target, colour, rank, touched)
+            by_kind[kind] = _new_clue(giver, target, colour, rank, touched)
         else:
             by_kind[kind] = None
     return ClueSlot(masks, tuple(by_kind), [clue for clue in by_kind if clue is not None])
