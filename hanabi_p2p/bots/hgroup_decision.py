@@ -313,8 +313,10 @@ class _Decision(Saves):
         p = self.p
         best: tuple[tuple[int, int, int, int], int] | None = None
         ones = p.table.rank_mask[1]
+        not_playable = ~p.board.playable
         for slot, (c, m) in enumerate(mine):
-            if p._is_playable(m) and c not in self.avoid and not self._waits(c, m):
+            # (p._is_playable(m), inlined: every turn, every card)
+            if m and not m & not_playable and c not in self.avoid and not self._waits(c, m):
                 rank = min(p.rank_of[f] for f in _bits(m))
                 if p.ones_in_order and m & ~ones == 0:
                     # 1s known only as 1s go in the order people play them: the one a

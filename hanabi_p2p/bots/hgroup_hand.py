@@ -157,11 +157,13 @@ clue reading and of ``HGroupPlayer``)."""
         unseen = self._unseen()
         out = []
         single = False
+        inf, possible = self.inf, self.poss
         for c in self.replica.hands[self.seat]:
-            pub = self.public(c)
+            poss = possible[c]
+            pub = inf[c] & poss or poss  # self.public(c), inlined: every turn, every card
             # (what I see may rule out every face the conventions allow: then the clues
             # alone say what it is, as a clue broke a convention)
-            m = (pub & unseen) or (self.poss[c] & unseen) or pub
+            m = (pub & unseen) or (poss & unseen) or pub
             out.append((c, m))
             single = single or m & (m - 1) == 0
         self.known_mine = []

@@ -176,10 +176,14 @@ class ClueReading(HandModel):
         return _chain_of(self.config.players, clue.seat, clue.target)
 
     def _connecting_card(self, seat: int, missing: int) -> int | None:
+        clued, inf, possible = self.clued, self.inf, self.poss
         for c in self.replica.hands[seat]:
-            if self.clued[c] and self.public(c) >> missing & 1:
-                return c  # a prompt: the (first) clued card that may be it
-        return self.finesse_position(seat)
+            if clued[c] and (inf[c] & possible[c] or possible[c]) >> missing & 1:
+                return c  # a prompt: the (first) clued card that may be it (self.public(c))
+        for c in self.replica.hands[seat]:
+            if not clued[c]:
+                return c  # a finesse: its newest unclued card (self.finesse_position(seat))
+        return None
 
     def _connections(self, clue: Clue, base: int, queued: tuple[int, ...]
                      ) -> tuple[Connection, ...]:

@@ -44,6 +44,7 @@ class TurnBase:
         self.clued_faces = clued_faces
         clued = player.clued
         fi = player.fi
+        inf, possible = player.inf, player.poss
         for other, hand in enumerate(self.rep.hands):
             if other != player.seat:
                 for c in hand:
@@ -52,7 +53,8 @@ class TurnBase:
                 continue
             for c in hand:
                 if clued[c]:
-                    m = player.public(c)
+                    poss = possible[c]
+                    m = inf[c] & poss or poss  # player.public(c)
                     if m & (m - 1) == 0:
                         f = m.bit_length() - 1
                         clued_faces[f] = clued_faces.get(f, 0) + 1
