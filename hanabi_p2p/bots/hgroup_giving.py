@@ -241,9 +241,9 @@ class ClueGiving(TurnBase):
         p = self.p
         if p.pending is not None:
             return False  # one question at a time
-        chain = p._chain(clue)
         # (a self-finesse or a reverse finesse needs nobody between: a looser bound then)
         loose = p.self_finesses or p.reverse_finesses
+        chain = () if loose else p._chain(clue)  # (only read when not loose)
         if not chain and not loose:
             return False
         touched = clue.touched or frozenset()
@@ -545,7 +545,7 @@ class ClueGiving(TurnBase):
         players = p.config.players
         best: tuple[tuple[int, bool, int, int], Clue, int] | None = None
         recent = self._recent_clues()
-        clues = [clue for clue in self.clues() if type(clue) is Clue]
+        clues = self.clues()  # (not changed below)
         bounds = self._value_bounds(clues, floor)
         # Rated from the most promising on, and no further once a clue's bound is below the
         # best value found: the same choice as rating them all, for about half the work.
