@@ -135,11 +135,16 @@ class ClueGiving(TurnBase):
         p = self.p
         players = p.config.players
         board = p.board
+        clued, fi, inf, possible = p.clued, p.fi, p.inf, p.poss
+        not_playable = ~board.playable
         for k in range(1, players):
             target = (p.seat + k) % players
-            wrong = [c for c in self.rep.hands[target]
-                     if p.clued[c] and p.fi[c] >= 0 and not 1 << p.fi[c] & board.playable
-                     and p._is_playable(p.public(c))]
+            wrong = []  # (p._is_playable(p.public(c)) inlined: asked of every card a turn)
+            for c in self.rep.hands[target]:
+                if clued[c] and fi[c] >= 0 and 1 << fi[c] & not_playable:
+                    m = inf[c] & possible[c] or possible[c]
+                    if m and not m & not_playable:
+                        wrong.append(c)
             if not wrong:
                 continue
             for clue in self._clues_to(target):

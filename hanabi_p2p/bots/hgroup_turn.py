@@ -32,6 +32,7 @@ class TurnBase:
         self.rep = player.replica
         self.known, self.queued, _, _, self.eventual = player._context()
         self._busy: dict[int, bool] = {}
+        self._worth: dict[int, bool] = {}  # see _worth_saving
         self._givers: dict[int, int] | None = None  # see ClueGiving.recent_givers
         self._clues: list[Clue] | None = None
         self._ratings: dict[int, tuple[int, int] | None] = {}
@@ -84,6 +85,15 @@ class TurnBase:
         return [c - s for c, s in zip(p.table.copies, p.seen, strict=True)]
 
     def _worth_saving(self, card: int) -> bool:
+        """Is ``card`` (in another hand) worth a save clue: a 5, a last copy, or a 2 with no
+        other copy in sight, not clued elsewhere? (Asked of a chop several times a turn, by
+        the saves and by every clue rated that touches it: answered once a turn.)"""
+        worth = self._worth.get(card)
+        if worth is None:
+            worth = self._worth[card] = self._is_worth_saving(card)
+        return worth
+
+    def _is_worth_saving(self, card: int) -> bool:
         p = self.p
         f = p.fi[card]
         if f < 0:
