@@ -39,8 +39,10 @@ class ClueGiving(TurnBase):
         rep = self.rep
         players = p.config.players
         givers = self.recent_givers()
+        if not givers:
+            return None
         mine = p.finesse_position(p.seat)
-        if not givers or mine is None or mine in self.avoid:
+        if mine is None or mine in self.avoid:
             return None
         playable = p.board.playable
         for seat, hand in enumerate(rep.hands):
@@ -290,9 +292,10 @@ class ClueGiving(TurnBase):
         mask = p._clue_mask(clue)
         possible = p.poss
         hand = self.rep.hands[clue.target]
+        miss = ~mask
         for c in hand:
             poss = possible[c]
-            if (poss & mask if c in touched else poss & ~mask) != poss:
+            if (poss & mask if c in touched else poss & miss) != poss:
                 break
         else:
             return None  # a repeat: tells nobody anything

@@ -37,12 +37,15 @@ class ClueReading(HandModel):
         inf, poss, clued = self.inf, self.poss, self.clued
         after = (placed + 1 if blind and placed >= 0 and self.rank_of[placed] < RANKS_PER_SUIT
                  else -1)
+        keep = ~trash
+        # faces whose clued cards good touch leaves as they are (see GTA_ONES_ONLY)
+        unread = ~ones if GTA_ONES_ONLY else 0
         for seat, hand in enumerate(self.replica.hands):
             for c in hand:
                 if clued[c]:
                     m = inf[c] & poss[c]
-                    if m & trash and m & ~trash and (not GTA_ONES_ONLY or m & ~ones == 0):
-                        inf[c] = m & ~trash
+                    if m & trash and m & keep and not m & unread:
+                        inf[c] = m & keep
                         self._known_in[seat] = None
                     elif (after >= 0 and seat != player and m == 1 << placed
                           and poss[c] >> after & 1
