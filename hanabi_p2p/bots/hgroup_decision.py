@@ -60,7 +60,7 @@ class _Decision(Saves):
         p = self.p
         rep = self.rep
         tokens = rep.clue_tokens
-        mine = p._mine()
+        mine = self.my_cards()
         self.avoid |= deferred_for(p, mine, GTA_ONES_ONLY)  # (see bots/duplicates.py)
         players = p.config.players
         nxt = (p.seat + 1) % players
@@ -147,7 +147,7 @@ class _Decision(Saves):
         rep = self.rep
         all_faces = p.table.all_faces
         unseen = p._unseen()
-        mine = dict(p._mine()) if MODEL_MINE else {}
+        mine = dict(self.my_cards()) if MODEL_MINE else {}
         hands: list[list[ModelCard]] = []
         for seat, hand in enumerate(rep.hands):
             cards: list[ModelCard] = []
@@ -233,7 +233,7 @@ class _Decision(Saves):
             return advice  # nothing can do better in the model
         best_advice = advice
         candidates: list[TurnAction] = []
-        for c, m in p._mine():
+        for c, m in self.my_cards():
             if p._is_playable(m) and c not in self.avoid and not self._waits(c, m):
                 candidates.append(Play(p.seat, c))
         if rep.clue_tokens > 0:

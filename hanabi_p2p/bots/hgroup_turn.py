@@ -33,6 +33,7 @@ class TurnBase:
         self.known, self.queued, _, _, self.eventual = player._context()
         self._busy: dict[int, bool] = {}
         self._worth: dict[int, bool] = {}  # see _worth_saving
+        self._my_cards: list[tuple[int, int]] | None = None  # see my_cards
         self._givers: dict[int, int] | None = None  # see ClueGiving.recent_givers
         self._clues: list[Clue] | None = None
         self._ratings: dict[int, tuple[int, int] | None] = {}
@@ -78,6 +79,13 @@ class TurnBase:
         if self._clues is None:
             self._clues = self.rep.clues()
         return self._clues
+
+    def my_cards(self) -> list[tuple[int, int]]:
+        """``p._mine()``: my cards and what each may be, worked out once a turn (nothing it
+        reads changes during the turn, and the end-game plan asks again). Not to be changed."""
+        if self._my_cards is None:
+            self._my_cards = self.p._mine()
+        return self._my_cards
 
     def _unseen_counts(self) -> list[int]:
         """Per face, the copies this seat has not seen."""
