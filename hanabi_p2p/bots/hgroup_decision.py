@@ -317,7 +317,10 @@ class _Decision(Saves):
         for slot, (c, m) in enumerate(mine):
             # (p._is_playable(m), inlined: every turn, every card)
             if m and not m & not_playable and c not in self.avoid and not self._waits(c, m):
-                rank = min(p.rank_of[f] for f in _bits(m))
+                if m & (m - 1) == 0:  # known exactly, most often: no list of faces
+                    rank = p.rank_of[m.bit_length() - 1]
+                else:
+                    rank = min(p.rank_of[f] for f in _bits(m))
                 if p.ones_in_order and m & ~ones == 0:
                     # 1s known only as 1s go in the order people play them: the one a
                     # clue's focus on the chop touched, then any drawn since the deal, then
@@ -359,6 +362,9 @@ class _Decision(Saves):
         """How many cards clued in other hands a play of one of the faces ``m`` brings
         closer (for the choice between two playable cards)."""
         p = self.p
+        if m and m & (m - 1) == 0:  # one face, most often: no list of faces
+            f = m.bit_length() - 1
+            return 1 if p.rank_of[f] < RANKS_PER_SUIT and self.clued_faces.get(f + 1, 0) else 0
         n = 0
         for f in _bits(m):
             nxt = f + 1
