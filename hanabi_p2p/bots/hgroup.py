@@ -60,12 +60,14 @@ class HGroupPlayer(ClueReading):
             self.last = hist[i]
         self.synced = len(hist)
         # A peer may learn a drawn card's face after the draw was applied: see it now.
-        fi = self.fi
-        for other, hand in enumerate(self.replica.hands):
-            if other != self.seat:
-                for card in hand:
-                    if fi[card] < 0:
-                        self._see(card, state)
+        # (Only the cards _see found without a face are looked at again: every turn, and in
+        # a local game there are none.)
+        for card in list(self._faceless):
+            holder = self.replica.holder(card)
+            if holder is None or holder == self.seat:
+                self._faceless.discard(card)  # no longer another player's card
+            else:
+                self._see(card, state)
 
     def _deal(self, state: GameState) -> None:
         size = self.config.hand_size
@@ -79,11 +81,14 @@ class HGroupPlayer(ClueReading):
         if self.fi[card] >= 0:
             return  # seen already
         face = state.faces[card]
-        if face is not None:
-            f = self.fi[card] = self.table.index(face)
-            self.seen[f] += 1
-            if self.seen[f] >= self.table.copies[f]:
-                self.unseen &= ~(1 << f)
+        if face is None:
+            self._faceless.add(card)  # to look at again (see sync)
+            return
+        self._faceless.discard(card)
+        f = self.fi[card] = self.table.index(face)
+        self.seen[f] += 1
+        if self.seen[f] >= self.table.copies[f]:
+            self.unseen &= ~(1 << f)
 
     def _observe(self, action: Action, state: GameState) -> None:
         self._ctx = None

@@ -37,6 +37,7 @@ clue reading and of ``HGroupPlayer``)."""
         self.table: FaceTable = table
         n = config.deck_size
         self.fi = [-1] * n  # card id -> face index, as this seat knows it
+        self._faceless: set[int] = set()  # cards whose face this seat was not shown yet
         self.replica = SeatView(config, table, seat, self.fi)
         self.synced = 0  # history entries of the followed game applied to the replica
         self.last: object = None  # the last entry applied (to notice another game)
