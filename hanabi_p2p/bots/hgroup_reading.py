@@ -268,7 +268,7 @@ class ClueReading(HandModel):
                     meaning = base
                 options = (self._connections(clue, base & ~meaning, queued)
                            if base & ~meaning & connectable else ())
-                waiting = self._chain(clue)
+                waiting: tuple[int, ...] | None = None  # (None: the chain, see _chain)
                 if (not options and self.self_finesses and base & connectable
                         and not base & meaning and self.pending is None):
                     # the focus cannot be what the clue says directly and nobody between
@@ -277,7 +277,8 @@ class ClueReading(HandModel):
                     options = self._self_connections(clue.target, touched, base, queued)
                     waiting = (clue.target,)
                 if options:
-                    pending = Pending(c, options, waiting)
+                    pending = Pending(c, options,
+                                      self._chain(clue) if waiting is None else waiting)
                     meaning |= pending.connected
                 m = base & meaning
             else:
