@@ -66,6 +66,8 @@ class TurnBase:
               other: int | None = None) -> Words:
         """What to say: ``say`` about player ``seat`` (a clue's receiver, a card's holder),
         and ``other`` (who answers a finesse or prompt)."""
+        if self.names is None:  # (self-play, every turn: no names to look up)
+            return Words(say, slot, seat, None, clue, card, focus, count, other or 0, None)
         name = self._name(seat)
         return Words(say, slot=slot, seat=seat, player=name, clue=clue, card=card,
                      focus=focus, number=count, other=other or 0,
