@@ -259,9 +259,14 @@ class ClueGiving(TurnBase):
         if chop is not None and chop in touched:
             if chop != card:
                 return False
-        elif next((c for c in self.rep.hands[clue.target] if c in touched and not clued[c]),
-                  None) != card:
-            return False
+        else:  # the focus is the newest newly touched card
+            for c in self.rep.hands[clue.target]:
+                if c in touched and not clued[c]:
+                    if c != card:
+                        return False
+                    break
+            else:
+                return False
         if loose:
             return True
         missing = face - 1
