@@ -104,7 +104,7 @@ def build_clue_slot(
                 touched = _SINGLETONS[mask.bit_length() - 1]
             else:
                 touched = frozenset([c for c in hand if mask >> c & 1])
-            # (_new_clue, unrolled: a clue for every kind whose cards changed)
+            # Clue(giver, target, colour, rank, touched), through its slots (see above)
             clue: Clue = _new_object(Clue)
             _SET_SEAT(clue, giver)
             _SET_TARGET(clue, target)
