@@ -75,8 +75,11 @@ def deferred_for(p: HGroupPlayer, mine: list[tuple[int, int]], ones_only: bool
     (``ones_only``) or every clued card; cheap when no card of mine is known exactly and
     playable."""
     playable = p.board.playable
-    if not any(m & (m - 1) == 0 and m & playable for _, m in mine):
-        return frozenset()
+    for _, m in mine:
+        if m & (m - 1) == 0 and m & playable:
+            break
+    else:
+        return frozenset()  # (a loop, not any(): this is asked every turn)
     others = [(p.fi[c], p.public(c)) for s, hand in enumerate(p.replica.hands)
               if s != p.seat for c in hand if p.clued[c]]
     ones = p.table.rank_mask[1]

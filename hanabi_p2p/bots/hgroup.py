@@ -29,11 +29,13 @@ from collections.abc import Sequence
 
 from hanabi_p2p.bots.errors import NotItsTurn
 from hanabi_p2p.bots.hgroup_decision import _Decision
-from hanabi_p2p.bots.hgroup_facts import Advice, Reason
+from hanabi_p2p.bots.hgroup_facts import Advice, Pending, Reason
 from hanabi_p2p.bots.hgroup_reading import ClueReading
 from hanabi_p2p.bots.hgroup_tuning import CACHE_SIZE
-from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, Terminate, TurnAction
+from hanabi_p2p.rules.actions import Action, Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.engine import GameState
+
+_CARD_ACTIONS = (Play, Discard)
 
 
 class HGroupPlayer(ClueReading):
@@ -58,12 +60,14 @@ class HGroupPlayer(ClueReading):
             self.last = hist[i]
         self.synced = len(hist)
         # A peer may learn a drawn card's face after the draw was applied: see it now.
-        fi = self.fi
-        for other, hand in enumerate(self.replica.hands):
-            if other != self.seat:
-                for card in hand:
-                    if fi[card] < 0:
-                        self._see(card, state)
+        # (Only the cards _see found without a face are looked at again: every turn, and in
+        # a local game there are none.)
+        for card in list(self._faceless):
+            holder = self.replica.holder(card)
+            if holder is None or holder == self.seat:
+                self._faceless.discard(card)  # no longer another player's card
+            else:
+                self._see(card, state)
 
     def _deal(self, state: GameState) -> None:
         size = self.config.hand_size
@@ -77,11 +81,14 @@ class HGroupPlayer(ClueReading):
         if self.fi[card] >= 0:
             return  # seen already
         face = state.faces[card]
-        if face is not None:
-            f = self.fi[card] = self.table.index(face)
-            self.seen[f] += 1
-            if self.seen[f] >= self.table.copies[f]:
-                self.unseen &= ~(1 << f)
+        if face is None:
+            self._faceless.add(card)  # to look at again (see sync)
+            return
+        self._faceless.discard(card)
+        f = self.fi[card] = self.table.index(face)
+        self.seen[f] += 1
+        if self.seen[f] >= self.table.copies[f]:
+            self.unseen &= ~(1 << f)
 
     def _observe(self, action: Action, state: GameState) -> None:
         self._ctx = None
@@ -89,74 +96,90 @@ class HGroupPlayer(ClueReading):
         self._ctx = None  # reading a clue used the context before the clue
 
     def _follow(self, action: Action, state: GameState) -> None:
-        replica = self.replica
         mine, self._my_read = self._my_read, None  # (only for the very next action)
-        if isinstance(action, Move | Terminate):
-            replica.apply(action)
-            return
-        if self.pending is not None and action.seat in self.pending.waiting:
-            self._resolve(self.pending, action, state)
-        if isinstance(action, Discard) and action.seat != self.seat and replica.clue_tokens:
-            self._passed_over()
+        # (one isinstance a kind, the commonest first: every seat follows every action)
         if isinstance(action, Clue):
-            touched = action.touched
-            if touched is None:  # a local game: every face is known to ``state``
-                mask = self._clue_mask(action)
-                faces = state.faces
-                touched = frozenset(c for c in replica.hands[action.target]
-                                    if (f := faces[c]) is not None
-                                    and mask >> self.table.index(f) & 1)
-                action = Clue(action.seat, action.target, action.colour, action.rank, touched)
-            if mine is not None and mine[0] == action and self.pending is None:
-                meaning, self.pending = mine[1]
-            else:
-                meaning, self.pending = self._read_clue(action, touched)
-            self._known_in[action.target] = None
-            chop = self.chop(action.target)
-            self.saved = action.target if chop is not None and chop in touched else None
-            if chop is not None and chop in touched:
-                self.chop_focus.add(chop)  # (the order of 1s: see _Decision._play)
-            moved = self._trash_chop_move(action, touched, meaning)
-            for card, mask in meaning.items():
-                self.inf[card] = mask
-            for card in touched:
-                self.clued[card] = True
-            for card in moved:  # kept: not discarded, though it may be anything (even trash)
-                self.clued[card] = True
-            replica.apply(action)
-            hit = self._clue_mask(action)
-            miss = ~hit
-            poss = self.poss
-            for card in replica.hands[action.target]:
-                poss[card] &= hit if card in touched else miss
-            return
+            if self.pending is not None and action.seat in self.pending.waiting:
+                self._resolve(self.pending, action, state)
+            self._follow_clue(action, state, mine)
+        elif isinstance(action, _CARD_ACTIONS):
+            if self.pending is not None and action.seat in self.pending.waiting:
+                self._resolve(self.pending, action, state)
+            self._follow_card(action, state)
+        else:  # a Move or a Terminate
+            self.replica.apply(action)
+
+    def _follow_clue(self, action: Clue, state: GameState,
+                     mine: tuple[TurnAction, tuple[dict[int, int], Pending | None]] | None
+                     ) -> None:
+        """Follow a clue: what it means (``mine``: as I read it when I gave it, if I did)."""
+        replica = self.replica
+        touched = action.touched
+        if touched is None:  # a local game: every face is known to ``state``
+            mask = self._clue_mask(action)
+            faces = state.faces
+            touched = frozenset(c for c in replica.hands[action.target]
+                                if (f := faces[c]) is not None
+                                and mask >> self.table.index(f) & 1)
+            action = Clue(action.seat, action.target, action.colour, action.rank, touched)
+        if mine is not None and mine[0] == action and self.pending is None:
+            meaning, self.pending = mine[1]
+        else:
+            meaning, self.pending = self._read_clue(action, touched)
+        self._known_in[action.target] = None
+        chop = self.chop(action.target)
+        self.saved = action.target if chop is not None and chop in touched else None
+        if chop is not None and chop in touched:
+            self.chop_focus.add(chop)  # (the order of 1s: see _Decision._play)
+        moved = self._trash_chop_move(action, touched, meaning)
+        for card, mask in meaning.items():
+            self.inf[card] = mask
+        for card in touched:
+            self.clued[card] = True
+        for card in moved:  # kept: not discarded, though it may be anything (even trash)
+            self.clued[card] = True
+        replica.apply_clue(action)
+        hit = self._clue_mask(action)
+        miss = ~hit
+        poss = self.poss
+        for card in replica.hands[action.target]:
+            poss[card] &= hit if card in touched else miss
+
+    def _follow_card(self, action: Play | Discard, state: GameState) -> None:
+        """Follow a play or a discard, and the card drawn after it."""
+        replica = self.replica
+        seat = action.seat
         self.saved = None
         sarcastic = -1
+        scream = False
+        blind_play = False
         if isinstance(action, Discard):
+            if seat != self.seat and replica.clue_tokens:
+                self._passed_over()
             self.early_game = False
             sarcastic = self._sarcastic_face(action.card)
-        scream = isinstance(action, Discard) and self.is_scream(action.seat)
-        blind_play = isinstance(action, Play) and not self.clued[action.card]
-        if isinstance(action, Play | Discard):
-            self._known_in[action.seat] = None
-            self._see(action.card, state)
-            placed, drew = replica.apply(action)
-            fi = self.fi[action.card]
-            if placed:
-                self.fw[self.suit_of[fi]] += 1
-                self._fw_key += 1 << 3 * self.suit_of[fi]
-                self.used[fi] += 1
-            else:
-                self.gone[fi] += 1
-                self._gone_key += 1 << 2 * fi
-            if drew is not None and action.seat != self.seat:
-                self._see(drew, state)
-            self.board = self._make_board()
-            self._good_touch_again(fi if placed else -1, action.seat, blind_play)
+            scream = self.is_scream(seat)
+        else:
+            blind_play = not self.clued[action.card]
+        self._known_in[seat] = None
+        self._see(action.card, state)
+        placed, drew = replica.apply_card(action)
+        fi = self.fi[action.card]
+        if placed:
+            self.fw[self.suit_of[fi]] += 1
+            self._fw_key += 1 << 3 * self.suit_of[fi]
+            self.used[fi] += 1
+        else:
+            self.gone[fi] += 1
+            self._gone_key += 1 << 2 * fi
+        if drew is not None and seat != self.seat:
+            self._see(drew, state)
+        self.board = self._make_board()
+        self._good_touch_again(fi if placed else -1, seat, blind_play)
         if scream:
-            self._move_chop((action.seat + 1) % self.config.players)
+            self._move_chop((seat + 1) % self.config.players)
         if sarcastic >= 0:
-            self._sarcastic_discard(sarcastic, action.seat)
+            self._sarcastic_discard(sarcastic, seat)
 
     # ------------------------------------------------------------------ deciding
 

@@ -60,7 +60,7 @@ class _Decision(Saves):
         p = self.p
         rep = self.rep
         tokens = rep.clue_tokens
-        mine = p._mine()
+        mine = self.my_cards()
         self.avoid |= deferred_for(p, mine, GTA_ONES_ONLY)  # (see bots/duplicates.py)
         players = p.config.players
         nxt = (p.seat + 1) % players
@@ -147,7 +147,7 @@ class _Decision(Saves):
         rep = self.rep
         all_faces = p.table.all_faces
         unseen = p._unseen()
-        mine = dict(p._mine()) if MODEL_MINE else {}
+        mine = dict(self.my_cards()) if MODEL_MINE else {}
         hands: list[list[ModelCard]] = []
         for seat, hand in enumerate(rep.hands):
             cards: list[ModelCard] = []
@@ -233,7 +233,7 @@ class _Decision(Saves):
             return advice  # nothing can do better in the model
         best_advice = advice
         candidates: list[TurnAction] = []
-        for c, m in p._mine():
+        for c, m in self.my_cards():
             if p._is_playable(m) and c not in self.avoid and not self._waits(c, m):
                 candidates.append(Play(p.seat, c))
         if rep.clue_tokens > 0:
@@ -313,9 +313,14 @@ class _Decision(Saves):
         p = self.p
         best: tuple[tuple[int, int, int, int], int] | None = None
         ones = p.table.rank_mask[1]
+        not_playable = ~p.board.playable
         for slot, (c, m) in enumerate(mine):
-            if p._is_playable(m) and c not in self.avoid and not self._waits(c, m):
-                rank = min(p.rank_of[f] for f in _bits(m))
+            # (p._is_playable(m), inlined: every turn, every card)
+            if m and not m & not_playable and c not in self.avoid and not self._waits(c, m):
+                if m & (m - 1) == 0:  # known exactly, most often: no list of faces
+                    rank = p.rank_of[m.bit_length() - 1]
+                else:
+                    rank = min(p.rank_of[f] for f in _bits(m))
                 if p.ones_in_order and m & ~ones == 0:
                     # 1s known only as 1s go in the order people play them: the one a
                     # clue's focus on the chop touched, then any drawn since the deal, then
@@ -357,6 +362,9 @@ class _Decision(Saves):
         """How many cards clued in other hands a play of one of the faces ``m`` brings
         closer (for the choice between two playable cards)."""
         p = self.p
+        if m and m & (m - 1) == 0:  # one face, most often: no list of faces
+            f = m.bit_length() - 1
+            return 1 if p.rank_of[f] < RANKS_PER_SUIT and self.clued_faces.get(f + 1, 0) else 0
         n = 0
         for f in _bits(m):
             nxt = f + 1

@@ -157,19 +157,40 @@ def _context_of(fireworks: Sequence[int], known: int) -> Context:
     next_mask = connectable = eventual = 0
     for s, top in enumerate(fireworks):
         base = s * RANKS_PER_SUIT
-        reach = top
-        while reach < RANKS_PER_SUIT and known >> (base + reach) & 1:
-            reach += 1
+        key = top << RANKS_PER_SUIT | known >> base & _SUIT_BITS
+        facts = _SUIT_CONTEXTS.get(key)
+        if facts is None:
+            facts = _SUIT_CONTEXTS[key] = _suit_context(top, key & _SUIT_BITS)
+        reach, suit_next, suit_connectable, suit_eventual = facts
         queued.append(reach)
-        if reach < RANKS_PER_SUIT:
-            next_mask |= 1 << (base + reach)
-            if reach == top and top + 2 <= RANKS_PER_SUIT:
-                connectable |= 1 << (base + top + 1)
-        # ranks top..reach (the card after the queued ones included), up to the 5
-        above = min(reach + 1, RANKS_PER_SUIT) - top
-        if above > 0:
-            eventual |= ((1 << above) - 1) << (base + top)
+        next_mask |= suit_next << base
+        connectable |= suit_connectable << base
+        eventual |= suit_eventual << base
     return Context(known, tuple(queued), next_mask, connectable, eventual)
+
+
+_SUIT_BITS = (1 << RANKS_PER_SUIT) - 1  # one suit's faces in a face mask
+# a suit's firework and its known faces (as _context_of packs them) -> _suit_context: the
+# same for every suit (6 fireworks times 32 masks at most), as a context is made often
+_SUIT_CONTEXTS: dict[int, tuple[int, int, int, int]] = {}
+
+
+def _suit_context(top: int, known: int) -> tuple[int, int, int, int]:
+    """One suit's part of a context, its faces from bit 0: the rank the queued known cards
+    reach, the card it needs next, the one a prompt or finesse may focus, the faces
+    playable once the queued cards are played."""
+    reach = top
+    while reach < RANKS_PER_SUIT and known >> reach & 1:
+        reach += 1
+    next_bit = connectable = 0
+    if reach < RANKS_PER_SUIT:
+        next_bit = 1 << reach
+        if reach == top and top + 2 <= RANKS_PER_SUIT:
+            connectable = 1 << (top + 1)
+    # ranks top..reach (the card after the queued ones included), up to the 5
+    above = min(reach + 1, RANKS_PER_SUIT) - top
+    eventual = ((1 << above) - 1) << top if above > 0 else 0
+    return reach, next_bit, connectable, eventual
 
 
 @cache

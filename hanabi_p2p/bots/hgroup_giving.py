@@ -41,8 +41,10 @@ class ClueGiving(TurnBase):
         rep = self.rep
         players = p.config.players
         givers = self.recent_givers()
+        if not givers:
+            return None
         mine = p.finesse_position(p.seat)
-        if not givers or mine is None or mine in self.avoid:
+        if mine is None or mine in self.avoid:
             return None
         playable = p.board.playable
         for seat, hand in enumerate(rep.hands):
@@ -137,11 +139,16 @@ class ClueGiving(TurnBase):
         p = self.p
         players = p.config.players
         board = p.board
+        clued, fi, inf, possible = p.clued, p.fi, p.inf, p.poss
+        not_playable = ~board.playable
         for k in range(1, players):
             target = (p.seat + k) % players
-            wrong = [c for c in self.rep.hands[target]
-                     if p.clued[c] and p.fi[c] >= 0 and not 1 << p.fi[c] & board.playable
-                     and p._is_playable(p.public(c))]
+            wrong = []  # (p._is_playable(p.public(c)) inlined: asked of every card a turn)
+            for c in self.rep.hands[target]:
+                if clued[c] and fi[c] >= 0 and 1 << fi[c] & not_playable:
+                    m = inf[c] & possible[c] or possible[c]
+                    if m and not m & not_playable:
+                        wrong.append(c)
             if not wrong:
                 continue
             for clue in self._clues_to(target):
@@ -243,9 +250,9 @@ class ClueGiving(TurnBase):
         p = self.p
         if p.pending is not None:
             return False  # one question at a time
-        chain = p._chain(clue)
         # (a self-finesse or a reverse finesse needs nobody between: a looser bound then)
         loose = p.self_finesses or p.reverse_finesses
+        chain = () if loose else p._chain(clue)  # (only read when not loose)
         if not chain and not loose:
             return False
         touched = clue.touched or frozenset()
@@ -254,9 +261,14 @@ class ClueGiving(TurnBase):
         if chop is not None and chop in touched:
             if chop != card:
                 return False
-        elif next((c for c in self.rep.hands[clue.target] if c in touched and not clued[c]),
-                  None) != card:
-            return False
+        else:  # the focus is the newest newly touched card
+            for c in self.rep.hands[clue.target]:
+                if c in touched and not clued[c]:
+                    if c != card:
+                        return False
+                    break
+            else:
+                return False
         if loose:
             return True
         missing = face - 1
@@ -287,9 +299,10 @@ class ClueGiving(TurnBase):
         mask = p._clue_mask(clue)
         possible = p.poss
         hand = self.rep.hands[clue.target]
+        miss = ~mask
         for c in hand:
             poss = possible[c]
-            if (poss & mask if c in touched else poss & ~mask) != poss:
+            if (poss & mask if c in touched else poss & miss) != poss:
                 break
         else:
             return None  # a repeat: tells nobody anything
@@ -548,7 +561,7 @@ class ClueGiving(TurnBase):
         best: tuple[tuple[int, int, bool, int, int], Clue, int] | None = None
         recent = self._recent_clues()
         late = self.rep.cards_left <= FILL_IN_CARDS  # (bots/endgame_clues.py)
-        clues = [clue for clue in self.clues() if type(clue) is Clue]
+        clues = self.clues()  # (not changed below)
         bounds = self._value_bounds(clues, floor)
         # Rated from the most promising on, and no further once a clue's bound is below the
         # best value found: the same choice as rating them all, for about half the work.

@@ -37,6 +37,7 @@ clue reading and of ``HGroupPlayer``)."""
         self.table: FaceTable = table
         n = config.deck_size
         self.fi = [-1] * n  # card id -> face index, as this seat knows it
+        self._faceless: set[int] = set()  # cards whose face this seat was not shown yet
         self.replica = SeatView(config, table, seat, self.fi)
         self.synced = 0  # history entries of the followed game applied to the replica
         self.last: object = None  # the last entry applied (to notice another game)
@@ -157,11 +158,13 @@ clue reading and of ``HGroupPlayer``)."""
         unseen = self._unseen()
         out = []
         single = False
+        inf, possible = self.inf, self.poss
         for c in self.replica.hands[self.seat]:
-            pub = self.public(c)
+            poss = possible[c]
+            pub = inf[c] & poss or poss  # self.public(c), inlined: every turn, every card
             # (what I see may rule out every face the conventions allow: then the clues
             # alone say what it is, as a clue broke a convention)
-            m = (pub & unseen) or (self.poss[c] & unseen) or pub
+            m = (pub & unseen) or (poss & unseen) or pub
             out.append((c, m))
             single = single or m & (m - 1) == 0
         self.known_mine = []

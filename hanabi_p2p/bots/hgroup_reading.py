@@ -37,12 +37,15 @@ class ClueReading(HandModel):
         inf, poss, clued = self.inf, self.poss, self.clued
         after = (placed + 1 if blind and placed >= 0 and self.rank_of[placed] < RANKS_PER_SUIT
                  else -1)
+        keep = ~trash
+        # faces whose clued cards good touch leaves as they are (see GTA_ONES_ONLY)
+        unread = ~ones if GTA_ONES_ONLY else 0
         for seat, hand in enumerate(self.replica.hands):
             for c in hand:
                 if clued[c]:
                     m = inf[c] & poss[c]
-                    if m & trash and m & ~trash and (not GTA_ONES_ONLY or m & ~ones == 0):
-                        inf[c] = m & ~trash
+                    if m & trash and m & keep and not m & unread:
+                        inf[c] = m & keep
                         self._known_in[seat] = None
                     elif (after >= 0 and seat != player and m == 1 << placed
                           and poss[c] >> after & 1
@@ -176,10 +179,14 @@ class ClueReading(HandModel):
         return _chain_of(self.config.players, clue.seat, clue.target)
 
     def _connecting_card(self, seat: int, missing: int) -> int | None:
+        clued, inf, possible = self.clued, self.inf, self.poss
         for c in self.replica.hands[seat]:
-            if self.clued[c] and self.public(c) >> missing & 1:
-                return c  # a prompt: the (first) clued card that may be it
-        return self.finesse_position(seat)
+            if clued[c] and (inf[c] & possible[c] or possible[c]) >> missing & 1:
+                return c  # a prompt: the (first) clued card that may be it (self.public(c))
+        for c in self.replica.hands[seat]:
+            if not clued[c]:
+                return c  # a finesse: its newest unclued card (self.finesse_position(seat))
+        return None
 
     def _connections(self, clue: Clue, base: int, queued: tuple[int, ...]
                      ) -> tuple[Connection, ...]:
@@ -261,7 +268,7 @@ class ClueReading(HandModel):
                     meaning = base
                 options = (self._connections(clue, base & ~meaning, queued)
                            if base & ~meaning & connectable else ())
-                waiting = self._chain(clue)
+                waiting: tuple[int, ...] | None = None  # (None: the chain, see _chain)
                 if (not options and self.self_finesses and base & connectable
                         and not base & meaning and self.pending is None):
                     # the focus cannot be what the clue says directly and nobody between
@@ -270,7 +277,8 @@ class ClueReading(HandModel):
                     options = self._self_connections(clue.target, touched, base, queued)
                     waiting = (clue.target,)
                 if options:
-                    pending = Pending(c, options, waiting)
+                    pending = Pending(c, options,
+                                      self._chain(clue) if waiting is None else waiting)
                     meaning |= pending.connected
                 m = base & meaning
             else:

@@ -32,6 +32,8 @@ class TurnBase:
         self.rep = player.replica
         self.known, self.queued, _, _, self.eventual = player._context()
         self._busy: dict[int, bool] = {}
+        self._worth: dict[int, bool] = {}  # see _worth_saving
+        self._my_cards: list[tuple[int, int]] | None = None  # see my_cards
         self._givers: dict[int, int] | None = None  # see ClueGiving.recent_givers
         self._clues: list[Clue] | None = None
         self._ratings: dict[int, tuple[int, int] | None] = {}
@@ -44,6 +46,7 @@ class TurnBase:
         self.clued_faces = clued_faces
         clued = player.clued
         fi = player.fi
+        inf, possible = player.inf, player.poss
         for other, hand in enumerate(self.rep.hands):
             if other != player.seat:
                 for c in hand:
@@ -52,7 +55,8 @@ class TurnBase:
                 continue
             for c in hand:
                 if clued[c]:
-                    m = player.public(c)
+                    poss = possible[c]
+                    m = inf[c] & poss or poss  # player.public(c)
                     if m & (m - 1) == 0:
                         f = m.bit_length() - 1
                         clued_faces[f] = clued_faces.get(f, 0) + 1
@@ -62,6 +66,8 @@ class TurnBase:
               other: int | None = None) -> Words:
         """What to say: ``say`` about player ``seat`` (a clue's receiver, a card's holder),
         and ``other`` (who answers a finesse or prompt)."""
+        if self.names is None:  # (self-play, every turn: no names to look up)
+            return Words(say, slot, seat, None, clue, card, focus, count, other or 0, None)
         name = self._name(seat)
         return Words(say, slot=slot, seat=seat, player=name, clue=clue, card=card,
                      focus=focus, number=count, other=other or 0,
@@ -76,12 +82,28 @@ class TurnBase:
             self._clues = self.rep.clues()
         return self._clues
 
+    def my_cards(self) -> list[tuple[int, int]]:
+        """``p._mine()``: my cards and what each may be, worked out once a turn (nothing it
+        reads changes during the turn, and the end-game plan asks again). Not to be changed."""
+        if self._my_cards is None:
+            self._my_cards = self.p._mine()
+        return self._my_cards
+
     def _unseen_counts(self) -> list[int]:
         """Per face, the copies this seat has not seen."""
         p = self.p
         return [c - s for c, s in zip(p.table.copies, p.seen, strict=True)]
 
     def _worth_saving(self, card: int) -> bool:
+        """Is ``card`` (in another hand) worth a save clue: a 5, a last copy, or a 2 with no
+        other copy in sight, not clued elsewhere? (Asked of a chop several times a turn, by
+        the saves and by every clue rated that touches it: answered once a turn.)"""
+        worth = self._worth.get(card)
+        if worth is None:
+            worth = self._worth[card] = self._is_worth_saving(card)
+        return worth
+
+    def _is_worth_saving(self, card: int) -> bool:
         p = self.p
         f = p.fi[card]
         if f < 0:

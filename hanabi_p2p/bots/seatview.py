@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play, Terminate
+from hanabi_p2p.rules.actions import Action, Clue, Discard, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS, MAX_STRIKES, GameConfig
 from hanabi_p2p.rules.faces import RANKS_PER_SUIT, FaceTable
 from hanabi_p2p.rules.movegen import ClueSlot, build_clue_slot, hand_masks
@@ -62,22 +62,28 @@ class SeatView:
     def apply(self, action: Action) -> tuple[bool, int | None]:
         """Follow one action already checked by the game; (placed, card drawn). A played
         card's face must be known (``face_index``), as the engine needs it too."""
+        if isinstance(action, Clue):
+            self.apply_clue(action)
+            return False, None
+        if isinstance(action, Play | Discard):
+            return self.apply_card(action)
         self.history.append(action)
         if isinstance(action, Move):
             hand = self.hands[action.seat]
             self._slot_fresh[action.seat] = False
             hand.remove(action.card)
             hand.insert(action.to, action.card)
-            return False, None
-        if isinstance(action, Terminate):
-            return False, None
-        if isinstance(action, Clue):
-            self.clue_tokens -= 1
-            self._end_turn(drew=False)
-            return False, None
-        return self._play_or_discard(action)
+        return False, None
 
-    def _play_or_discard(self, action: Play | Discard) -> tuple[bool, int | None]:
+    def apply_clue(self, action: Clue) -> None:
+        """``apply`` for a clue (the player already knows the kind of its action)."""
+        self.history.append(action)
+        self.clue_tokens -= 1
+        self._end_turn(drew=False)
+
+    def apply_card(self, action: Play | Discard) -> tuple[bool, int | None]:
+        """``apply`` for a play or a discard: (placed, card drawn)."""
+        self.history.append(action)
         seat, card = action.seat, action.card
         fi = self.face_index[card]
         suit, rank = divmod(fi, RANKS_PER_SUIT)

@@ -29,6 +29,15 @@ from hanabi_p2p.rules.faces import FaceTable
 # more cards than this)
 _SINGLETONS = tuple(frozenset((card,)) for card in range(64))
 
+# The slots of ``Clue``, set directly (in build_clue_slot): a frozen dataclass's __init__
+# sets each field through object.__setattr__ (it forbids plain assignment), which made
+# building clues most of this module's cost; the slot descriptors set the very same fields,
+# equal and hashing alike.
+_new_object = object.__new__
+_SET_SEAT, _SET_TARGET, _SET_COLOUR, _SET_RANK, _SET_TOUCHED = (
+    getattr(Clue, field).__set__ for field in ("seat", "target", "colour", "rank", "touched"))
+
+
 # seat -> card id -> the action
 ActionTable = tuple[tuple[Play, ...], ...]
 DiscardTable = tuple[tuple[Discard, ...], ...]
@@ -80,23 +89,29 @@ def build_clue_slot(
     (the same giver and target, an earlier hand) whose kind touches the same cards."""
     kinds = table.clue_kinds
     by_kind: list[Clue | None]
-    changed: Sequence[int]
     if previous is None:
         by_kind = [None] * len(kinds)
-        changed = range(len(kinds))
+        old: Sequence[int] = [-1] * len(kinds)  # (no mask: every kind is built)
     else:
         by_kind = list(previous.by_kind)
         old = previous.masks
-        changed = [kind for kind in range(len(kinds)) if old[kind] != masks[kind]]
-    for kind in changed:
-        mask = masks[kind]
+    for kind, mask in enumerate(masks):
+        if mask == old[kind]:
+            continue  # the same cards touched: the same clue
         if mask or empty_ok:
             colour, rank = kinds[kind]
             if mask & (mask - 1) == 0 and mask:  # one card: most clues in practice
                 touched = _SINGLETONS[mask.bit_length() - 1]
             else:
                 touched = frozenset([c for c in hand if mask >> c & 1])
-            by_kind[kind] = Clue(giver, target, colour, rank, touched)
+            # Clue(giver, target, colour, rank, touched), through its slots (see above)
+            clue: Clue = _new_object(Clue)
+            _SET_SEAT(clue, giver)
+            _SET_TARGET(clue, target)
+            _SET_COLOUR(clue, colour)
+            _SET_RANK(clue, rank)
+            _SET_TOUCHED(clue, touched)
+            by_kind[kind] = clue
         else:
             by_kind[kind] = None
     return ClueSlot(masks, tuple(by_kind), [clue for clue in by_kind if clue is not None])
