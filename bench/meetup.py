@@ -34,8 +34,30 @@ checks every entry as a player does, so on one machine their CPU would otherwise
 of the players' and be counted as the cost of being watched (0 measures that too).
 ``--prefix`` names the namespaces.
 
+Where the CPU goes: every seat and every spectator runs under bench/cpusample.py, which
+samples its CPU time (all threads) every 50 ms, so the figures give what each used while
+the game was played (from its first action made to its last applied), per turn: the host's
+(seat 0), a seat's on average, all spectators' together, watched and unwatched, and the
+cores the seats and the spectators kept busy. ``--profile-host DIR`` also runs the host
+under cProfile (its event loop's CPU time), one file per game, to compare watched and
+unwatched games function by function.
+
+Niceness does not keep eight spectators off two cores (measured here: while the watched
+table played, the spectators used 4 ms of CPU each per turn, some 30 ms all together, twice
+the three seats' own; their CPU and their wake-ups are a large part of what the default mode
+counts as the cost of being watched). ``--pin`` is the fair measurement, a stand-in for
+"each spectator on a machine of its own": the watched table's seats may use only one half
+of the CPUs (``taskset``; one core of two) and the spectators only the other, in the
+watched and the unwatched games alike, so the spectators never take a seat's core, and
+what the ratio still shows is the seats' own work for their spectators (sealing and
+writing each entry to eight more links, answering their HAVE and WANT, their links'
+keep-alives and handshakes). The seats then share one core among them, so its absolute
+figures are not those of the default mode; compare the ratio. The table hosts, the
+newcomer and this script are not pinned.
+
 Usage: sudo nice .venv/bin/python bench/meetup.py [--tables N] [--spectators N] [--rounds N]
-                                                  [--players N] [--think S] [--prefix P]
+                                                  [--players N] [--think S] [--pin]
+                                                  [--profile-host DIR] [--prefix P]
        (``--seat`` and the options after it are the watched table's seat processes)
 Prints a table, then (last line) one JSON object with the figures.
 """
@@ -53,6 +75,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +83,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "net"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from cpusample import cpu_between  # noqa: E402
 from feel import Proc, as_installed, program  # noqa: E402
 from game import _game_run, _percentile  # noqa: E402
 from netlab import Host, NetLab, unavailable_reason  # noqa: E402
@@ -130,10 +154,20 @@ async def _one_seat(root: Path, seat: int, players: int, interface: str, host_ad
 
 
 def seat_process(args: argparse.Namespace) -> None:
-    """The body of one seat's process: play, then write what the parent measures."""
-    result, node = asyncio.run(_one_seat(Path(args.root), args.seat, args.players,
-                                         args.interface, args.host_address, args.port,
-                                         args.think))
+    """The body of one seat's process: play, then write what the parent measures (with
+    ``--profile DIR``, its cProfile statistics too, into DIR: the event loop's thread, in
+    CPU time, not wall time, which would count the time other processes had the core)."""
+    game = _one_seat(Path(args.root), args.seat, args.players, args.interface,
+                     args.host_address, args.port, args.think)
+    if args.profile:
+        import cProfile
+
+        with cProfile.Profile(time.thread_time) as profiler:
+            result, node = asyncio.run(game)
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
+        profiler.dump_stats(Path(args.profile) / f"{Path(args.root).name}.prof")
+    else:
+        result, node = asyncio.run(game)
     actions = [e for e in node.replica.applied if e.kind == "action"]
     Path(args.out).write_text(json.dumps({
         "ok": result.ok, "failure": result.failure, "score": result.score,
@@ -145,31 +179,86 @@ def seat_process(args: argparse.Namespace) -> None:
 
 
 WATCHED_PORT = 47000
+# How often each seat's and spectator's CPU time is sampled (bench/cpusample.py).
+CPU_SAMPLE_S = 0.05
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the watched table's processes run: how much nicer the spectators are, and with
+    ``--pin`` the CPUs the seats and the spectators may use (None: any)."""
+
+    spectator_nice: int
+    seat_cpus: str | None = None
+    spectator_cpus: str | None = None
+
+    def seat_prefix(self) -> list[str]:
+        return ["taskset", "-c", self.seat_cpus] if self.seat_cpus else []
+
+    def spectator_prefix(self) -> list[str]:
+        pinned = ["taskset", "-c", self.spectator_cpus] if self.spectator_cpus else []
+        return [*pinned, "nice", "-n", str(self.spectator_nice)]
+
+
+def pinned_placement(spectator_nice: int) -> Placement:
+    """--pin: the seats on one half of this process's CPUs, the spectators on the other."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        raise SystemExit("--pin needs at least 2 CPUs")
+    half = len(cpus) // 2
+    return Placement(spectator_nice, ",".join(map(str, cpus[:half])),
+                     ",".join(map(str, cpus[half:])))
+
+
+@dataclass
+class GameFigures:
+    """One game of the watched table: each turn's latency, and the CPU each seat and each
+    spectator used while it was played (from its first action made to its last applied)."""
+
+    latencies_ms: list[float]
+    play_s: float
+    seat_play_cpu_s: list[float]
+    spectator_play_cpu_s: list[float]
+    seat_total_cpu_s: list[float]
+    spectator_total_cpu_s: list[float]
+
+
+def sampled(out: Path, command: Sequence[str]) -> list[str]:
+    """`command` run under bench/cpusample.py, its CPU time written to `out`."""
+    return [sys.executable, str(ROOT / "bench" / "cpusample.py"), str(out), str(CPU_SAMPLE_S),
+            *command]
 
 
 def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: float,
-                 watchers: int, spectator_nice: int) -> list[float]:
+                 watchers: int, placement: Placement, profile: Path | None) -> GameFigures:
     """One game of the watched table, with `watchers` of the spectators' hosts watching
-    (each `spectator_nice` nicer than this script): each turn's latency in ms."""
+    (placed as `placement` says): each turn's latency in ms, and the CPU used."""
     root.mkdir(parents=True)
     players = len(seats)
     outs = [root / f"seat{seat}.json" for seat in range(players)]
+    seat_cpu = [root / f"seat{seat}.cpu.json" for seat in range(players)]
+    fan_cpu = [root / f"fan{i}.cpu.json" for i in range(watchers)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
 
     def seat_args(seat: int) -> list[str]:
-        return [sys.executable, __file__, "--seat", str(seat), "--players", str(players),
-                "--interface", seats[seat].address, "--host-address", seats[0].address,
-                "--port", str(WATCHED_PORT), "--think", str(think), "--root", str(root),
-                "--out", str(outs[seat])]
+        profiled = (["--profile", str(profile)] if profile is not None and seat == 0
+                    else [])
+        return sampled(seat_cpu[seat], [
+            *placement.seat_prefix(), sys.executable, __file__, "--seat", str(seat),
+            "--players", str(players), "--interface", seats[seat].address,
+            "--host-address", seats[0].address, "--port", str(WATCHED_PORT),
+            "--think", str(think), "--root", str(root), "--out", str(outs[seat]),
+            *profiled])
 
     start = time.monotonic()
     host = seats[0].popen(*seat_args(0), env=env)
     _wait_listening(seats[1], seats[0].address, WATCHED_PORT)
     watching = [start_in(spectators[i], f"spectator{i}",
-                           ["nice", "-n", str(spectator_nice), *program(), "watch", WATCHED,
-                            "--headless", "--name", f"fan{i}",
-                            "--interface", spectators[i].address,
-                            "--data-dir", str(root / f"fan{i}")])
+                         sampled(fan_cpu[i], [
+                             *placement.spectator_prefix(), *program(), "watch", WATCHED,
+                             "--headless", "--name", f"fan{i}",
+                             "--interface", spectators[i].address,
+                             "--data-dir", str(root / f"fan{i}")]))
                 for i in range(watchers)]
     for proc in watching:  # each has found the table, linked to its host and read its log
         proc.when(TABLE_IS_OPEN)
@@ -188,7 +277,16 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
                for s in results}
     actions = [(bytes.fromhex(h), bytes.fromhex(a)) for h, a in results[0]["actions"]]
     run = _game_run(applied, actions, start=start, cpu_s=0.0, bytes_sent=[], score=0)
-    return list(run.latencies_ms)
+    play_from = min(applied[author][h] for h, author in actions)
+    play_to = max(at[h] for at in applied.values() for h, _ in actions if h in at)
+    seat_records = [json.loads(path.read_text()) for path in seat_cpu]
+    fan_records = [json.loads(path.read_text()) for path in fan_cpu]
+    return GameFigures(
+        latencies_ms=list(run.latencies_ms), play_s=play_to - play_from,
+        seat_play_cpu_s=[cpu_between(r, play_from, play_to) for r in seat_records],
+        spectator_play_cpu_s=[cpu_between(r, play_from, play_to) for r in fan_records],
+        seat_total_cpu_s=[r["total_s"] for r in seat_records],
+        spectator_total_cpu_s=[r["total_s"] for r in fan_records])
 
 
 def _wait_listening(prober: Host, address: str, port: int) -> None:
@@ -264,7 +362,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise SystemExit(f"bench/meetup.py {reason}")
     figures: dict[str, Any] = {"tables": args.tables, "spectators": args.spectators,
                                "players": args.players, "think_s": args.think,
-                               "niceness": os.nice(0), "spectator_nice": args.spectator_nice}
+                               "niceness": os.nice(0), "spectator_nice": args.spectator_nice,
+                               "pinned": args.pin}
     count = args.tables + args.players + args.spectators + 1
     with NetLab(args.prefix) as lab, tempfile.TemporaryDirectory(prefix="meetup-") as tmp:
         root = Path(tmp)
@@ -293,21 +392,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         figures["join_seated_s"] = join_one(newcomer, root)
         listed = [mdns_sent(host) for host in table_hosts]
         games_began = time.monotonic()
-        latencies: dict[str, list[float]] = {"watched": [], "unwatched": []}
+        placement = (pinned_placement(args.spectator_nice) if args.pin
+                     else Placement(args.spectator_nice))
+        played: dict[str, list[GameFigures]] = {"watched": [], "unwatched": []}
         for game in range(args.rounds):  # alternating, unwatched first in even rounds
             order = ("unwatched", "watched") if game % 2 == 0 else ("watched", "unwatched")
             for kind in order:
                 watchers = args.spectators if kind == "watched" else 0
-                latencies[kind] += watched_game(seats, spectators, root / f"{kind}{game}",
-                                                args.think, watchers, args.spectator_nice)
-        for kind, values in latencies.items():
-            figures[f"{kind}_p50_ms"] = _percentile(values, 0.5)
-            figures[f"{kind}_p95_ms"] = _percentile(values, 0.95)
-            figures[f"{kind}_p99_ms"] = _percentile(values, 0.99)
-            figures[f"{kind}_turns"] = len(values)
-        for key in ("p50", "p95", "p99"):
-            figures[f"watched_ratio_{key}"] = (figures[f"watched_{key}_ms"]
-                                               / figures[f"unwatched_{key}_ms"])
+                played[kind].append(watched_game(seats, spectators, root / f"{kind}{game}",
+                                                 args.think, watchers, placement,
+                                                 args.profile_host))
+        figures.update(turn_figures(played))
+        figures.update(cpu_figures(played))
 
         minutes = (time.monotonic() - started) / 60
         games_minutes = (time.monotonic() - games_began) / 60
@@ -333,6 +429,50 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
+def turn_figures(played: dict[str, list[GameFigures]]) -> dict[str, float]:
+    """Turn latency p50, p95, p99 over every turn of each kind's games, and the ratios."""
+    figures: dict[str, float] = {}
+    for kind, games in played.items():
+        values = [ms for game in games for ms in game.latencies_ms]
+        figures[f"{kind}_p50_ms"] = _percentile(values, 0.5)
+        figures[f"{kind}_p95_ms"] = _percentile(values, 0.95)
+        figures[f"{kind}_p99_ms"] = _percentile(values, 0.99)
+        figures[f"{kind}_turns"] = len(values)
+    for key in ("p50", "p95", "p99"):
+        figures[f"watched_ratio_{key}"] = (figures[f"watched_{key}_ms"]
+                                           / figures[f"unwatched_{key}_ms"])
+    return figures
+
+
+def cpu_figures(played: dict[str, list[GameFigures]]) -> dict[str, float]:
+    """Where the CPU went while the games were played (from each game's first action made
+    to its last applied), summed over each kind's games: per turn, the host's (seat 0),
+    a seat's on average, all spectators' together; and as cores kept busy (CPU seconds per
+    second of play) by the seats together and by the spectators together."""
+    figures: dict[str, float] = {}
+    for kind, games in played.items():
+        turns = sum(len(game.latencies_ms) for game in games)
+        play_s = sum(game.play_s for game in games)
+        host = sum(game.seat_play_cpu_s[0] for game in games)
+        seats = sum(sum(game.seat_play_cpu_s) for game in games)
+        seat_count = len(games[0].seat_play_cpu_s)
+        figures[f"{kind}_host_cpu_ms_per_turn"] = host * 1000 / turns
+        figures[f"{kind}_seat_cpu_ms_per_turn"] = seats * 1000 / turns / seat_count
+        figures[f"{kind}_seats_cores"] = seats / play_s
+        figures[f"{kind}_seat_total_cpu_s"] = statistics.median(
+            cpu for game in games for cpu in game.seat_total_cpu_s)
+        if kind == "watched" and games[0].spectator_play_cpu_s:
+            spectators = sum(sum(game.spectator_play_cpu_s) for game in games)
+            figures["watched_spectators_cpu_ms_per_turn"] = spectators * 1000 / turns
+            figures["watched_spectators_cores"] = spectators / play_s
+            figures["watched_spectator_total_cpu_s"] = statistics.median(
+                cpu for game in games for cpu in game.spectator_total_cpu_s)
+    for key in ("host_cpu_ms_per_turn", "seat_cpu_ms_per_turn"):
+        figures[f"watched_ratio_{key}"] = (figures[f"watched_{key}"]
+                                           / figures[f"unwatched_{key}"])
+    return figures
+
+
 def report(figures: dict[str, Any]) -> None:
     t = figures["tables"]
     rows = [
@@ -353,6 +493,19 @@ def report(figures: dict[str, Any]) -> None:
          f"ratio {figures['watched_ratio_p99']:.2f}"),
         ("turns measured, watched / unwatched",
          f"{figures['watched_turns']} / {figures['unwatched_turns']}", ""),
+        ("host CPU per turn, watched / unwatched",
+         f"{figures['watched_host_cpu_ms_per_turn']:.2f} / "
+         f"{figures['unwatched_host_cpu_ms_per_turn']:.2f} ms",
+         f"ratio {figures['watched_ratio_host_cpu_ms_per_turn']:.2f}"),
+        ("a seat's CPU per turn, watched / unwatched",
+         f"{figures['watched_seat_cpu_ms_per_turn']:.2f} / "
+         f"{figures['unwatched_seat_cpu_ms_per_turn']:.2f} ms",
+         f"ratio {figures['watched_ratio_seat_cpu_ms_per_turn']:.2f}"),
+        ("all spectators' CPU per turn",
+         f"{figures.get('watched_spectators_cpu_ms_per_turn', 0.0):.2f} ms", ""),
+        ("cores busy in play: seats w/u; spectators",
+         f"{figures['watched_seats_cores']:.2f}/{figures['unwatched_seats_cores']:.2f}; "
+         f"{figures.get('watched_spectators_cores', 0.0):.2f}", ""),
         ("mDNS sent per table host per minute",
          f"{figures['mdns_table_host_packets_per_min']:.1f} pkt, "
          f"{figures['mdns_table_host_bytes_per_min']:.0f} B", ""),
@@ -368,6 +521,7 @@ def report(figures: dict[str, Any]) -> None:
     print(f"meet-up: {t} tables, {figures['spectators']} spectators, watched table of "
           f"{figures['players']} (think {figures['think_s']:g} s), niceness "
           f"{figures['niceness']} (spectators +{figures['spectator_nice']}), "
+          f"{'seats and spectators pinned apart, ' if figures['pinned'] else ''}"
           f"{figures['minutes']:.1f} min")
     for label, value, target in rows:
         print(f"{label:<42} {value:>24}   {target}")
@@ -391,6 +545,13 @@ def main() -> None:
     parser.add_argument("--spectator-nice", type=int, default=10,
                         help="the spectators run this much nicer than the players (default: "
                              "10; 0 to let them compete for the cores as equals)")
+    parser.add_argument("--pin", action="store_true",
+                        help="the fair measurement: the watched table's seats may use only "
+                             "one half of the CPUs and the spectators only the other, in the "
+                             "watched and the unwatched games alike (see the docstring)")
+    parser.add_argument("--profile-host", type=Path, metavar="DIR",
+                        help="the watched table's host runs under cProfile: one .prof file "
+                             "per game in DIR (watched0.prof, unwatched0.prof, ...)")
     parser.add_argument("--settle", type=float, default=3.0,
                         help="seconds between the last table opening and the newcomer's "
                              "browse (default: 3)")
@@ -404,6 +565,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--root", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--profile", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.seat is not None:
         seat_process(args)
