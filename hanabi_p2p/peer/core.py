@@ -209,14 +209,14 @@ class PeerCore(CoreBase[Stage]):
             # players hold, so nothing it claims can make us wait for or time out a player
             if peer_id in self.spectators.linked:
                 self.spectators.holds[peer_id] = theirs  # bounds only our own linger
-            self.replication.serve(peer_id, theirs)
+            self.replication.serve(peer_id, theirs, asked=False)
             return
         self.replication.on_have(peer_id, theirs, heads)
         self._check_linger()
 
     def _on_want(self, peer_id: bytes, theirs: dict[bytes, int]) -> None:
         if self._is_guest(peer_id):
-            self.replication.serve(peer_id, theirs)
+            self.replication.serve(peer_id, theirs, asked=True)
         else:
             self.replication.answer(peer_id, theirs)
 
@@ -263,7 +263,7 @@ class PeerCore(CoreBase[Stage]):
             self.waiting.restart_down_clocks()
             self.joining.suspended()
         self._before_input()
-        self.replication.tick()
+        self.replication.tick(served=self._is_guest)
         if self.stage is not Stage.DONE:
             self.joining.check_lobby_timeout()
             self.joining.check_host_reachable()

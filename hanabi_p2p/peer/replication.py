@@ -138,14 +138,19 @@ class Replication:
         self.ctx.counters.rate_dropped += 1
         return False
 
-    def tick(self) -> None:
-        """Every sync interval, tell every peer what we hold."""
+    def tick(self, served: Callable[[bytes], bool] = lambda _peer_id: False) -> None:
+        """Every sync interval, tell every peer we sync with what we hold. Not the peers we
+        only serve (``served``: spectators, strangers): each sends its own HAVE every
+        interval, answered with what it lacks, so ours would only make it echo its HAVE
+        and ask again for entries already on their way (eight spectators: some 16 frames a
+        second more for each player to read and answer)."""
         ctx = self.ctx
         if ctx.now - self._last_have_sent >= ctx.timing.sync_interval:
             self._last_have_sent = ctx.now
             have = self.have_frame()
             for peer_id in sorted(ctx.connected):
-                ctx.emit(fx.Send(peer_id, have))
+                if not served(peer_id):
+                    ctx.emit(fx.Send(peer_id, have))
 
     def on_have(self, peer_id: bytes, theirs: dict[bytes, int],
                 heads: Mapping[bytes, bytes]) -> None:
@@ -213,12 +218,16 @@ class Replication:
             sent += 1
         budget.spend(sent)
 
-    def serve(self, peer_id: bytes, their_next: dict[bytes, int]) -> None:
-        """A spectator or a stranger asks (HAVE or WANT): answered at most so often."""
+    def serve(self, peer_id: bytes, their_next: dict[bytes, int], *, asked: bool) -> None:
+        """A spectator or a stranger tells what it holds (HAVE) or ``asked`` for entries
+        (WANT): answered at most so often. A HAVE, as a player's, without the entries still
+        on their way to it (`IN_FLIGHT_S`): a spectator links to every player, and each
+        sends it its own entries, so the copies a HAVE would fetch from the other players
+        too came twice or three times (each a seal and a write here, and a decode there)."""
         if self.ctx.now - self._served_at.get(peer_id, _LONG_AGO) < SPECTATOR_ANSWER_S:
             return  # it asks again at its next sync round
         self._served_at[peer_id] = self.ctx.now
-        self.answer(peer_id, their_next)
+        self.answer(peer_id, their_next, in_flight_too=asked)
 
     def _on_its_way(self, author: bytes) -> bool:
         """Some peer holds entries of ``author`` we lack, but the author is linked to us and
