@@ -217,6 +217,7 @@ class GameFigures:
 
     latencies_ms: list[float]
     play_s: float
+    host_mdns_packets: int  # what the host's namespace sent with port 5353, the whole game
     seat_play_cpu_s: list[float]
     spectator_play_cpu_s: list[float]
     seat_total_cpu_s: list[float]
@@ -251,6 +252,7 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
             *profiled])
 
     start = time.monotonic()
+    mdns_before, _ = mdns_sent(seats[0])
     host = seats[0].popen(*seat_args(0), env=env)
     _wait_listening(seats[1], seats[0].address, WATCHED_PORT)
     watching = [start_in(spectators[i], f"spectator{i}",
@@ -283,6 +285,7 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
     fan_records = [json.loads(path.read_text()) for path in fan_cpu]
     return GameFigures(
         latencies_ms=list(run.latencies_ms), play_s=play_to - play_from,
+        host_mdns_packets=mdns_sent(seats[0])[0] - mdns_before,
         seat_play_cpu_s=[cpu_between(r, play_from, play_to) for r in seat_records],
         spectator_play_cpu_s=[cpu_between(r, play_from, play_to) for r in fan_records],
         seat_total_cpu_s=[r["total_s"] for r in seat_records],
@@ -363,7 +366,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     figures: dict[str, Any] = {"tables": args.tables, "spectators": args.spectators,
                                "players": args.players, "think_s": args.think,
                                "niceness": os.nice(0), "spectator_nice": args.spectator_nice,
-                               "pinned": args.pin}
+                               "pinned": args.pin, "load_1m_start": os.getloadavg()[0]}
     count = args.tables + args.players + args.spectators + 1
     with NetLab(args.prefix) as lab, tempfile.TemporaryDirectory(prefix="meetup-") as tmp:
         root = Path(tmp)
@@ -402,9 +405,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 played[kind].append(watched_game(seats, spectators, root / f"{kind}{game}",
                                                  args.think, watchers, placement,
                                                  args.profile_host))
+        if args.turns_out:
+            args.turns_out.write_text(json.dumps({kind: [game.latencies_ms for game in games]
+                                                  for kind, games in played.items()}))
         figures.update(turn_figures(played))
         figures.update(cpu_figures(played))
 
+        figures["load_1m_end"] = os.getloadavg()[0]  # (the machine's, not only ours)
         minutes = (time.monotonic() - started) / 60
         games_minutes = (time.monotonic() - games_began) / 60
         sent = [mdns_sent(host) for host in hosts]
@@ -459,6 +466,8 @@ def cpu_figures(played: dict[str, list[GameFigures]]) -> dict[str, float]:
         figures[f"{kind}_host_cpu_ms_per_turn"] = host * 1000 / turns
         figures[f"{kind}_seat_cpu_ms_per_turn"] = seats * 1000 / turns / seat_count
         figures[f"{kind}_seats_cores"] = seats / play_s
+        figures[f"{kind}_host_mdns_packets_per_game"] = statistics.median(
+            game.host_mdns_packets for game in games)
         figures[f"{kind}_seat_total_cpu_s"] = statistics.median(
             cpu for game in games for cpu in game.seat_total_cpu_s)
         if kind == "watched" and games[0].spectator_play_cpu_s:
@@ -522,7 +531,8 @@ def report(figures: dict[str, Any]) -> None:
           f"{figures['players']} (think {figures['think_s']:g} s), niceness "
           f"{figures['niceness']} (spectators +{figures['spectator_nice']}), "
           f"{'seats and spectators pinned apart, ' if figures['pinned'] else ''}"
-          f"{figures['minutes']:.1f} min")
+          f"{figures['minutes']:.1f} min, load {figures['load_1m_start']:.1f} -> "
+          f"{figures['load_1m_end']:.1f}")
     for label, value, target in rows:
         print(f"{label:<42} {value:>24}   {target}")
     print(json.dumps({k: round(v, 4) if isinstance(v, float) else v
@@ -552,6 +562,9 @@ def main() -> None:
     parser.add_argument("--profile-host", type=Path, metavar="DIR",
                         help="the watched table's host runs under cProfile: one .prof file "
                              "per game in DIR (watched0.prof, unwatched0.prof, ...)")
+    parser.add_argument("--turns-out", type=Path, metavar="FILE",
+                        help="write every turn's latency there (JSON: kind -> games -> ms, "
+                             "in turn order), to see which turns are slow")
     parser.add_argument("--settle", type=float, default=3.0,
                         help="seconds between the last table opening and the newcomer's "
                              "browse (default: 3)")
