@@ -55,6 +55,27 @@ keep-alives and handshakes). The seats then share one core among them, so its ab
 figures are not those of the default mode; compare the ratio. The table hosts, the
 newcomer and this script are not pinned.
 
+Measured on the busy 2-core machine (30 tables, 6 rounds; bench/against.py against eb52ac0,
+alternating, medians of 2 runs a side per pair; 1-minute load 6-16 from other work):
+
+  watched / unwatched          default, pair 1   default, pair 2   --pin
+  turn p50   before -> after   1.05 -> 1.18      1.09 -> 1.07      0.92 -> 0.95
+  turn p99   before -> after   1.51 -> 1.16      1.18 -> 1.43      1.53 -> 0.95
+  host CPU per turn            1.27 -> 1.28      1.28 -> 1.28      1.25 -> 1.19
+
+Where it goes: eight spectators add about 1.2 ms of CPU per turn to each seat (+20-28 %:
+an entry sealed and written to eight more links, their HAVEs read and answered, keep-alives,
+and before the game their handshakes; the host's mDNS answers to their browses are 11
+packets a game), while the spectators themselves use 31 ms per turn all together (3.8 ms
+each, 0.26 cores while the table plays against the three seats' 0.14): nine tenths of what
+being watched costs the machine is the spectators' own checking. With the spectators off
+the seats' core (--pin) the p50 is no slower watched than unwatched, before or after, so
+the default mode's p50 ratio (1.30 on a quiet machine) is mostly their CPU competing with
+the players'. What changed after eb52ac0 (the periodic HAVE no longer sent to spectators
+and their HAVE answered without entries in flight; the spectators' copies held 50 ms,
+net/guest_outbox.py) took the host's CPU per turn down only in the pinned runs, and at this
+load the default mode's ratios moved by less than they differ between two pairs of runs.
+
 Usage: sudo nice .venv/bin/python bench/meetup.py [--tables N] [--spectators N] [--rounds N]
                                                   [--players N] [--think S] [--pin]
                                                   [--profile-host DIR] [--prefix P]
