@@ -72,9 +72,11 @@ being watched costs the machine is the spectators' own checking. With the specta
 the seats' core (--pin) the p50 is no slower watched than unwatched, before or after, so
 the default mode's p50 ratio (1.30 on a quiet machine) is mostly their CPU competing with
 the players'. What changed after eb52ac0 (the periodic HAVE no longer sent to spectators
-and their HAVE answered without entries in flight; the spectators' copies held 50 ms,
-net/guest_outbox.py) took the host's CPU per turn down only in the pinned runs, and at this
-load the default mode's ratios moved by less than they differ between two pairs of runs.
+and their HAVE answered without entries in flight; in these runs also the spectators' copies
+held 50 ms after the players', which was not kept: it showed no gain that two pairs of runs
+agreed on, and it delays every spectator) took the host's CPU per turn down only in the
+pinned runs, and at this load the default mode's ratios moved by less than they differ
+between two pairs of runs.
 
 Usage: sudo nice .venv/bin/python bench/meetup.py [--tables N] [--spectators N] [--rounds N]
                                                   [--players N] [--think S] [--pin]
