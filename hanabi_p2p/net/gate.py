@@ -8,6 +8,9 @@
 * Links of peers that are not seated, in the lobby: at most so many per address and in all;
   past either, the link idle the longest is closed (`link_to_close`).
 * Caps are kept well under the open-file limit read at start (`FdShares`).
+* A source address that sent a wrong table code waits, for a time that doubles with each
+  wrong code in a row (`SourceCodeGuard`); more addresses cannot flush the back-off of
+  those that guessed.
 * A wrong table code from any address counts towards one table-wide streak too: past a few,
   strangers are refused for a time that doubles with each (`TableCodeGuard`), so guessing
   from many addresses is as slow as from one; when the wait ends, addresses that never
@@ -20,7 +23,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hanabi_p2p.ratelimit import TokenBucket
 
@@ -132,6 +135,51 @@ class FdShares:
 
 
 # ---------------------------------------------------------------------------- table code
+
+
+@dataclass(slots=True)
+class SourceCodeGuard:
+    """Wrong table codes per source address. A source waits `initial` seconds after a
+    wrong code, doubling with each further one in a row (at most `cap`); a right code ends
+    its wait. At most `max_sources` are remembered, the oldest forgotten first, but never
+    one still waiting: more addresses cannot flush the back-off of those that guessed (when
+    all are waiting, the newest is not kept; the table-wide wait bounds the guesses of
+    those)."""
+
+    initial: float
+    cap: float
+    max_sources: int
+    attempts: int = 0  # wrong codes received, from any source
+    by_source: dict[str, int] = field(default_factory=dict)  # (the most recent sources)
+    _streak: dict[str, int] = field(default_factory=dict)  # wrong codes in a row
+    _refused_until: dict[str, float] = field(default_factory=dict)
+
+    def wrong_code(self, source: str, now: float) -> None:
+        self.attempts += 1
+        streak = self._streak.pop(source, 0) + 1
+        count = self.by_source.pop(source, 0) + 1
+        # Re-inserted, so the most recent sources are last and the oldest are forgotten first.
+        self._streak[source] = streak
+        self.by_source[source] = count
+        self._refused_until.pop(source, None)
+        self._refused_until[source] = now + doubling_wait(streak, self.initial, self.cap)
+        for table in (self._streak, self.by_source, self._refused_until):
+            while len(table) > self.max_sources:
+                gone = next((s for s in table if self._refused_until.get(s, 0.0) <= now),
+                            source)
+                del table[gone]
+                if gone == source:
+                    break
+
+    def right_code(self, source: str) -> None:
+        """`source` knows the code: no more waiting (its count stays on record)."""
+        self._streak.pop(source, None)
+        self._refused_until.pop(source, None)
+
+    def wait_left(self, source: str, now: float) -> float:
+        """Seconds `source` must still wait after its last wrong code (0 if none)."""
+        until = self._refused_until.get(source)
+        return 0.0 if until is None else max(0.0, until - now)
 
 
 @dataclass(slots=True)

@@ -74,6 +74,7 @@ from hanabi_p2p.net.gate import (
     HandshakeProgress,
     ReadBudget,
     Slot,
+    SourceCodeGuard,
     TableCodeGuard,
     doubling_wait,
     handshake_to_drop,
@@ -245,10 +246,9 @@ class Mesh:
         self.frames_sent = 0
         self.bytes_sent = 0
         # Counters for the UI and tests; none of them names or blames a player.
-        self.failed_code_attempts = 0  # wrong table codes received, from any source
-        self._failed_code_by_source: dict[str, int] = {}
-        self._code_streak: dict[str, int] = {}  # wrong codes in a row, per source
-        self._code_refused_until: dict[str, float] = {}  # loop time, per source
+        self._source_codes = SourceCodeGuard(self._config.code_backoff_initial,
+                                             self._config.code_backoff_max,
+                                             MAX_TRACKED_SOURCES)
         self.refused_during_backoff = 0  # connections refused while their source waited
         self.evicted_handshakes = 0  # unfinished handshakes dropped to make room
         self.auth_failures = 0  # links closed because a frame failed authentication
@@ -441,9 +441,14 @@ class Mesh:
         return len(self._pending)
 
     @property
+    def failed_code_attempts(self) -> int:
+        """Wrong table codes received, from any source."""
+        return self._source_codes.attempts
+
+    @property
     def failed_code_by_source(self) -> dict[str, int]:
         """Wrong table codes per source address (a copy; the most recent sources)."""
-        return dict(self._failed_code_by_source)
+        return dict(self._source_codes.by_source)
 
     @property
     def table_code_wait(self) -> float:
@@ -452,10 +457,7 @@ class Mesh:
 
     def code_backoff_left(self, source: str) -> float:
         """Seconds `source` must still wait after its last wrong table code (0 if none)."""
-        until = self._code_refused_until.get(source)
-        if until is None:
-            return 0.0
-        return max(0.0, until - asyncio.get_running_loop().time())
+        return self._source_codes.wait_left(source, asyncio.get_running_loop().time())
 
     def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """A new inbound connection, handled by a task of the mesh's own (tracked, cancelled
@@ -473,7 +475,7 @@ class Mesh:
         address, source = peer_address(writer), peer_host(writer)
         wait, who = self.code_backoff_left(source), source
         table_wait = self._code_guard.wait_for(asyncio.get_running_loop().time(),
-                                               source in self._failed_code_by_source)
+                                               source in self._source_codes.by_source)
         if wait <= 0 and self.accepting_new and table_wait > 0:
             # many wrong codes from all addresses together: in the lobby every stranger
             # waits, and then those that never guessed wrong go first (after the seating,
@@ -518,8 +520,7 @@ class Mesh:
         finally:
             self._pending.pop(task, None)
         if self._secret is not None:
-            self._code_streak.pop(source, None)  # it knows the code: no more waiting
-            self._code_refused_until.pop(source, None)
+            self._source_codes.right_code(source)  # it knows the code: no more waiting
             self._code_guard.right_code()
         await self._adopt(link, address, source=source)
 
@@ -554,27 +555,9 @@ class Mesh:
         self.evicted_handshakes += 1
 
     def _count_wrong_code(self, source: str) -> None:
-        self.failed_code_attempts += 1
-        streak = self._code_streak.pop(source, 0) + 1
-        count = self._failed_code_by_source.pop(source, 0) + 1
-        # Re-inserted, so the most recent sources are last and the oldest are forgotten first.
-        self._code_streak[source] = streak
-        self._failed_code_by_source[source] = count
         now = asyncio.get_running_loop().time()
-        delay = code_backoff_delay(streak, self._config)
-        self._code_refused_until.pop(source, None)
-        self._code_refused_until[source] = now + delay
+        self._source_codes.wrong_code(source, now)
         self._code_guard.wrong_code(now)
-        # The oldest sources are forgotten first, but never one still waiting: more
-        # addresses cannot flush the back-off of those that guessed (when all are waiting,
-        # the newest is not kept; the table-wide wait bounds the guesses of those).
-        for table in (self._code_streak, self._failed_code_by_source, self._code_refused_until):
-            while len(table) > MAX_TRACKED_SOURCES:
-                gone = next((s for s in table if self._code_refused_until.get(s, 0.0) <= now),
-                            source)
-                del table[gone]
-                if gone == source:
-                    break
 
     def _handshake(self, *, initiator: bool, label: str, expected: bytes | None) -> Handshake:
         return Handshake(
