@@ -66,21 +66,14 @@ def _hkdf_sha512(secret: bytes, info: bytes) -> bytes:
     return hmac.digest(prk, info + b"\x01", "sha512")[:PAIR_KEY_BYTES]
 
 
-def derive_pair_key(table_id: bytes, private: bytes, *, my_seat: int,
-                    other_seat: int, peer_ids: dict[int, bytes],
-                    x25519_pubs: dict[int, bytes]) -> PairKey:
+def pair_key(table_id: bytes, private: bytes, *, my_seat: int, other_seat: int,
+             peer_ids: dict[int, bytes], x25519_pubs: dict[int, bytes]) -> PairKey:
     """The 32-byte ChaCha20-Poly1305 key both ends of a pair derive."""
     lo, hi = sorted((my_seat, other_seat))
     shared = _x25519(private, x25519_pubs[other_seat])
     info = frame(LABEL_PAIR_KEY, table_id, peer_ids[lo], peer_ids[hi],
                  x25519_pubs[lo], x25519_pubs[hi])
     return _hkdf_sha512(shared, info)
-
-
-def pair_key(table_id: bytes, private: bytes, *, my_seat: int, other_seat: int,
-             peer_ids: dict[int, bytes], x25519_pubs: dict[int, bytes]) -> PairKey:
-    return derive_pair_key(table_id, private, my_seat=my_seat, other_seat=other_seat,
-                           peer_ids=peer_ids, x25519_pubs=x25519_pubs)
 
 
 def _aead_operands(pair: PairKey, nonce: bytes, data: bytes, ad: bytes) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import msgpack
 
 from hanabi_p2p.deck.audit import audit
-from hanabi_p2p.deck.channel import derive_pair_key
+from hanabi_p2p.deck.channel import pair_key
 from hanabi_p2p.deck.derive import PeerSecrets, card_label, card_points, frame
 from hanabi_p2p.deck.group import EDWARDS25519, RISTRETTO255, DeckGroup
 from hanabi_p2p.deck.messages import Lock, Shuffle
@@ -84,7 +84,7 @@ def build(players: int, variant: Variant, group: DeckGroup) -> dict[str, Any]:
             "lock_nonce_0": s.nonce("lock", 0, _lock_statement(table, seat, 0)).hex(),
         } for seat, s in enumerate(secrets)],
         "pair_keys": {
-            f"{a}-{b}": derive_pair_key(table.table_id, secrets[a].x25519_private, my_seat=a,
+            f"{a}-{b}": pair_key(table.table_id, secrets[a].x25519_private, my_seat=a,
                                         other_seat=b, peer_ids=peer_ids,
                                         x25519_pubs=pubs).hex()
             for a in range(players) for b in range(a + 1, players)},
