@@ -14,6 +14,7 @@ from collections.abc import Iterable
 import msgpack
 
 from hanabi_p2p.limits import MAX_LOBBY_OUT, PEER_ID_BYTES
+from hanabi_p2p.peer.wirebody import unpack_body
 from hanabi_p2p.session.bodies import BadBody
 
 OUT_TOPIC = "lobby.out"
@@ -27,15 +28,8 @@ def encode_out(peer_ids: Iterable[bytes]) -> bytes:
 
 
 def decode_out(data: bytes) -> frozenset[bytes]:
-    if len(data) > MAX_OUT_BODY_BYTES:
-        raise BadBody(f"{OUT_TOPIC}: body of {len(data)} bytes is over the limit")
-    try:
-        value = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
-                                max_array_len=MAX_LOBBY_OUT, max_map_len=0, max_str_len=0,
-                                max_bin_len=PEER_ID_BYTES, max_ext_len=0)
-    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError,
-            msgpack.StackError, UnicodeDecodeError) as exc:
-        raise BadBody(f"{OUT_TOPIC}: not one msgpack value ({type(exc).__name__})") from None
+    value = unpack_body(data, OUT_TOPIC, max_bytes=MAX_OUT_BODY_BYTES,
+                        max_array_len=MAX_LOBBY_OUT, max_str_len=0, max_bin_len=PEER_ID_BYTES)
     if not isinstance(value, list) or len(value) > MAX_LOBBY_OUT:
         raise BadBody(f"{OUT_TOPIC}: body must be an array of at most {MAX_LOBBY_OUT}")
     if any(not isinstance(p, bytes) or len(p) != PEER_ID_BYTES for p in value):

@@ -24,6 +24,7 @@ from hanabi_p2p.limits import (
     MAX_WATCHERS,
     PEER_ID_BYTES,
 )
+from hanabi_p2p.peer.wirebody import unpack_body
 from hanabi_p2p.session.bodies import BadBody, spectator_name
 
 WATCH_TOPIC = "watch"
@@ -36,16 +37,9 @@ MAX_WATCH_BODY_BYTES = 8 * 1024
 
 
 def _unpack(data: bytes, what: str) -> Any:
-    if len(data) > MAX_WATCH_BODY_BYTES:
-        raise BadBody(f"{what}: body of {len(data)} bytes is over the limit")
-    try:
-        return msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
-                               max_array_len=MAX_DECK_SIZE, max_map_len=0,
-                               max_str_len=4 * max(MAX_PLAYER_NAME_CHARS, MAX_REASON_CHARS),
-                               max_bin_len=PEER_ID_BYTES, max_ext_len=0)
-    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError,
-            msgpack.StackError, UnicodeDecodeError) as exc:
-        raise BadBody(f"{what}: not one msgpack value ({type(exc).__name__})") from None
+    return unpack_body(data, what, max_bytes=MAX_WATCH_BODY_BYTES, max_array_len=MAX_DECK_SIZE,
+                       max_str_len=4 * max(MAX_PLAYER_NAME_CHARS, MAX_REASON_CHARS),
+                       max_bin_len=PEER_ID_BYTES)
 
 
 def encode_watch(name: str) -> bytes:
