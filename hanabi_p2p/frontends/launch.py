@@ -125,6 +125,7 @@ class Peer:
         self.game_file: GameFile | None = None
         self.private = PrivateFile.for_table(opts.data_dir, table_id)
         self.advertiser: TableAdvertiser | None = None
+        self._running: contextlib.AsyncExitStack | None = None  # while `async with` the peer
         self._seed = seed
         self._address = ""
 
@@ -189,21 +190,28 @@ class Peer:
     # -- running ----------------------------------------------------------------------------
 
     async def __aenter__(self) -> Peer:
-        await self.mesh.__aenter__()
+        async with contextlib.AsyncExitStack() as stack:
+            await stack.enter_async_context(self.mesh)
+            stack.push_async_callback(self._close)  # (before the mesh's group waits)
+            self._running = stack.pop_all()
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
                         trace: TracebackType | None) -> bool | None:
+        assert self._running is not None
+        return await self._running.__aexit__(kind, error, trace)
+
+    async def _close(self) -> None:
+        """Close the advert, the links and the log: as soon as the game ends (`run`), and
+        at the end of the block whatever was left (each close does nothing the second
+        time)."""
         try:
             if self.advertiser is not None:
                 await self.advertiser.close()
+            await self.mesh.close()
         finally:
-            try:
-                handled = await self.mesh.__aexit__(kind, error, trace)
-            finally:
-                if self.game_file is not None:
-                    self.game_file.close()
-        return handled
+            if self.game_file is not None:
+                self.game_file.close()
 
     def listen_address(self) -> Address:
         return Address(self.opts.interface, self.mesh.port)
@@ -267,10 +275,7 @@ class Peer:
         try:
             await self.node.run()
         finally:
-            if self.advertiser is not None:
-                await self.advertiser.close()
-            await self.mesh.close()
-            self.game_file.close()
+            await self._close()
         result = self.result()
         self._record_verdict(result)
         session = self._session
