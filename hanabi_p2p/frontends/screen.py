@@ -17,7 +17,7 @@ import contextlib
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from prompt_toolkit.input import Input
 from prompt_toolkit.output import Output
@@ -141,29 +141,7 @@ class ScreenFrontend(Frontend):
             screen = group.create_task(_error_of(app.run_async()), name="screen")
             game = group.create_task(_awaited(main()), name="game")
             try:
-                either: set[asyncio.Future[Any]] = {screen, game}
-                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-                if not game.done():
-                    # the player left (or the screen broke): stop our peer, keep its log
-                    if not self._stop_peer():
-                        # still looking for the table: there is nothing to keep
-                        game.cancel()
-                        with contextlib.suppress(asyncio.CancelledError):
-                            await game
-                        _raise_if_broken(screen)  # a broken screen says so first
-                        raise UserLeft(_("you left before sitting down at a table"))
-                    result = await game
-                else:
-                    self.peer_done = True
-                    result = game.result()
-                    if result.table_code:
-                        # the end screen, with the log path, until the player quits
-                        self._refresh()
-                        await screen
-                    # else nobody was seated (the lobby timed out, the host removed us, the
-                    # table filled without us): no game to look at, and a lobby left on the
-                    # screen would look alive; the screen closes and the reason is printed
-                    # under it
+                result = await self._play_out(screen, game)
             finally:
                 await _close(app, screen)
                 if not game.done():
@@ -176,6 +154,30 @@ class ScreenFrontend(Frontend):
                 ).format(command=self.resume_command),
                 file=self._err or sys.stderr,
             )
+        return result
+
+    async def _play_out(self, screen: asyncio.Task[Exception | None],
+                        game: asyncio.Task[GameResult]) -> GameResult:
+        """Until the game is over and the player has seen its end, or the player left."""
+        await asyncio.wait({screen, game}, return_when=asyncio.FIRST_COMPLETED)
+        if not game.done():
+            # the player left (or the screen broke): stop our peer, keep its log
+            if not self._stop_peer():
+                # still looking for the table: there is nothing to keep
+                game.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await game
+                _raise_if_broken(screen)  # a broken screen says so first
+                raise UserLeft(_("you left before sitting down at a table"))
+            return await game
+        self.peer_done = True
+        result = game.result()
+        if result.table_code:
+            self._refresh()  # the end screen, with the log path, until the player quits
+            await screen
+        # else nobody was seated (the lobby timed out, the host removed us, the table filled
+        # without us): no game to look at, and a lobby left on the screen would look alive;
+        # the screen closes and the reason is printed under it
         return result
 
     def _stop_peer(self) -> bool:
