@@ -17,7 +17,6 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from hanabi_p2p import refusals as rf
@@ -39,7 +38,7 @@ from hanabi_p2p.net.discovery import TableAd, TableAdvertiser
 from hanabi_p2p.net.errors import LinkClosedError, LinkTimeoutError, RetryLaterError
 from hanabi_p2p.net.handshake import normalize_secret, table_code
 from hanabi_p2p.net.mesh import Mesh
-from hanabi_p2p.net.tasks import owned_tasks
+from hanabi_p2p.net.tasks import StackedContext, owned_tasks
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer.context import Counters
 from hanabi_p2p.peer.core import PeerCore
@@ -103,7 +102,7 @@ def _secret(opts: PeerOptions) -> bytes | None:
     return normalize_secret(opts.secret) if opts.secret else None
 
 
-class Peer:
+class Peer(StackedContext):
     """One running peer: session + core + node + frontend, for host and join alike.
 
     It is also the ``PeerHandle`` its front end sees: the session to read, commands to send.
@@ -125,7 +124,6 @@ class Peer:
         self.game_file: GameFile | None = None
         self.private = PrivateFile.for_table(opts.data_dir, table_id)
         self.advertiser: TableAdvertiser | None = None
-        self._running: contextlib.AsyncExitStack | None = None  # while `async with` the peer
         self._seed = seed
         self._address = ""
 
@@ -189,17 +187,9 @@ class Peer:
 
     # -- running ----------------------------------------------------------------------------
 
-    async def __aenter__(self) -> Peer:
-        async with contextlib.AsyncExitStack() as stack:
-            await stack.enter_async_context(self.mesh)
-            stack.push_async_callback(self._close)  # (before the mesh's group waits)
-            self._running = stack.pop_all()
-        return self
-
-    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                        trace: TracebackType | None) -> bool | None:
-        assert self._running is not None
-        return await self._running.__aexit__(kind, error, trace)
+    async def _enter(self, stack: contextlib.AsyncExitStack) -> None:
+        await stack.enter_async_context(self.mesh)
+        stack.push_async_callback(self._close)  # (before the mesh's group waits)
 
     async def _close(self) -> None:
         """Close the advert, the links and the log: as soon as the game ends (`run`), and

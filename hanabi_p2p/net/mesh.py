@@ -47,7 +47,6 @@ import os
 import random
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any, ParamSpec
 
 from hanabi_p2p.errors import HanabiError, LocalProtocolError, UserError
@@ -97,7 +96,7 @@ from hanabi_p2p.net.mesh_events import (
     PeerUp,
     Received,
 )
-from hanabi_p2p.net.tasks import owned_tasks
+from hanabi_p2p.net.tasks import StackedContext, owned_tasks
 
 P = ParamSpec("P")  # (the arguments of a task's work, see `_spawn`)
 
@@ -198,7 +197,7 @@ class _LinkInfo:
     unique: ReadBudget
 
 
-class Mesh:
+class Mesh(StackedContext):
     """Links to every peer at one table. See the module docstring."""
 
     def __init__(
@@ -228,8 +227,7 @@ class Mesh:
         self._links: dict[bytes, Link] = {}
         self._link_gone: dict[bytes, asyncio.Event] = {}
         self._dialers: dict[bytes, asyncio.Task[None]] = {}
-        self._group: asyncio.TaskGroup | None = None  # while `async with` the mesh
-        self._running: contextlib.AsyncExitStack | None = None
+        self._group: asyncio.TaskGroup | None = None  # once `async with` the mesh
         self._tasks: set[asyncio.Task[None]] = set()  # ours, in `_group`, until they end
         # inbound handshakes in progress, oldest first (dicts keep insertion order)
         self._pending: dict[asyncio.Task[Any], _Pending] = {}
@@ -261,23 +259,15 @@ class Mesh:
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    async def __aenter__(self) -> Mesh:
+    async def _enter(self, stack: contextlib.AsyncExitStack) -> None:
         """Listen (port 0 picks a free port: read it from `port`), the mesh's tasks in a
-        group of their own until the block ends; once only."""
-        if self._running is not None or self._closing:
+        group of their own until the block ends, which closes the mesh, then waits for its
+        last task (a bug in one is raised there); once only."""
+        if self._group is not None or self._closing:
             raise LocalProtocolError("a mesh runs once")
-        async with contextlib.AsyncExitStack() as stack:
-            self._group = await stack.enter_async_context(owned_tasks())
-            stack.push_async_callback(self.close)  # (before the group waits for its tasks)
-            await self._listen_now()
-            self._running = stack.pop_all()
-        return self
-
-    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                        trace: TracebackType | None) -> bool | None:
-        """`close`, then wait for the last task of the mesh; a bug in one is raised here."""
-        assert self._running is not None
-        return await self._running.__aexit__(kind, error, trace)
+        self._group = await stack.enter_async_context(owned_tasks())
+        stack.push_async_callback(self.close)  # (before the group waits for its tasks)
+        await self._listen_now()
 
     async def _listen_now(self) -> None:
         host, port = self._listen

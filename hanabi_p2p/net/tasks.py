@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from types import TracebackType
+from typing import Self
 
 
 def first_error(errors: BaseExceptionGroup[BaseException]) -> BaseException:
@@ -30,3 +32,25 @@ async def owned_tasks() -> AsyncIterator[asyncio.TaskGroup]:
             yield group
     except BaseExceptionGroup as errors:
         raise first_error(errors) from None
+
+
+class StackedContext:
+    """An async context manager whose entering fills an exit stack (`_enter`) that its exit
+    unwinds: what entering has set up is undone, last first, whether the block ends well or
+    not, and a failed entering undoes its own steps."""
+
+    _stack: contextlib.AsyncExitStack | None = None
+
+    async def _enter(self, stack: contextlib.AsyncExitStack) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        async with contextlib.AsyncExitStack() as stack:
+            await self._enter(stack)
+            self._stack = stack.pop_all()
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        trace: TracebackType | None) -> bool | None:
+        assert self._stack is not None
+        return await self._stack.__aexit__(kind, error, trace)

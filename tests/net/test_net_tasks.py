@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
-from hanabi_p2p.net.tasks import first_error, owned_tasks
+from hanabi_p2p.net.tasks import StackedContext, first_error, owned_tasks
 
 
 class Bug(Exception):
@@ -55,3 +56,28 @@ def test_the_first_leaf_of_nested_groups() -> None:
     nested = BaseExceptionGroup("outer", [ExceptionGroup("inner", [inner, KeyError()]),
                                           TypeError()])
     assert first_error(nested) is inner
+
+
+def test_a_stacked_context_undoes_what_entering_set_up_last_first_and_a_failed_entering_too(
+) -> None:
+    done: list[str] = []
+
+    class Twice(StackedContext):
+        def __init__(self, fail: bool) -> None:
+            self.fail = fail
+
+        async def _enter(self, stack: contextlib.AsyncExitStack) -> None:
+            stack.callback(done.append, "first undone")
+            stack.callback(done.append, "second undone")
+            if self.fail:
+                raise Bug("entering failed")
+
+    async def main() -> None:
+        async with Twice(fail=False):
+            done.append("block")
+        with pytest.raises(Bug, match="entering failed"):
+            async with Twice(fail=True):
+                done.append("never")
+
+    asyncio.run(main())
+    assert done == ["block", "second undone", "first undone", "second undone", "first undone"]
