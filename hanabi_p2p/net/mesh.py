@@ -75,7 +75,6 @@ from hanabi_p2p.net.gate import (
     Slot,
     SourceCodeGuard,
     TableCodeGuard,
-    doubling_wait,
     handshake_to_drop,
     link_to_close,
 )
@@ -774,12 +773,6 @@ def open_file_limit() -> int | None:
         return None
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     return None if soft == resource.RLIM_INFINITY else int(soft)
-
-
-def code_backoff_delay(streak: int, config: MeshConfig) -> float:
-    """Seconds a source waits after its `streak`-th wrong table code in a row (1 s, 2 s, 4 s,
-    ... capped at `code_backoff_max`)."""
-    return doubling_wait(streak, config.code_backoff_initial, config.code_backoff_max)
 
 
 def _os_reason(exc: BaseException) -> str:

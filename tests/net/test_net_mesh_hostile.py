@@ -31,6 +31,7 @@ from hanabi_p2p.net.errors import (
     WrongCodeGuessError,
 )
 from hanabi_p2p.net.frames import Entry
+from hanabi_p2p.net.gate import SourceCodeGuard
 from hanabi_p2p.net.handshake import Handshake
 from hanabi_p2p.net.link import LinkTiming, open_link
 from hanabi_p2p.net.mesh import (
@@ -38,7 +39,6 @@ from hanabi_p2p.net.mesh import (
     MAX_PENDING_PER_SOURCE,
     Mesh,
     MeshConfig,
-    code_backoff_delay,
 )
 from hanabi_p2p.net.mesh_events import LinkFailed, MeshEvent, PeerDown, PeerUp, Received
 
@@ -183,11 +183,17 @@ async def attempt(
     return None
 
 
-def test_code_backoff_doubles_up_to_its_cap() -> None:
+def test_a_source_waits_twice_as_long_after_each_wrong_code_up_to_the_cap() -> None:
     conf = MeshConfig(code_backoff_initial=1.0, code_backoff_max=64.0)
-    delays = [code_backoff_delay(n, conf) for n in range(1, 10)]
-    assert delays == [1, 2, 4, 8, 16, 32, 64, 64, 64]
-    assert code_backoff_delay(10**6, conf) == 64
+    guard = SourceCodeGuard(conf.code_backoff_initial, conf.code_backoff_max, max_sources=4)
+    waits = []
+    for n in range(9):
+        guard.wrong_code("10.0.0.9", now=float(n))
+        waits.append(guard.wait_left("10.0.0.9", now=float(n)))
+    assert waits == [1, 2, 4, 8, 16, 32, 64, 64, 64]
+    assert guard.wait_left("10.0.0.8", now=8.0) == 0  # another source does not wait
+    guard.right_code("10.0.0.9")
+    assert guard.wait_left("10.0.0.9", now=8.0) == 0
 
 
 @pytest.mark.socket
