@@ -253,11 +253,12 @@ LATE_BAD_TOUCH_WEIGHT = 0
 # reads as no card to play, now, after the clued cards are played, nor once its receiver rules
 # out the faces it sees every copy of (one face left, or all playable). Measured (paired, same
 # decks, tuning seeds 0..1999, 2000 games, over LATE_TOUCH_CARDS): 3p +0.022 +- 0.007, 2p
-# +0.005 +- 0.004, 0 strikeouts; any clue (rank clues too): 3p +0.030 +- 0.009, 2p +0.004,
-# 4p -0.001 +- 0.005, 5p -0.011 +- 0.008. Weight 2: the same at 3p. All game long (before
-# LATE_TOUCH_CARDS, any clue, seeds 0..999): 3p weight 4 -0.004 +- 0.032 and 1 strikeout,
-# weight 0 -0.095 and 2 strikeouts (the misread cards later read as playable, by elimination);
-# up to 20 cards: +0.010 and 1 strikeout; up to 10: +0.031; up to 5: +0.011.
+# +0.005 +- 0.004, 0 strikeouts; 4p +0.006 +- 0.005, 5p -0.016 +- 0.007 (so not there); any
+# clue (rank clues too): 3p +0.030 +- 0.009, 2p +0.004, 4p -0.001 +- 0.005, 5p -0.011 +-
+# 0.008. Weight 2: the same at 3p. Alone (without LATE_BAD_TOUCH_WEIGHT, any clue, seeds
+# 0..999, 3p): all game long, weight 4 -0.004 +- 0.032 and 1 strikeout, weight 0 -0.095 and 2
+# strikeouts (the misread cards later read as playable, by elimination); up to 20 cards left:
+# +0.010 and 1 strikeout; up to 10: +0.031; up to 5: +0.011.
 TRASH_TOUCH_PLAYERS = 3
 TRASH_TOUCH_WEIGHT = 4
 # A fix (see _fix) also for a card misread by a bad touch (its true face ruled out) that its
