@@ -25,9 +25,14 @@ LOCK_WEIGHT = 4
 # gains a token and keeps the clue for later. One play that touches no new card (a clued
 # card re-clued until it reads as playable) falls short: measured over 2000 seeded games,
 # PLAY_WEIGHT -> this: 3p 23.32 -> 23.37, 2p 22.79 -> 22.79 (4p, 5p: +0.02, +0.05).
+# Tried: PLAY_WEIGHT alone with 8 cards or fewer in the deck (paired, tuning seeds 0..1999, 3p):
+# +0.006 +- 0.005; with 15 or fewer: -0.006 +- 0.009.
 MIN_CLUE_VALUE = PLAY_WEIGHT + GOOD_TOUCH_WEIGHT
 # With this many clue tokens or more, any clue that does some good (touches a card that
 # will be played) beats discarding a chop card that may be needed.
+# Tried: 3 instead with 15 cards or fewer in the deck (paired, 2000 games): 3p +0.028 +- 0.012
+# (seeds 0..1999) but -0.001 +- 0.011 (seeds 2000..3999), 2p +0.002, 4p -0.011, 5p -0.005;
+# 1 or 2: 3p +0.024 (seeds 0..1999); 7: -0.011.
 RICH_TOKENS = 5
 # With this many tokens or fewer, while some chop holds a card that must be saved, a clue
 # must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save.
