@@ -10,13 +10,18 @@ from hanabi_p2p.bots.hgroup_tuning import (
     BLUFF_NAMES_WEIGHT,
     EXPOSE_WEIGHT,
     FILL_IN_CARDS,
+    FIX_SEEN,
     GOOD_TOUCH_WEIGHT,
     GTA_ONES_ONLY,
     IDLE_WEIGHT,
+    LATE_BAD_TOUCH_WEIGHT,
+    LATE_TOUCH_CARDS,
     LOCK_WEIGHT,
     MIN_CLUE_VALUE,
     PLAY_WEIGHT,
     SAVE_WEIGHT,
+    TRASH_TOUCH_PLAYERS,
+    TRASH_TOUCH_WEIGHT,
 )
 from hanabi_p2p.bots.hgroup_turn import TurnBase
 from hanabi_p2p.bots.words import Say, Words
@@ -141,14 +146,23 @@ class ClueGiving(TurnBase):
         board = p.board
         clued, fi, inf, possible = p.clued, p.fi, p.inf, p.poss
         not_playable = ~board.playable
+        playable = board.playable
         for k in range(1, players):
             target = (p.seat + k) % players
             wrong = []  # (p._is_playable(p.public(c)) inlined: asked of every card a turn)
+            gone: int | None = None
             for c in self.rep.hands[target]:
                 if clued[c] and fi[c] >= 0 and 1 << fi[c] & not_playable:
                     m = inf[c] & possible[c] or possible[c]
                     if m and not m & not_playable:
                         wrong.append(c)
+                    elif FIX_SEEN and m & playable and not 1 << fi[c] & m:
+                        # misread (a bad touch, see TRASH_TOUCH_PLAYERS): ruling out the
+                        # faces it sees every copy of, its holder may read it as playable
+                        if gone is None:
+                            gone = self._seen_by_both(target)
+                        if p._is_playable(m & ~gone):
+                            wrong.append(c)
             if not wrong:
                 continue
             for clue in self._clues_to(target):
@@ -159,7 +173,8 @@ class ClueGiving(TurnBase):
                 fixed = True
                 for c in wrong:
                     after = meaning.get(c, p.public(c) & (possible[c] & ~mask))
-                    if p._is_playable(after):
+                    if p._is_playable(after) or (
+                            gone is not None and p._is_playable(after & ~gone)):
                         fixed = False
                 if fixed and not self._misleads(clue):
                     card = p.table.cards[p.fi[wrong[0]]]
@@ -190,6 +205,9 @@ class ClueGiving(TurnBase):
         not_eventual = ~eventual
         connectable = p._context().connectable
         trash = p.board.trash
+        # late in the game, a bad touch costs less (a misread one too: TRASH_TOUCH_WEIGHT)
+        bad_weight = (min(LATE_BAD_TOUCH_WEIGHT, TRASH_TOUCH_WEIGHT, BAD_TOUCH_WEIGHT)
+                      if self.rep.cards_left <= LATE_TOUCH_CARDS else BAD_TOUCH_WEIGHT)
         clued_faces = self.clued_faces
         saves: dict[int, int | None] = {}  # target -> its chop if worth saving
         hopeless = -BAD_TOUCH_WEIGHT * len(fi)
@@ -229,7 +247,7 @@ class ClueGiving(TurnBase):
                 seen_here |= bit
             plays += 2 * conn
             value = (plays * PLAY_WEIGHT + good * GOOD_TOUCH_WEIGHT
-                     + conn * BLUFF_NAMES_WEIGHT - bad * BAD_TOUCH_WEIGHT)
+                     + conn * BLUFF_NAMES_WEIGHT - bad * bad_weight)
             target = clue.target
             if plays and not self.busy(target):
                 value += IDLE_WEIGHT
@@ -299,22 +317,15 @@ class ClueGiving(TurnBase):
         mask = p._clue_mask(clue)
         possible = p.poss
         hand = self.rep.hands[clue.target]
-        miss = ~mask
-        for c in hand:
-            poss = possible[c]
-            if (poss & mask if c in touched else poss & miss) != poss:
-                break
-        else:
-            return None  # a repeat: tells nobody anything
-        # Cheap early exit, same verdict as below: good touch would rule out the true face
-        # of a newly touched useless card (unless every face it may be is useless).
-        excluded = p.board.trash | self.known
+        if self._repeats(clue, touched, mask):
+            return None  # tells nobody anything
+        late = self.rep.cards_left <= LATE_TOUCH_CARDS
+        # a trash card good touch will read as a card to keep (-1: none)
+        misread = self._misread_card(clue, touched, mask, late)
+        if misread is None:
+            return None
         clued = p.clued
         fi = p.fi
-        for c in touched:
-            if (not clued[c] and fi[c] >= 0 and 1 << fi[c] & excluded
-                    and possible[c] & mask & ~excluded):
-                return None
         meaning, pending = p._read_clue(clue, touched)
         self.reads[id(clue)] = (meaning, pending)
         moved = p._trash_chop_move(clue, touched, meaning) if pending is None else ()
@@ -322,6 +333,7 @@ class ClueGiving(TurnBase):
             return self._rate_chop_move(clue, meaning, moved)
         chop = p.chop(clue.target)
         plays = bad = good = save = 0
+        bad_weight = LATE_BAD_TOUCH_WEIGHT if late else BAD_TOUCH_WEIGHT
         bluffed = False
         if pending is not None:
             meaning = dict(meaning)  # (the reading as read is kept in self.reads)
@@ -364,6 +376,8 @@ class ClueGiving(TurnBase):
         ones = p.table.rank_mask[1]
         for c, m in meaning.items():
             f = fi[c]
+            if c == misread:
+                continue  # (read as a card to keep: see below)
             if f < 0 or not m >> f & 1:
                 return None  # the receiver would rule out its true face
             poss = possible[c]
@@ -384,7 +398,11 @@ class ClueGiving(TurnBase):
             if c == chop and self._worth_saving(c):
                 save += 1
         value = (plays * PLAY_WEIGHT + save * SAVE_WEIGHT + good * GOOD_TOUCH_WEIGHT
-                 - bad * BAD_TOUCH_WEIGHT)
+                 - bad * bad_weight)
+        cost = self._misread_cost(clue, misread, meaning, plays)
+        if cost is None:
+            return None
+        value -= cost
         if plays and not self.busy(clue.target):
             value += IDLE_WEIGHT  # it would have discarded otherwise
         if chop in touched and not plays:
@@ -396,6 +414,70 @@ class ClueGiving(TurnBase):
             if new_chop is None:
                 value -= LOCK_WEIGHT  # every card clued: it must discard a clued one
         return value, plays
+
+    def _repeats(self, clue: Clue, touched: frozenset[int], mask: int) -> bool:
+        """Does ``clue`` tell its receiver nothing its clues have not already told?"""
+        possible = self.p.poss
+        miss = ~mask
+        for c in self.rep.hands[clue.target]:
+            poss = possible[c]
+            if (poss & mask if c in touched else poss & miss) != poss:
+                return False
+        return True
+
+    def _misread_card(self, clue: Clue, touched: frozenset[int], mask: int, late: bool
+                      ) -> int | None:
+        """The newly touched card whose true face good touch would rule out (a useless card
+        that may be a useful one), -1 if none, or None if the clue is refused for it: a
+        cheap early exit of ``_rate``, with the same verdict as its reading would give. One
+        such card is allowed late in a colour play clue, off its focus (TRASH_TOUCH_PLAYERS)."""
+        p = self.p
+        excluded = p.board.trash | self.known
+        clued, fi, possible = p.clued, p.fi, p.poss
+        misread = -1
+        for c in touched:
+            if (not clued[c] and fi[c] >= 0 and 1 << fi[c] & excluded
+                    and possible[c] & mask & ~excluded):
+                if (misread >= 0 or not late or clue.colour is None
+                        or p.config.players > TRASH_TOUCH_PLAYERS
+                        or c == self._focus_of(clue, touched)):
+                    return None
+                misread = c
+        return misread
+
+    def _focus_of(self, clue: Clue, touched: frozenset[int]) -> int:
+        """The card ``clue`` is about (as ``_read_clue`` finds it), or -1."""
+        p = self.p
+        chop = p.chop(clue.target)
+        if chop is not None and chop in touched:
+            return chop
+        for c in self.rep.hands[clue.target]:
+            if c in touched and not p.clued[c]:
+                return c
+        return -1
+
+    def _misread_cost(self, clue: Clue, misread: int, meaning: dict[int, int], plays: int
+                      ) -> int | None:
+        """What touching ``misread`` (-1: no card) costs a clue read as ``meaning`` that
+        gets ``plays`` cards played, or None if that card refuses it: a bad touch good touch
+        misreads is only for a play (a save that must bad-touch: _bad_touch_save), and the
+        card must never read as one to play."""
+        if misread < 0:
+            return 0
+        if not plays or self._may_read_playable(clue.target, meaning[misread]):
+            return None
+        return TRASH_TOUCH_WEIGHT
+
+    def _may_read_playable(self, target: int, m: int) -> bool:
+        """Could a card of ``target``'s that a bad touch leaves read as ``m`` (its true face
+        ruled out) read as a card to play: now, once the clued cards before it are played (a
+        delayed play), or soon to ``target`` alone, once it rules out the faces whose every
+        copy it sees (one face left, or faces all playable now)?"""
+        p = self.p
+        if p._is_playable(m) or m & ~self.eventual == 0:
+            return True
+        left = m & ~self._seen_by_both(target)
+        return left & (left - 1) == 0 or p._is_playable(left)
 
     def _play_clue_words(self, clue: Clue, plays: int) -> Words:
         """A play clue in H-group's terms: a finesse, a prompt or a self-finesse by name,

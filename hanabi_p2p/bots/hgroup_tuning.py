@@ -25,9 +25,14 @@ LOCK_WEIGHT = 4
 # gains a token and keeps the clue for later. One play that touches no new card (a clued
 # card re-clued until it reads as playable) falls short: measured over 2000 seeded games,
 # PLAY_WEIGHT -> this: 3p 23.32 -> 23.37, 2p 22.79 -> 22.79 (4p, 5p: +0.02, +0.05).
+# Tried: PLAY_WEIGHT alone with 8 cards or fewer in the deck (paired, tuning seeds 0..1999, 3p):
+# +0.006 +- 0.005; with 15 or fewer: -0.006 +- 0.009.
 MIN_CLUE_VALUE = PLAY_WEIGHT + GOOD_TOUCH_WEIGHT
 # With this many clue tokens or more, any clue that does some good (touches a card that
 # will be played) beats discarding a chop card that may be needed.
+# Tried: 3 instead with 15 cards or fewer in the deck (paired, 2000 games): 3p +0.028 +- 0.012
+# (seeds 0..1999) but -0.001 +- 0.011 (seeds 2000..3999), 2p +0.002, 4p -0.011, 5p -0.005;
+# 1 or 2: 3p +0.024 (seeds 0..1999); 7: -0.011.
 RICH_TOKENS = 5
 # With this many tokens or fewer, while some chop holds a card that must be saved, a clue
 # must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save.
@@ -233,3 +238,37 @@ BAD_TOUCH_SAVE_PLAYERS = 5
 SHARED_CACHE_SIZE = 64
 # How many choose_action() replicas to keep (one per seat and game being played).
 CACHE_SIZE = 32
+# With this many cards or fewer left in the deck, a clue's bad touch (a card that will never be
+# played: a copy of a card clued elsewhere or in the same clue, or a card known to be trash)
+# costs LATE_BAD_TOUCH_WEIGHT instead of BAD_TOUCH_WEIGHT: so late, a clue that gets cards
+# played (often one colour clue for several cards at once) is worth more than the hand space
+# the extra card takes, and the turns left are too few to clue the cards one by one. Measured
+# (paired, same decks, tuning seeds 0..1999, 2000 games) against none: 2p +0.042 +- 0.010,
+# 3p +0.090 +- 0.014, 4p +0.020 +- 0.013, 5p +0.022 +- 0.017, 0 strikeouts. Other limits
+# (seeds 0..999, weight 0), 3p: 10 cards +0.056, 14 +0.078, 17 +0.094 (seeds 1000..1999:
+# +0.082), 20 +0.090, 25 +0.015 (1 strikeout), 30 +0.053; 4p: 10 +0.012, 17 +0.013, 20
+# +0.023; 5p: 10 +0.039, 14 +0.029, 20 +0.037; 2p: 10 +0.038, 17 +0.040, 20 +0.043. Weight 2
+# (3p, 17 cards): +0.055, 6: +0.028. A lower BAD_TOUCH_WEIGHT all game long did not pay
+# (3p, seeds 0..999: 8 +0.001, 4 -0.011; and 16 -0.086).
+LATE_TOUCH_CARDS = 15
+LATE_BAD_TOUCH_WEIGHT = 0
+# Then too (LATE_TOUCH_CARDS), at tables of this many players or fewer, a colour play clue may
+# touch one trash card of its colour, off its focus, at a cost of TRASH_TOUCH_WEIGHT: good
+# touch makes its receiver read that card as a later card of the colour, to keep. Only if it
+# reads as no card to play, now, after the clued cards are played, nor once its receiver rules
+# out the faces it sees every copy of (one face left, or all playable). Measured (paired, same
+# decks, tuning seeds 0..1999, 2000 games, over LATE_TOUCH_CARDS): 3p +0.022 +- 0.007, 2p
+# +0.005 +- 0.004, 0 strikeouts; 4p +0.006 +- 0.005, 5p -0.016 +- 0.007 (so not there); any
+# clue (rank clues too): 3p +0.030 +- 0.009, 2p +0.004, 4p -0.001 +- 0.005, 5p -0.011 +-
+# 0.008. Weight 2: the same at 3p. Alone (without LATE_BAD_TOUCH_WEIGHT, any clue, seeds
+# 0..999, 3p): all game long, weight 4 -0.004 +- 0.032 and 1 strikeout, weight 0 -0.095 and 2
+# strikeouts (the misread cards later read as playable, by elimination); up to 20 cards left:
+# +0.010 and 1 strikeout; up to 10: +0.031; up to 5: +0.011.
+TRASH_TOUCH_PLAYERS = 3
+TRASH_TOUCH_WEIGHT = 4
+# A fix (see _fix) also for a card misread by a bad touch (its true face ruled out) that its
+# holder alone may read as playable, once it rules out the faces it sees every copy of (public
+# knowledge does not say so: the other players would not fix it before). Measured (paired,
+# same decks, tuning seeds 0..1999, 2000 games, over the two above): 3p +0.010 +- 0.004, 2p
+# +0.001 +- 0.001, 4p -0.001 +- 0.003, 5p +0.003 +- 0.002.
+FIX_SEEN = True

@@ -218,6 +218,22 @@ def test_fix_a_clue_that_reads_as_a_play_and_is_not() -> None:
     assert s.advice(CATHY).action != Play(CATHY, s.slot(CATHY, 1))
 
 
+def test_fix_a_card_that_only_its_holder_would_read_as_playable() -> None:
+    s = Scenario.position(3, ["R2 G2 B2 R4 W1", "R4 G4 R1 B3 Y3", "Y4 B4 Y2 W5 B1"],
+                          stacks="R3 G5 W3", discarded="Y4 B4", tokens=5, start=CATHY)
+    s.clue(CATHY, BOB, "4")  # a person's clue: it touches Bob's G4 too (green is complete)
+    # Everyone reads the G4 as a 4 still needed: R4, Y4, B4 or W4. But Bob sees both Y4 and
+    # both B4, so to him alone it is R4 or W4, both playable.
+    assert s.known(BOB, 2) == {"R4", "Y4", "B4", "W4"}
+    advice = s.advice(ALICE)
+    assert advice.reason is Reason.FIX
+    assert advice.text == "clue Bob green: their slot 2 reads as playable but it is G4 — a fix"
+    s.take(advice.action)
+    assert s.known(BOB, 2) == {"G4"}
+    play = s.advice(BOB).action
+    assert isinstance(play, Play) and play.card == s.slot(BOB, 1)  # the R4
+
+
 def test_scream_discard_instead_of_a_play_keeps_the_next_chop() -> None:
     s = Scenario(2, ["R1 Y3 G4 B4 W4", "G3 B3 Y4 R4 B5"])
     for to_bob, to_alice in (("3", "1"), ("4", "red"), ("3", "1"), ("4", "red")):

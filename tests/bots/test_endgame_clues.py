@@ -62,7 +62,8 @@ def test_near_the_deck_end_a_stall_clue_leaves_a_clued_5_known_exactly(
     assert len(_faces(player, y5)) > 1  # Bob's Y5 is clued, not known exactly
     # Nothing to play, no clue that gets a card played: a stall. Of the stall clues to
     # Bob, the 5 leaves his Y5 known exactly (he can play it once Y4 is down without
-    # another clue); the yellow clue the conventions list first tells him nothing of it.
+    # another clue); the one the conventions list first tells him nothing of it (red, on
+    # his R2: this late, a clue on a useless card costs nothing, LATE_TOUCH_CARDS).
     advice = HGroupPlayer(state.config, 0).advise(state)
     clue = advice.action
     assert advice.reason is Reason.STALL
@@ -71,7 +72,8 @@ def test_near_the_deck_end_a_stall_clue_leaves_a_clued_5_known_exactly(
     without = HGroupPlayer(state.config, 0).advise(state)
     other = without.action
     assert without.reason is Reason.STALL
-    assert isinstance(other, Clue) and (other.target, other.colour) == (1, Suit.YELLOW)
+    assert isinstance(other, Clue) and (other.target, other.colour) == (1, Suit.RED)
+    assert fill_in(player, other) == 0
     touched = frozenset({y5})
     assert fill_in(player, Clue(0, 1, None, 5, touched)) > 0
     assert fill_in(player, Clue(0, 1, Suit.YELLOW, None, touched)) == 0

@@ -5,13 +5,15 @@ Seats: Alice 0, Bob 1. Hands are written slot 1 (newest) first.
 
 from __future__ import annotations
 
+import pytest
 from scenario import Scenario, card
 
+from hanabi_p2p.bots import hgroup_giving
 from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason, _Decision
 from hanabi_p2p.bots.words import Say
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 
-ALICE, BOB = 0, 1
+ALICE, BOB, CATHY = 0, 1, 2
 
 
 def test_after_a_save_on_the_chop_a_useful_clue_beats_a_discard() -> None:
@@ -250,3 +252,46 @@ def test_with_turns_to_spare_the_chop_goes() -> None:
     s = _pace_position(15)  # one card more in the deck: a pace of 2
     advice = s.advice(ALICE)
     assert isinstance(advice.action, Discard) and advice.reason is Reason.DISCARD_CHOP
+
+
+def _late_position(bob: str, cathy: str) -> Scenario:
+    """Three players, 15 cards left in the deck (LATE_TOUCH_CARDS), 4 tokens, Alice to move:
+    red, green and blue complete, yellow at 2, white at 1."""
+    s = Scenario.position(3, ["B1 R1 G1 W1 R2", bob, cathy], stacks="R5 G5 B5 Y2 W1",
+                          discarded="W1 Y4", tokens=4)
+    assert s.state.cards_left == 15
+    return s
+
+
+def test_late_a_play_clue_may_touch_a_copy_of_another_card_it_touches(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _late_position("W2 W3 W3 R4 B3", "B2 G2 B4 G4 R3")
+    advice = s.advice(ALICE)
+    # white gets the W2 played and shows Bob both W3s, one of which will never be played
+    assert isinstance(advice.action, Clue) and advice.action.colour is not None
+    assert advice.action.touched == frozenset(s.slot(BOB, k) for k in (1, 2, 3))
+    assert advice.reason is Reason.PLAY_CLUE
+    monkeypatch.setattr(hgroup_giving, "LATE_TOUCH_CARDS", s.state.cards_left - 1)
+    earlier = s.advice(ALICE)  # earlier in the game: "2", on the W2 alone
+    assert isinstance(earlier.action, Clue) and earlier.action.rank == 2
+    assert earlier.action.touched == frozenset({s.slot(BOB, 1)})
+
+
+def test_late_a_colour_play_clue_may_touch_a_trash_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _late_position("Y3 Y1 G3 R4 B3", "B2 G2 B4 W4 R3")
+    # Every clue that gets Bob's Y3 played touches a trash card: "3" his G3 and B3 too,
+    # which would read as the next 3s (a misplay), yellow his Y1, which reads as a later
+    # yellow card, to keep.
+    advice = s.advice(ALICE)
+    assert isinstance(advice.action, Clue) and s.seat_of(advice.action.target) == BOB
+    assert advice.action.touched == frozenset({s.slot(BOB, 1), s.slot(BOB, 2)})
+    assert advice.reason is Reason.PLAY_CLUE
+    s.take(advice.action)
+    assert s.known(BOB, 1) == {"Y3"}
+    assert s.known(BOB, 2) == {"Y3", "Y4", "Y5"}
+    play = s.advice(BOB).action
+    assert isinstance(play, Play) and play.card == s.slot(BOB, 1)
+    monkeypatch.setattr(hgroup_giving, "LATE_TOUCH_CARDS", s.state.cards_left - 1)
+    earlier = _late_position("Y3 Y1 G3 R4 B3", "B2 G2 B4 W4 R3").advice(ALICE)
+    assert isinstance(earlier.action, Discard)  # earlier in the game: no bad touch
