@@ -79,6 +79,17 @@ agreed on, and it delays every spectator) took the host's CPU per turn down only
 pinned runs, and at this load the default mode's ratios moved by less than they differ
 between two pairs of runs.
 
+Where a spectator's own CPU went (--profile-spectators, and its rusage from its first turn to
+the game's end): about a third its core (signatures, the rules, the deck's key checks), the
+rest its shell (links, the event loop, the game file, its printout), and 15 % an fsync 20 ms
+after every entry it received, which nothing of its own ever covered (it never signs), with
+6 of its 8 wake-ups a turn. Made a second apart (node.SPECTATOR_GROUP_COMMIT_DELAY_S), with
+a turn's headless lines written at once: bench/against.py against f462749, 3 runs a side,
+load 6 from other work: all spectators' CPU per turn 28.3 -> 24.6 ms (0.87; 0.86 in a pair
+of 2 runs a side), 8 -> 3 wake-ups a turn each (1-table runs, 2 pairs: 28.2-31.5 -> 22.5-24.2
+ms); watched / unwatched p50 1.06 -> 0.97 (1.18 -> 0.97 in the other pair), while p95 and
+p99 moved by less than they differ between the two pairs at that load.
+
 Usage: sudo nice .venv/bin/python bench/meetup.py [--tables N] [--spectators N] [--rounds N]
                                                   [--players N] [--think S] [--pin]
                                                   [--profile-host DIR]
