@@ -40,7 +40,8 @@ the game was played (from its first action made to its last applied), per turn: 
 (seat 0), a seat's on average, all spectators' together, watched and unwatched, and the
 cores the seats and the spectators kept busy. ``--profile-host DIR`` also runs the host
 under cProfile (its event loop's CPU time), one file per game, to compare watched and
-unwatched games function by function.
+unwatched games function by function; ``--profile-spectators DIR`` does the same for every
+spectator (one file per spectator per game), to see where a spectator's CPU goes.
 
 Niceness does not keep eight spectators off two cores (measured here: while the watched
 table played, the spectators used 4 ms of CPU each per turn, some 30 ms all together, twice
@@ -78,9 +79,21 @@ agreed on, and it delays every spectator) took the host's CPU per turn down only
 pinned runs, and at this load the default mode's ratios moved by less than they differ
 between two pairs of runs.
 
+Where a spectator's own CPU went (--profile-spectators, and its rusage from its first turn to
+the game's end): about a third its core (signatures, the rules, the deck's key checks), the
+rest its shell (links, the event loop, the game file, its printout), and 15 % an fsync 20 ms
+after every entry it received, which nothing of its own ever covered (it never signs), with
+6 of its 8 wake-ups a turn. Made a second apart (node.SPECTATOR_GROUP_COMMIT_DELAY_S), with
+a turn's headless lines written at once: bench/against.py against f462749, 3 runs a side,
+load 6 from other work: all spectators' CPU per turn 28.3 -> 24.6 ms (0.87; 0.86 in a pair
+of 2 runs a side), 8 -> 3 wake-ups a turn each (1-table runs, 2 pairs: 28.2-31.5 -> 22.5-24.2
+ms); watched / unwatched p50 1.06 -> 0.97 (1.18 -> 0.97 in the other pair), while p95 and
+p99 moved by less than they differ between the two pairs at that load.
+
 Usage: sudo nice .venv/bin/python bench/meetup.py [--tables N] [--spectators N] [--rounds N]
                                                   [--players N] [--think S] [--pin]
-                                                  [--profile-host DIR] [--prefix P]
+                                                  [--profile-host DIR]
+                                                  [--profile-spectators DIR] [--prefix P]
        (``--seat`` and the options after it are the watched table's seat processes)
 Prints a table, then (last line) one JSON object with the figures.
 """
@@ -201,6 +214,22 @@ def seat_process(args: argparse.Namespace) -> None:
     }))
 
 
+# A spectator under cProfile (--profile-spectators): its event loop's thread in CPU time,
+# the statistics written to argv[1] when the program returns (cli.main leaves by the
+# interpreter's ordinary exit under a profiler).
+PROFILED_SPECTATOR = """
+import cProfile, sys, time
+from hanabi_p2p.cli import main
+out = sys.argv[1]
+sys.argv = ["hanabi-p2p", *sys.argv[2:]]
+with cProfile.Profile(time.thread_time) as profiler:
+    try:
+        main()
+    except SystemExit:
+        pass
+profiler.dump_stats(out)
+"""
+
 WATCHED_PORT = 47000
 # How often each seat's and spectator's CPU time is sampled (bench/cpusample.py).
 CPU_SAMPLE_S = 0.05
@@ -254,7 +283,8 @@ def sampled(out: Path, command: Sequence[str]) -> list[str]:
 
 
 def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: float,
-                 watchers: int, placement: Placement, profile: Path | None) -> GameFigures:
+                 watchers: int, placement: Placement, profile: Path | None,
+                 profile_spectators: Path | None = None) -> GameFigures:
     """One game of the watched table, with `watchers` of the spectators' hosts watching
     (placed as `placement` says): each turn's latency in ms, and the CPU used."""
     root.mkdir(parents=True)
@@ -274,13 +304,21 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
             "--think", str(think), "--root", str(root), "--out", str(outs[seat]),
             *profiled])
 
+    def spectator_program(i: int) -> list[str]:
+        if profile_spectators is None:
+            return program()
+        profile_spectators.mkdir(parents=True, exist_ok=True)
+        return [sys.executable, "-c", PROFILED_SPECTATOR,
+                str(profile_spectators / f"{root.name}.fan{i}.prof")]
+
     start = time.monotonic()
     mdns_before, _ = mdns_sent(seats[0])
     host = seats[0].popen(*seat_args(0), env=env)
     _wait_listening(seats[1], seats[0].address, WATCHED_PORT)
     watching = [start_in(spectators[i], f"spectator{i}",
                          sampled(fan_cpu[i], [
-                             *placement.spectator_prefix(), *program(), "watch", WATCHED,
+                             *placement.spectator_prefix(), *spectator_program(i),
+                             "watch", WATCHED,
                              "--headless", "--name", f"fan{i}",
                              "--interface", spectators[i].address,
                              "--data-dir", str(root / f"fan{i}")]))
@@ -427,7 +465,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 watchers = args.spectators if kind == "watched" else 0
                 played[kind].append(watched_game(seats, spectators, root / f"{kind}{game}",
                                                  args.think, watchers, placement,
-                                                 args.profile_host))
+                                                 args.profile_host,
+                                                 args.profile_spectators))
         if args.turns_out:
             args.turns_out.write_text(json.dumps({kind: [game.latencies_ms for game in games]
                                                   for kind, games in played.items()}))
@@ -585,6 +624,10 @@ def main() -> None:
     parser.add_argument("--profile-host", type=Path, metavar="DIR",
                         help="the watched table's host runs under cProfile: one .prof file "
                              "per game in DIR (watched0.prof, unwatched0.prof, ...)")
+    parser.add_argument("--profile-spectators", type=Path, metavar="DIR",
+                        help="every spectator runs under cProfile (its event loop's CPU "
+                             "time): one .prof file per spectator per game in DIR "
+                             "(watched0.fan0.prof, ...)")
     parser.add_argument("--turns-out", type=Path, metavar="FILE",
                         help="write every turn's latency there (JSON: kind -> games -> ms, "
                              "in turn order), to see which turns are slow")

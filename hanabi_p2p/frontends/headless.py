@@ -70,28 +70,52 @@ class Headless(Frontend):
         self._watchers: dict[bytes, Watcher] = {}  # the spectators we last printed
         self._hands_seen = ""  # a spectator's last "hands seen" line
         self._audited = False  # its game's audit was shown
+        # lines are flushed once per batch of events (`show`), not one by one
+        self._showing = False
 
     def _print(self, text: str) -> None:
         if self.out is None:
             return
         try:
-            print(f"{self.prefix}{text}", file=self.out, flush=True)
+            print(f"{self.prefix}{text}", file=self.out, flush=not self._showing)
         except (BrokenPipeError, ValueError):
-            # nobody reads us any more (`... | head`): the game goes on without its printout;
-            # point the stream at /dev/null so the interpreter's last flush stays quiet
-            if self.out is sys.stdout:
-                sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
-            self.out = None
+            self._reader_gone()
+
+    def _flush(self) -> None:
+        if self.out is None:
+            return
+        try:
+            self.out.flush()
+        except (BrokenPipeError, ValueError):
+            self._reader_gone()
+
+    def _reader_gone(self) -> None:
+        """Nobody reads us any more (`... | head`): the game goes on without its printout;
+        point the stream at /dev/null so the interpreter's last flush stays quiet."""
+        if self.out is sys.stdout:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (lives as long as the process)
+        self.out = None
 
     def status(self, text: str) -> None:
         self._print(text)
 
     def show(self, events: list[ev.Event]) -> None:
+        if self.peer is None or self.out is None:
+            return  # (a silent computer player: nobody reads its lines, none are made)
+        # the lines of one batch go out in one write: a turn's line and a spectator's
+        # `hands seen:` line are one wake-up, not two, for whoever reads them (a pipe)
+        self._showing = True
+        try:
+            self._show(events)
+        finally:
+            self._showing = False
+            self._flush()
+
+    def _show(self, events: list[ev.Event]) -> None:
         from hanabi_p2p.peer.effects import WatchersChanged
         from hanabi_p2p.session import events as ev
 
-        if self.peer is None or self.out is None:
-            return  # (a silent computer player: nobody reads its lines, none are made)
+        assert self.peer is not None
         for event in events:
             if isinstance(event, WatchersChanged):
                 self._watchers_changed()

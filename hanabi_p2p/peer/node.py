@@ -57,6 +57,13 @@ from hanabi_p2p.session.table import Phase, TableSession
 # Received entries are made durable at most this long after they are written (plus the
 # fsync itself), usually sooner: with the next entry of ours.
 GROUP_COMMIT_DELAY_S = 0.02
+# A spectator's, at most this long after (and as soon as it stops): it never signs, so no
+# entry of its own ever covers them, and each fsync after a short wait was a timer, a trip
+# to the sync thread and back and a disk flush per entry it received, some 3 a turn (15 %
+# of a spectator's CPU at a meet-up, bench/meetup.py, and 6 of its 8 wake-ups a turn).
+# Its copy is for itself alone: nobody fetches it, and a crash loses at most the last second
+# of a game the players still hold.
+SPECTATOR_GROUP_COMMIT_DELAY_S = 1.0
 # Our own entry's fsync runs on the event loop, not on the sync thread, when this node is the
 # only one on its loop and our last fsync took at most this long. Handing an fsync to the
 # thread and getting the loop back costs about 1 ms (a thread wake-up and the GIL twice) while
@@ -108,6 +115,10 @@ class Node:
         self._checkers: ThreadPoolExecutor | None = None  # made when the deck first needs it
         self._syncer: ThreadPoolExecutor | None = None  # group commit of received entries
         self._sync_running = False
+        self._commit_delay = (SPECTATOR_GROUP_COMMIT_DELAY_S if isinstance(core, WatcherCore)
+                              else GROUP_COMMIT_DELAY_S)
+        # the wait of a group commit, which the node's end cuts short (`_commit_now`)
+        self._commit_wait: asyncio.Future[None] | None = None
         # records written to the game file, and how many of them an fsync started after
         self._written = 0
         self._covered = 0
@@ -180,6 +191,7 @@ class Node:
                 await self._done.wait()
                 events.cancel()
                 ticker.cancel()
+                self._commit_now()
         except* StorageFailed as failed:
             self.failure = str(failed.exceptions[0])
         finally:
@@ -379,13 +391,33 @@ class Node:
         every entry we receive is answered by one of ours (an ack, a deck step), whose own
         fsync covers it: the wait keeps a second fsync off the path of that answer."""
         try:
-            await asyncio.sleep(GROUP_COMMIT_DELAY_S)
+            await self._commit_pause()
             while self._covered < self._written:
                 target = self._written
                 await self._fsync()
                 self._covered = max(self._covered, target)
         finally:
             self._sync_running = False
+
+    async def _commit_pause(self) -> None:
+        """The group commit's wait (as `asyncio.sleep`, which is a future and a timer too),
+        ended early by `_commit_now` (at once if the node is done already)."""
+        if self._done.is_set():
+            return
+        loop = asyncio.get_running_loop()
+        self._commit_wait = wait = loop.create_future()
+        timer = loop.call_later(self._commit_delay, _resolve, wait)
+        try:
+            await wait
+        finally:
+            timer.cancel()
+            self._commit_wait = None
+
+    def _commit_now(self) -> None:
+        """The node is done: a group commit still waiting makes its entries durable now, so
+        that the peer ends without waiting out the delay (a spectator's is a second)."""
+        if self._commit_wait is not None:
+            _resolve(self._commit_wait)
 
     def _append(self, effect: fx.StoreEntry) -> None:
         entry = effect.entry
@@ -468,6 +500,11 @@ MAX_NICENESS = 19
 
 async def _raise(error: Exception) -> None:
     raise error
+
+
+def _resolve(wait: asyncio.Future[None]) -> None:
+    if not wait.done():
+        wait.set_result(None)
 
 
 def _yield_to_the_loop() -> None:

@@ -464,3 +464,37 @@ def test_a_spectators_recorded_verdict_is_what_a_full_check_of_its_copy_says(
     (listed,) = json.loads(capsys.readouterr().out)["games"]
     assert listed["verdict"] == "valid"  # (checked in full: no verdict was left beside it)
     assert json.loads(verdict_path(path).read_text())["row"] == recorded
+
+
+class _Pipe(io.RawIOBase):
+    """A stream's far end that keeps each write it is given (a pipe to a reader)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        self.writes.append(bytes(data))
+        return len(data)
+
+
+def test_watch_headless_writes_a_turns_lines_at_once_and_a_status_line_at_once() -> None:
+    """`watch --headless` prints a turn's line and its `hands seen:` line together, one write
+    for the reader to wake up to rather than one per line; a line about the peer itself
+    goes out as it is printed."""
+    net = SimNet(GameConfig(players=3), seed=12)
+    watcher = _start_late_watcher(net, frozenset(), after_turns=3)
+    turn = next(e for e in reversed(watcher.events) if isinstance(e, ev.TurnResolved))
+    pipe = _Pipe()
+    screen = Headless(out=io.TextIOWrapper(io.BufferedWriter(pipe), encoding="utf-8"))
+    screen.peer = cast(PeerHandle, SimpleNamespace(session=watcher.session, table_id=TABLE_ID))
+    screen.show([turn])
+    assert len(pipe.writes) == 1
+    lines = pipe.writes[0].decode().splitlines()
+    assert len(lines) == 2 and lines[1].startswith("hands seen: ")
+    assert lines[0].startswith(f"turn {turn.turn + 1}: ")
+    screen.status("watching 'test table'")
+    assert pipe.writes[1:] == [b"watching 'test table'\n"]
