@@ -14,6 +14,13 @@ PLAY_WEIGHT = 10
 SAVE_WEIGHT = 3
 GOOD_TOUCH_WEIGHT = 1
 # A play clue to a player with nothing safe to do saves a discard too.
+# Tried near the deck's end (paired, tuning seeds 0..999, 1000 games, 3p unless said), to
+# spread the plays left across players: within 15 cards, 3 less per card the receiver already
+# knows to play: 3p -0.027 +- 0.013, 4p -0.028 +- 0.013 (within 10, from its second card:
+# +0.000 +- 0.001); within 15, this bonus also when the receiver knows only trash to discard:
+# +0.000 +- 0.006. Within 20, 1 or 3 more per rank its suit still needs: -0.013 +- 0.022,
+# +0.003 +- 0.027; 3 more per clued card waiting behind it: -0.016 +- 0.019 (4p -0.027 +-
+# 0.023), the same all game -0.096 +- 0.029.
 IDLE_WEIGHT = 5
 BAD_TOUCH_WEIGHT = 12
 # A clue that touches the chop makes the next card the chop: if that one must be saved
@@ -26,13 +33,17 @@ LOCK_WEIGHT = 4
 # card re-clued until it reads as playable) falls short: measured over 2000 seeded games,
 # PLAY_WEIGHT -> this: 3p 23.32 -> 23.37, 2p 22.79 -> 22.79 (4p, 5p: +0.02, +0.05).
 # Tried: PLAY_WEIGHT alone with 8 cards or fewer in the deck (paired, tuning seeds 0..1999, 3p):
-# +0.006 +- 0.005; with 15 or fewer: -0.006 +- 0.009.
+# +0.006 +- 0.005; with 15 or fewer: -0.006 +- 0.009. Again (paired, tuning seeds 0..999,
+# 3p): PLAY_WEIGHT only within 30 cards of the deck's end: -0.041 +- 0.022; PLAY_WEIGHT + 5
+# within 15 (more discards, faster draws): -0.049 +- 0.017; PLAY_WEIGHT + 3 all game: -0.087
+# +- 0.029.
 MIN_CLUE_VALUE = PLAY_WEIGHT + GOOD_TOUCH_WEIGHT
 # With this many clue tokens or more, any clue that does some good (touches a card that
 # will be played) beats discarding a chop card that may be needed.
 # Tried: 3 instead with 15 cards or fewer in the deck (paired, 2000 games): 3p +0.028 +- 0.012
 # (seeds 0..1999) but -0.001 +- 0.011 (seeds 2000..3999), 2p +0.002, 4p -0.011, 5p -0.005;
-# 1 or 2: 3p +0.024 (seeds 0..1999); 7: -0.011.
+# 1 or 2: 3p +0.024 (seeds 0..1999); 7: -0.011. (Paired, tuning seeds 0..999, 3p, all game:
+# 6 +0.011 +- 0.034, 4 -0.023 +- 0.035.)
 RICH_TOKENS = 5
 # With this many tokens or fewer, while some chop holds a card that must be saved, a clue
 # must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save.
@@ -43,7 +54,10 @@ LOW_TOKENS = 2
 # a token held back: an urgent save is given anyway (_urgent_save comes before play clues).
 LOW_TOKENS_2P = 1
 # With this many cards or fewer left in the deck, a player with nothing to play stalls with a
-# clue instead of discarding (a discard draws a card and brings the end closer).
+# clue instead of discarding (a discard draws a card and brings the end closer). Paired,
+# tuning seeds 0..999, 3p: 3 -0.014 +- 0.014, 6 -0.036 +- 0.019, 8 -0.069 +- 0.024. Not in
+# the final round (a discard there brings a token for the players still to act): 3p -0.002
+# +- 0.001, 4p -0.001 +- 0.001 (the end-game plan decides alike in all but 1-2 games).
 ENDGAME_STALL_CARDS = 4
 # ... if it has more tokens than this (measured: keeping 1 back costs 0.1-0.2 points at 3-5p).
 ENDGAME_KEEP_TOKENS = 0
@@ -66,7 +80,10 @@ FILL_IN_EXACT = 2
 # no more cards than there are players plus this (and in the final round); -1: no plan.
 # Measured over 2000 seeded games, no plan -> 0: 2p 22.79 -> 22.86, 3p 23.37 -> 23.45,
 # 4p 23.08 -> 23.16, 5p 21.79 -> 21.83, multicolour 2p 26.72 -> 26.78; 1 and 3 did no better
-# (3p 23.44, 23.43) and cost more.
+# (3p 23.44, 23.43) and cost more. Again, paired, 1000 games (tuning seeds 0.., 5000..,
+# 10000..): 3p 1: +0.005 +- 0.007; 2: +0.011 +- 0.010, +0.001 +- 0.009, +0.002 +- 0.009,
+# 4p -0.005 +- 0.010, 5p -0.037 +- 0.020; 4: +0.020 +- 0.012, -0.003 +- 0.011, 4p -0.013 +-
+# 0.014; 8: +0.034 +- 0.018, -0.025 +- 0.018; 12: +0.039 +- 0.024 (seeds 0.. only).
 PLAN_EXTRA_CARDS = 0
 # At tables of this many players or fewer the plan also weighs one clue that gets nothing
 # played (a stall): it keeps the deck's last card for a player who has more to play.
@@ -74,11 +91,13 @@ PLAN_EXTRA_CARDS = 0
 # 0.006 (seeds 5000..); taking the first such clue rather than the best rated: +0.018,
 # +0.012, +0.020 (seeds 10000..), multicolour 2p +0.012. Earlier, at every table: 4p -0.01,
 # 5p -0.03. Later (paired, tuning seeds 0..1999, with bots/duplicates.py in): 3p +0.022 +-
-# 0.006, 4p +0.010 +- 0.006, so up to 4 players.
+# 0.006, 4p +0.010 +- 0.006, so up to 4 players. Again at 5p (paired, tuning seeds
+# 0..999): +0.001 +- 0.010.
 PLAN_STALL_PLAYERS = 4
 # A prompt or finesse asks at most this many players (the first ones after the giver) in
 # turn: the longer the wait, the longer the focus stays ambiguous and no other can start.
-# Measured over 200 seeded games: 1 -> 22.52 (4p), 21.04 (5p); 2 -> 22.35, 20.66.
+# Measured over 200 seeded games: 1 -> 22.52 (4p), 21.04 (5p); 2 -> 22.35, 20.66. Again,
+# paired, tuning seeds 0..999, 4p: 2 -0.383 +- 0.044.
 MAX_CHAIN = 1
 # Bluffs (from 3 players): the next player blind-plays a playable card that is not the one
 # the focus needs; the focus is then known to be one above its firework's next card.
@@ -117,7 +136,8 @@ TWIN_PLAYERS = 2
 # near the end the token a discard brings back is worth little, a card played is a point.
 # Measured (paired, same decks) against discarding: 2p +0.026 and +0.041 (two sets of 2000
 # games), 3p +0.028, 4p +0.000, 5p +0.021 (1000 games); 1 card: 2p +0.028; chance above 0.3
-# instead of 0.1: 2p +0.021, 0.5: +0.002; 3 cards: 3p +0.019; 4 cards: 4p -0.043.
+# instead of 0.1: 2p +0.021, 0.5: +0.002; 3 cards: 3p +0.019; 4 cards: 4p -0.043. Again,
+# 3 cards against 2 (paired, tuning seeds 0..999): 3p -0.010 +- 0.011.
 EARLY_GAMBLE_CARDS = 2
 EARLY_GAMBLE_P = 0.1
 # A locked hand gives up the clued card whose loss costs the fewest points (a 5 before a
@@ -190,7 +210,8 @@ TRADE_SAVE_PLAYERS = 2
 # (seeds 0..), +0.015 +- 0.007 (seeds 5000..), +0.017 +- 0.007 (seeds 10000..); pace 0:
 # +0.022, +0.017; pace 2: +0.023 +- 0.010; 1 token: +0.022; 3 tokens (pace 0): +0.014.
 # Without a known play to wait for, the stall costs: pace 0 -0.040, pace 2 -0.150; keeping
-# the discard of known trash: +0.019 (pace 0). 3p (pace 1): -0.028, so not used there.
+# the discard of known trash: +0.019 (pace 0). 3p (pace 1): -0.028, so not used there;
+# again (paired, tuning seeds 0..999, 3p): pace 0 -0.004 +- 0.009, pace -1 -0.001 +- 0.005.
 PACE_STALL = 1
 PACE_STALL_TOKENS = 2
 PACE_STALL_PLAYERS = 2
