@@ -34,9 +34,9 @@ LOCK_WEIGHT = 4
 # PLAY_WEIGHT -> this: 3p 23.32 -> 23.37, 2p 22.79 -> 22.79 (4p, 5p: +0.02, +0.05).
 # Tried: PLAY_WEIGHT alone with 8 cards or fewer in the deck (paired, tuning seeds 0..1999, 3p):
 # +0.006 +- 0.005; with 15 or fewer: -0.006 +- 0.009. Again (paired, tuning seeds 0..999,
-# 3p): PLAY_WEIGHT only within 30 cards of the deck's end: -0.041 +- 0.022; PLAY_WEIGHT + 5
-# within 15 (more discards, faster draws): -0.049 +- 0.017; PLAY_WEIGHT + 3 all game: -0.087
-# +- 0.029.
+# 3p): PLAY_WEIGHT only within 15 cards of the deck's end: -0.021 +- 0.010, within 30: -0.041
+# +- 0.022; PLAY_WEIGHT + 5 within 15 (more discards, faster draws): -0.049 +- 0.017;
+# PLAY_WEIGHT + 3 all game: -0.087 +- 0.029.
 MIN_CLUE_VALUE = PLAY_WEIGHT + GOOD_TOUCH_WEIGHT
 # With this many clue tokens or more, any clue that does some good (touches a card that
 # will be played) beats discarding a chop card that may be needed.
