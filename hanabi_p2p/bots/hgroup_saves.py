@@ -133,7 +133,8 @@ class Saves(Discards):
         """Every clue that would save ``target``'s chop, a last copy, also touches a card that
         will never be played (bad touch, which the ratings refuse): H-group accepts that
         rather than lose the card. The one touching fewest cards of those after which the
-        chop reads as what it may be and no touched card reads as playable when it is not."""
+        chop reads as what it may be, no touched card reads as playable when it is not, and
+        no dead 5 reads as a live one (``_touches_dead_five``)."""
         p = self.p
         best: tuple[int, Clue] | None = None
         for clue in self._clues_to(target):
@@ -143,9 +144,22 @@ class Saves(Discards):
             meaning, _ = p._read_clue(clue, touched)
             if not meaning.get(chop, 0) >> p.fi[chop] & 1 or self._harm(clue)[0]:
                 continue
+            if self._touches_dead_five(clue, chop, meaning):
+                continue
             if best is None or len(touched) < -best[0]:
                 best = (-len(touched), clue)
         return best
+
+    def _touches_dead_five(self, clue: Clue, chop: int, meaning: Mapping[int, int]) -> bool:
+        """Does ``clue`` newly touch, besides ``chop``, a 5 of a suit that can no longer be
+        finished, which good touch reads as a 5 still to play? Its holder keeps it (a 5 is
+        never discarded) and, ruling out the other 5s as they are played or seen, at last
+        reads it as a playable 5: a misplay. Only when it reads as trash (no face left
+        that is not) may a save touch it."""
+        p = self.p
+        dead_fives = p.board.trash & p.table.rank_mask[RANKS_PER_SUIT]
+        return any(c != chop and not p.clued[c] and p.fi[c] >= 0 and 1 << p.fi[c] & dead_fives
+                   and not p._is_trash(meaning.get(c, 0)) for c in clue.touched or ())
 
     def _known_after(self, hand: Sequence[int], clue: Clue | None,
                      meaning: Mapping[int, int]) -> tuple[list[int], list[int]]:

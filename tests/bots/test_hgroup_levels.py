@@ -461,3 +461,16 @@ def test_a_last_copy_is_saved_even_if_every_save_clue_touches_a_trash_card() -> 
     advice = s.advice(ALICE)
     assert isinstance(advice.action, Clue) and s.seat_of(advice.action.target) == BOB
     assert s.slot(BOB, 5) in (advice.action.touched or ())
+
+
+def test_a_bad_touch_save_never_touches_a_5_of_a_suit_that_can_no_longer_be_finished() -> None:
+    # Bob's chop is B5; "blue" would read as a B2 (or a last copy that is no 5), so only
+    # "5" saves it, and it also touches his R5: red is dead (both R2s discarded), so good
+    # touch reads that card as one of the other 5s, and Bob, ruling them out as they are
+    # played, would at last play it as one. The save is not worth that misplay
+    s = Scenario.position(3, ["Y1 W2 G2 W3 Y4", "R5 B1 B1 Y3 B5", "G4 W4 Y2 W1 G1"],
+                          stacks="B1", discarded="R2 R2")
+    dead_five = s.slot(BOB, 1)
+    assert s.face(BOB, 1) == "R5"
+    advice = s.advice(ALICE)
+    assert not isinstance(advice.action, Clue) or dead_five not in (advice.action.touched or ())
