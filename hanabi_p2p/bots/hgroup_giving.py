@@ -369,6 +369,7 @@ class ClueGiving(TurnBase):
         finessed = finessed if reverse is None else reverse
         self._meanings[id(clue)] = meaning
         seen_here: set[int] = set()
+        played_here: set[int] = set()  # the faces counted as a play
         not_eventual = ~self.eventual
         trash = p.board.trash
         clued_faces = self.clued_faces
@@ -382,8 +383,12 @@ class ClueGiving(TurnBase):
                 return None  # the receiver would rule out its true face
             poss = possible[c]
             old = inf[c] & poss or poss  # p.public(c)
-            if (m & not_eventual == 0 or c == finessed) and old & not_eventual != 0:
+            if ((m & not_eventual == 0 or c == finessed) and old & not_eventual != 0
+                    and f not in played_here):
+                # (a second copy of a face in the clue is no second play: once the first
+                # is played, it is known to be a copy)
                 plays += 1
+                played_here.add(f)
             if clued[c]:
                 continue
             if 1 << f & trash or f in clued_faces or f in seen_here:

@@ -100,6 +100,14 @@ def _play_clue_text(s: Scenario, target: int, colour: Suit | None, rank: int | N
     return decision._play_clue_words(clue, rated[1]).render()
 
 
+def test_two_copies_of_one_face_in_a_play_clue_are_one_card_played() -> None:
+    # every other 2 is played, so "2" makes both of Bob's W2s read as W2: once he plays
+    # one, the other is known to be its copy, not a second play
+    s = Scenario.position(3, ["Y1 W3 G4 R3 Y4", "W2 B1 W2 Y3 B4", "G4 W4 Y2 W1 G1"],
+                          stacks="R2 Y2 G2 B2 W1")
+    assert _play_clue_text(s, 1, None, 2) == "clue Bob 2: it gets 1 card played — a play clue"
+
+
 def test_the_coach_names_a_finesse_it_gives_and_who_plays_first() -> None:
     # Bob's newest card is the R1 that Cathy's R2 needs
     s = Scenario(3, ["Y3 Y3 G3 B3 W3", "R1 G4 Y4 B4 W4", "R2 B3 G3 Y4 W4"])
