@@ -10,7 +10,6 @@ The full-screen UI front end lives in ``hanabi_p2p.frontends.screen``.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import time
@@ -262,7 +261,7 @@ class BotPlayer(Headless):
         if session.my_seat is None or session.asked_to_abandon or not session.abandon_votes:
             return
         self._agreeing = True
-        asyncio.get_running_loop().call_soon(self._agree)
+        peer.after(0.0, self._agree, "computer player agrees")
 
     def _agree(self) -> None:
         from hanabi_p2p.peer.effects import Abandon
@@ -284,9 +283,9 @@ class BotPlayer(Headless):
             # (only just after the deal: the core tells us again when they are done)
             return
         self._scheduled = True
-        # never act from inside the node's own processing: schedule on the loop
-        loop = asyncio.get_running_loop()
-        loop.call_later(self.delay, self._act)
+        # never act from inside the node's own processing; a bug in choosing ends the peer
+        # visibly rather than leave the table waiting for a turn that never comes
+        peer.after(self.delay, self._act, "computer player acts")
 
     def _act(self) -> None:
         from hanabi_p2p.bots.hgroup import choose_action

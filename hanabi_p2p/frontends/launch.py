@@ -22,7 +22,7 @@ from typing import Any
 from hanabi_p2p import refusals as rf
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.deck.derive import SEED_BYTES
-from hanabi_p2p.errors import HanabiError, RemoteProtocolError, UserError
+from hanabi_p2p.errors import HanabiError, LocalProtocolError, RemoteProtocolError, UserError
 from hanabi_p2p.frontends.headless import Frontend
 from hanabi_p2p.i18n import _
 from hanabi_p2p.identity import Identity, fingerprint
@@ -184,6 +184,11 @@ class Peer(StackedContext):
         if self.node is None:
             raise UserError("not connected to the table yet")
         self.node.command(command)
+
+    def after(self, delay: float, call: Callable[[], None], name: str) -> None:
+        if self.node is None:  # (the front end hears of nothing before: nothing to call)
+            raise LocalProtocolError("the peer has no node yet: nothing may be called later")
+        self.node.later(delay, call, name)
 
     # -- running ----------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ nothing is sent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -73,6 +74,11 @@ class PeerHandle(Protocol):
     def describe(self, peer_id: bytes) -> str:
         """How a peer is named in every message: "Name (K7QF-2M9D)"."""
         ...
+
+    def after(self, delay: float, call: Callable[[], None], name: str) -> None:
+        """Call ``call`` on the event loop ``delay`` seconds from now, never from inside the
+        peer's own processing; an error it raises ends the peer visibly, as any error of the
+        peer does (nothing is called once the peer has stopped)."""
 
     def command(self, command: Command) -> None:
         """Act, say, resign, start, kick or leave; raises HanabiError if refused."""

@@ -112,6 +112,9 @@ class Node:
         self._done = asyncio.Event()
         self._executing = False
         self._group: asyncio.TaskGroup | None = None
+        # calls asked for with `later`: those asked before the node runs, and those waiting
+        self._early_calls: list[tuple[float, Callable[[], None], str]] = []
+        self._calls_waiting: set[asyncio.Task[None]] = set()
         self._checkers: ThreadPoolExecutor | None = None  # made when the deck first needs it
         self._syncer: ThreadPoolExecutor | None = None  # group commit of received entries
         self._sync_running = False
@@ -176,6 +179,22 @@ class Node:
             return
         self._group.create_task(work, name=name)
 
+    def later(self, delay: float, call: Callable[[], None], name: str) -> None:
+        """Call ``call`` on the event loop ``delay`` seconds from now, as a task of this
+        node's group. An error in it then ends the peer visibly: a callback of the loop's own
+        (``call_later``) would only have its error printed, and what it was to do would never
+        happen (a computer player that never acts holds the whole table up, silently). Asked
+        for before the node runs (the events of a game loaded from its file), it is made when
+        the node starts; once the node has stopped, it is not made, and one still waiting
+        then is cancelled."""
+        if self._group is None:
+            if not self._done.is_set():
+                self._early_calls.append((delay, call, name))
+            return
+        task = self._group.create_task(_call_after(delay, call), name=name)
+        self._calls_waiting.add(task)
+        task.add_done_callback(self._calls_waiting.discard)
+
     async def run(self) -> None:
         """Run until the core says the peer is done. An error in any task ends the peer."""
         loop = asyncio.get_running_loop()
@@ -183,6 +202,9 @@ class Node:
         try:
             async with asyncio.TaskGroup() as group:
                 self._group = group
+                early, self._early_calls = self._early_calls, []
+                for delay, call, name in early:
+                    self.later(delay, call, name)
                 self.core.handle(ins.Start(self.clock()))
                 self._execute()
                 events = group.create_task(self._mesh_events(), name="mesh events")
@@ -191,6 +213,8 @@ class Node:
                 await self._done.wait()
                 events.cancel()
                 ticker.cancel()
+                for task in list(self._calls_waiting):
+                    task.cancel()  # (the peer is done: what they were to do is moot)
                 self._commit_now()
         except* StorageFailed as failed:
             self.failure = str(failed.exceptions[0])
@@ -500,6 +524,11 @@ MAX_NICENESS = 19
 
 async def _raise(error: Exception) -> None:
     raise error
+
+
+async def _call_after(delay: float, call: Callable[[], None]) -> None:
+    await asyncio.sleep(delay)
+    call()
 
 
 def _resolve(wait: asyncio.Future[None]) -> None:

@@ -111,6 +111,7 @@ def test_a_computer_player_agrees_when_another_player_asks() -> None:
     """The BotPlayer front end, at a real session of a SimNet game: once a person asks to
     end the game, it agrees by itself (once), and the game ends abandoned."""
     import asyncio
+    from collections.abc import Callable
 
     from hanabi_p2p.frontends.headless import BotPlayer
 
@@ -126,6 +127,9 @@ def test_a_computer_player_agrees_when_another_player_asks() -> None:
         def command(self, command: fx.Command) -> None:
             commands.append(command)
             net.command(computer, command)
+
+        def after(self, delay: float, call: Callable[[], None], _name: str) -> None:
+            asyncio.get_running_loop().call_later(delay, call)  # (no node here to own it)
 
     front = BotPlayer(out=None)
     front.peer = Handle()  # type: ignore[assignment]
