@@ -445,21 +445,10 @@ class ClueGiving(TurnBase):
                     and possible[c] & mask & ~excluded):
                 if (misread >= 0 or not late or clue.colour is None
                         or p.config.players > TRASH_TOUCH_PLAYERS
-                        or c == self._focus_of(clue, touched)):
+                        or c == p._focus(clue.target, touched, p.chop(clue.target))):
                     return None
                 misread = c
         return misread
-
-    def _focus_of(self, clue: Clue, touched: frozenset[int]) -> int:
-        """The card ``clue`` is about (as ``_read_clue`` finds it), or -1."""
-        p = self.p
-        chop = p.chop(clue.target)
-        if chop is not None and chop in touched:
-            return chop
-        for c in self.rep.hands[clue.target]:
-            if c in touched and not p.clued[c]:
-                return c
-        return -1
 
     def _misread_cost(self, clue: Clue, misread: int, meaning: dict[int, int], plays: int
                       ) -> int | None:

@@ -230,6 +230,18 @@ class ClueReading(HandModel):
             self._chops = {}
         return ctx
 
+    def _focus(self, target: int, touched: frozenset[int], chop: int | None) -> int | None:
+        """The card a clue touching ``touched`` in ``target``'s hand (its chop ``chop``) is
+        about: the chop if the clue touches it (it is unclued: newly touched), else the
+        newest newly touched card; None if it touches no card anew."""
+        if chop is not None and chop in touched:
+            return chop
+        clued = self.clued
+        for c in self.replica.hands[target]:
+            if c in touched and not clued[c]:
+                return c
+        return None
+
     def _read_clue(self, clue: Clue, touched: frozenset[int]
                    ) -> tuple[dict[int, int], Pending | None]:
         """The public meaning of ``clue`` (touching ``touched``), before it is applied:
@@ -240,14 +252,7 @@ class ClueReading(HandModel):
         mask = self._clue_mask(clue)
         out: dict[int, int] = {}
         pending = None
-        # the focus: the chop if the clue touches it (it is unclued: newly touched), else
-        # the newest newly touched card
-        focus = chop if chop is not None and chop in touched else None
-        if focus is None:
-            for c in self.replica.hands[clue.target]:
-                if c in touched and not clued[c]:
-                    focus = c
-                    break
+        focus = self._focus(clue.target, touched, chop)
         useless = self.board.trash | known
         poss_of = self.poss
         inf = self.inf
