@@ -120,8 +120,6 @@ class Node:
         self._sync_running = False
         self._commit_delay = (SPECTATOR_GROUP_COMMIT_DELAY_S if isinstance(core, WatcherCore)
                               else GROUP_COMMIT_DELAY_S)
-        # the wait of a group commit, which the node's end cuts short (`_commit_now`)
-        self._commit_wait: asyncio.Future[None] | None = None
         # records written to the game file, and how many of them an fsync started after
         self._written = 0
         self._covered = 0
@@ -215,7 +213,6 @@ class Node:
                 ticker.cancel()
                 for task in list(self._calls_waiting):
                     task.cancel()  # (the peer is done: what they were to do is moot)
-                self._commit_now()
         except* StorageFailed as failed:
             self.failure = str(failed.exceptions[0])
         finally:
@@ -424,24 +421,11 @@ class Node:
             self._sync_running = False
 
     async def _commit_pause(self) -> None:
-        """The group commit's wait (as `asyncio.sleep`, which is a future and a timer too),
-        ended early by `_commit_now` (at once if the node is done already)."""
-        if self._done.is_set():
-            return
-        loop = asyncio.get_running_loop()
-        self._commit_wait = wait = loop.create_future()
-        timer = loop.call_later(self._commit_delay, _resolve, wait)
-        try:
-            await wait
-        finally:
-            timer.cancel()
-            self._commit_wait = None
-
-    def _commit_now(self) -> None:
-        """The node is done: a group commit still waiting makes its entries durable now, so
-        that the peer ends without waiting out the delay (a spectator's is a second)."""
-        if self._commit_wait is not None:
-            _resolve(self._commit_wait)
+        """The group commit's wait, cut short when the node is done: the peer then ends
+        without waiting out the delay (a spectator's is a second)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self._commit_delay):
+                await self._done.wait()
 
     def _append(self, effect: fx.StoreEntry) -> None:
         entry = effect.entry
@@ -529,11 +513,6 @@ async def _raise(error: Exception) -> None:
 async def _call_after(delay: float, call: Callable[[], None]) -> None:
     await asyncio.sleep(delay)
     call()
-
-
-def _resolve(wait: asyncio.Future[None]) -> None:
-    if not wait.done():
-        wait.set_result(None)
 
 
 def _yield_to_the_loop() -> None:
