@@ -117,7 +117,8 @@ class ScreenFrontend(Frontend):
         self._dropped: set[bytes] = set()
         # what went wrong on a link to a player at our table, said once each in the log
         self._link_troubles: set[tuple[bytes, str]] = set()
-        self._refresh_pending = False
+        # set when the screen is to be rebuilt; `_refreshing` does it, once per burst
+        self._refresh_wanted = asyncio.Event()
         self._chat = ChatThrottle()
         self._watchers: dict[bytes, Watcher] = {}  # the spectators we last told about
         self.left_game = False  # the player quit while the game was on
@@ -138,7 +139,7 @@ class ScreenFrontend(Frontend):
         # ends the screen with its error. A broken screen is different: its error comes
         # back as a value, so that the peer stops the orderly way (its log kept) first.
         async with owned_tasks() as group:
-            screen = group.create_task(_error_of(app.run_async()), name="screen")
+            screen = group.create_task(_error_of(self._screen(app)), name="screen")
             game = group.create_task(_awaited(main()), name="game")
             try:
                 result = await self._play_out(screen, game)
@@ -322,13 +323,28 @@ class ScreenFrontend(Frontend):
 
     def _schedule_refresh(self) -> None:
         """Rebuild the screen once this burst of entries is processed, not once per entry."""
-        if self._refresh_pending:
-            return
-        self._refresh_pending = True
-        asyncio.get_running_loop().call_soon(self._refresh)
+        self._refresh_wanted.set()
+
+    async def _screen(self, app: App) -> None:
+        """The App, and beside it the task that rebuilds what it shows."""
+        async with owned_tasks() as group:
+            refresher = group.create_task(self._refreshing(), name="screen refresh")
+            try:
+                await app.run_async()
+            finally:
+                refresher.cancel()
+
+    async def _refreshing(self) -> None:
+        """Rebuild the screen whenever asked. A task of the screen's own group, not a loop
+        callback: a bug in building the view ends the screen with that error (our peer then
+        stops the orderly way, its log kept, and the error is told), where a callback's
+        error would only be printed, under a screen that no longer changed."""
+        while True:
+            await self._refresh_wanted.wait()
+            self._refresh_wanted.clear()
+            self._refresh()
 
     def _refresh(self) -> None:
-        self._refresh_pending = False
         peer, app = self.peer, self.app
         if peer is None or app is None:
             return

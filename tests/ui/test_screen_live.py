@@ -19,6 +19,7 @@ from prompt_toolkit.output import DummyOutput
 
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.errors import UserError, UserLeft
+from hanabi_p2p.frontends import screen as screen_module
 from hanabi_p2p.frontends.launch import GameResult, Peer, PeerOptions, host_table
 from hanabi_p2p.frontends.screen import ScreenFrontend
 from hanabi_p2p.log.storage import load
@@ -200,6 +201,30 @@ def test_a_practice_game_offers_no_way_back(tmp_path: Path) -> None:
     result, _front, err = play_against_a_bot(tmp_path, script)
     assert result.failure == "you left the game"
     assert err == ""
+
+
+def test_a_bug_in_drawing_the_table_ends_the_screen_with_that_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen is rebuilt by a task of its own group: a bug there closes the screen, our
+    peer stops the orderly way (its log kept) and the error comes out of `run`. (As a loop
+    callback, the error was only printed and the screen froze while the game went on.)"""
+    real_live_view = screen_module.live_view
+
+    def live_view_with_a_bug(*args: Any, **kwargs: Any) -> object:
+        view = real_live_view(*args, **kwargs)
+        if isinstance(view, TableView):
+            raise RuntimeError("a bug in drawing the table")
+        return view
+
+    monkeypatch.setattr(screen_module, "live_view", live_view_with_a_bug)
+
+    async def script(table: Table) -> None:
+        pass  # nothing typed: the bug is met as soon as the dealt table is drawn
+
+    with pytest.raises(RuntimeError, match="a bug in drawing the table"):
+        play_against_a_bot(tmp_path, script)
+    [log_path] = (tmp_path / "games").glob("*")
+    assert "deck" in entry_kinds(log_path)  # the game so far is kept, to resume
 
 
 def test_a_peer_that_cannot_start_closes_the_screen_and_says_why() -> None:
