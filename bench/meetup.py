@@ -39,9 +39,10 @@ samples its CPU time (all threads) every 50 ms, so the figures give what each us
 the game was played (from its first action made to its last applied), per turn: the host's
 (seat 0), a seat's on average, all spectators' together, watched and unwatched, and the
 cores the seats and the spectators kept busy. ``--profile-host DIR`` also runs the host
-under cProfile (its event loop's CPU time), one file per game, to compare watched and
-unwatched games function by function; ``--profile-spectators DIR`` does the same for every
-spectator (one file per spectator per game), to see where a spectator's CPU goes.
+under cProfile (its event loop's CPU time, while the game is in play: the window of those
+figures, bench/playprofile.py), one file per game, to compare watched and unwatched games
+function by function; ``--profile-spectators DIR`` does the same for every spectator (one
+file per spectator per game), to see where a spectator's CPU goes.
 
 Niceness does not keep eight spectators off two cores (measured here: while the watched
 table played, the spectators used 4 ms of CPU each per turn, some 30 ms all together, twice
@@ -198,8 +199,11 @@ def seat_process(args: argparse.Namespace) -> None:
     if args.profile:
         import cProfile
 
-        with cProfile.Profile(time.thread_time) as profiler:
-            result, node = asyncio.run(game)
+        from playprofile import profile_play
+        profiler = cProfile.Profile(time.thread_time)
+        profile_play(profiler)  # (the play only: the window of the CPU figures)
+        result, node = asyncio.run(game)
+        profiler.disable()
         Path(args.profile).mkdir(parents=True, exist_ok=True)
         profiler.dump_stats(Path(args.profile) / f"{Path(args.root).name}.prof")
     else:
@@ -214,19 +218,24 @@ def seat_process(args: argparse.Namespace) -> None:
     }))
 
 
-# A spectator under cProfile (--profile-spectators): its event loop's thread in CPU time,
-# the statistics written to argv[1] when the program returns (cli.main leaves by the
-# interpreter's ordinary exit under a profiler).
-PROFILED_SPECTATOR = """
+# A spectator under cProfile (--profile-spectators): its event loop's thread in CPU time
+# while the game is in play (bench/playprofile.py), the statistics written to argv[1] when
+# the program returns (cli.main given its arguments returns: called without, it would end
+# the process at once, the profiler being off by then).
+PROFILED_SPECTATOR = f"""
 import cProfile, sys, time
+sys.path.insert(0, {str(ROOT / "bench")!r})
+from playprofile import profile_play
 from hanabi_p2p.cli import main
 out = sys.argv[1]
 sys.argv = ["hanabi-p2p", *sys.argv[2:]]
-with cProfile.Profile(time.thread_time) as profiler:
-    try:
-        main()
-    except SystemExit:
-        pass
+profiler = cProfile.Profile(time.thread_time)
+profile_play(profiler)
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+profiler.disable()
 profiler.dump_stats(out)
 """
 
