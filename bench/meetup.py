@@ -91,6 +91,30 @@ of 2 runs a side), 8 -> 3 wake-ups a turn each (1-table runs, 2 pairs: 28.2-31.5
 ms); watched / unwatched p50 1.06 -> 0.97 (1.18 -> 0.97 in the other pair), while p95 and
 p99 moved by less than they differ between the two pairs at that load.
 
+What being watched still cost a seat, in play (--profile-host, the same games watched and
+unwatched): the replica walking the whole log to answer each spectator's HAVE (8 a second),
+those HAVEs themselves, their keep-alives, and sealing and writing each of its entries to
+eight more links. The first three went (Replica.missing looks only past what the peer holds;
+a spectator's periodic HAVE goes to one player a second, in turn; a link that carries frames
+sends no PING). bench/against.py against e1a9fff, 30 tables, 6 rounds, two pairs of 2 runs a
+side, 1-minute load 2-20 from other work:
+
+  watched / unwatched          pair 1           pair 2
+  a seat's CPU per turn        1.21 -> 1.12     1.21 -> 1.11   (+0.88 -> +0.52 ms, +0.93 -> +0.49)
+  host CPU per turn            1.23 -> 1.13     1.25 -> 1.14
+  turn p50                     0.77 -> 0.81     0.77 -> 0.84
+  turn p95                     0.99 -> 1.20     1.16 -> 1.00
+  turn p99                     1.19 -> 1.46     1.28 -> 1.03
+  all spectators' CPU per turn 25.1 -> 25.3 ms  25.4 -> 25.6 ms
+
+The seats' cost fell alike in both pairs; the turn ratios moved by less than they differ
+between the pairs, and the p50 ratio is under 1 on both sides of both (watched turns faster:
+at this load the spectators' work seems to keep the cores awake, so a seat wakes sooner).
+What is left, about 0.5 ms a turn, is one more packet to each spectator for each entry the
+seat writes, mostly the kernel's work. The spectators' own CPU did not move: the copies a
+spectator running behind was sent (now a third as many) came in episodes that none of these
+runs met.
+
 Usage: sudo nice .venv/bin/python bench/meetup.py [--tables N] [--spectators N] [--rounds N]
                                                   [--players N] [--think S] [--pin]
                                                   [--profile-host DIR]
