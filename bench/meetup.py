@@ -39,9 +39,10 @@ samples its CPU time (all threads) every 50 ms, so the figures give what each us
 the game was played (from its first action made to its last applied), per turn: the host's
 (seat 0), a seat's on average, all spectators' together, watched and unwatched, and the
 cores the seats and the spectators kept busy. ``--profile-host DIR`` also runs the host
-under cProfile (its event loop's CPU time), one file per game, to compare watched and
-unwatched games function by function; ``--profile-spectators DIR`` does the same for every
-spectator (one file per spectator per game), to see where a spectator's CPU goes.
+under cProfile (its event loop's CPU time, while the game is in play: the window of those
+figures, bench/playprofile.py), one file per game, to compare watched and unwatched games
+function by function; ``--profile-spectators DIR`` does the same for every spectator (one
+file per spectator per game), to see where a spectator's CPU goes.
 
 Niceness does not keep eight spectators off two cores (measured here: while the watched
 table played, the spectators used 4 ms of CPU each per turn, some 30 ms all together, twice
@@ -89,6 +90,30 @@ load 6 from other work: all spectators' CPU per turn 28.3 -> 24.6 ms (0.87; 0.86
 of 2 runs a side), 8 -> 3 wake-ups a turn each (1-table runs, 2 pairs: 28.2-31.5 -> 22.5-24.2
 ms); watched / unwatched p50 1.06 -> 0.97 (1.18 -> 0.97 in the other pair), while p95 and
 p99 moved by less than they differ between the two pairs at that load.
+
+What being watched still cost a seat, in play (--profile-host, the same games watched and
+unwatched): the replica walking the whole log to answer each spectator's HAVE (8 a second),
+those HAVEs themselves, their keep-alives, and sealing and writing each of its entries to
+eight more links. The first three went (Replica.missing looks only past what the peer holds;
+a spectator's periodic HAVE goes to one player a second, in turn; a link that carries frames
+sends no PING). bench/against.py against e1a9fff, 30 tables, 6 rounds, two pairs of 2 runs a
+side, 1-minute load 2-20 from other work:
+
+  watched / unwatched          pair 1           pair 2
+  a seat's CPU per turn        1.21 -> 1.12     1.21 -> 1.11   (+0.88 -> +0.52 ms, +0.93 -> +0.49)
+  host CPU per turn            1.23 -> 1.13     1.25 -> 1.14
+  turn p50                     0.77 -> 0.81     0.77 -> 0.84
+  turn p95                     0.99 -> 1.20     1.16 -> 1.00
+  turn p99                     1.19 -> 1.46     1.28 -> 1.03
+  all spectators' CPU per turn 25.1 -> 25.3 ms  25.4 -> 25.6 ms
+
+The seats' cost fell alike in both pairs; the turn ratios moved by less than they differ
+between the pairs, and the p50 ratio is under 1 on both sides of both (watched turns faster:
+at this load the spectators' work seems to keep the cores awake, so a seat wakes sooner).
+What is left, about 0.5 ms a turn, is one more packet to each spectator for each entry the
+seat writes, mostly the kernel's work. The spectators' own CPU did not move: the copies a
+spectator running behind was sent (now a third as many) came in episodes that none of these
+runs met.
 
 Usage: sudo nice .venv/bin/python bench/meetup.py [--tables N] [--spectators N] [--rounds N]
                                                   [--players N] [--think S] [--pin]
@@ -198,8 +223,11 @@ def seat_process(args: argparse.Namespace) -> None:
     if args.profile:
         import cProfile
 
-        with cProfile.Profile(time.thread_time) as profiler:
-            result, node = asyncio.run(game)
+        from playprofile import profile_play
+        profiler = cProfile.Profile(time.thread_time)
+        profile_play(profiler)  # (the play only: the window of the CPU figures)
+        result, node = asyncio.run(game)
+        profiler.disable()
         Path(args.profile).mkdir(parents=True, exist_ok=True)
         profiler.dump_stats(Path(args.profile) / f"{Path(args.root).name}.prof")
     else:
@@ -214,19 +242,24 @@ def seat_process(args: argparse.Namespace) -> None:
     }))
 
 
-# A spectator under cProfile (--profile-spectators): its event loop's thread in CPU time,
-# the statistics written to argv[1] when the program returns (cli.main leaves by the
-# interpreter's ordinary exit under a profiler).
-PROFILED_SPECTATOR = """
+# A spectator under cProfile (--profile-spectators): its event loop's thread in CPU time
+# while the game is in play (bench/playprofile.py), the statistics written to argv[1] when
+# the program returns (cli.main given its arguments returns: called without, it would end
+# the process at once, the profiler being off by then).
+PROFILED_SPECTATOR = f"""
 import cProfile, sys, time
+sys.path.insert(0, {str(ROOT / "bench")!r})
+from playprofile import profile_play
 from hanabi_p2p.cli import main
 out = sys.argv[1]
 sys.argv = ["hanabi-p2p", *sys.argv[2:]]
-with cProfile.Profile(time.thread_time) as profiler:
-    try:
-        main()
-    except SystemExit:
-        pass
+profiler = cProfile.Profile(time.thread_time)
+profile_play(profiler)
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+profiler.disable()
 profiler.dump_stats(out)
 """
 

@@ -31,7 +31,10 @@ applies in that order alone: a verifier's outcome is then a function of the set 
 Held entries are indexed per author as maximal runs of consecutive seqs, kept up to date
 on every hold and release: holding, releasing, ``have`` and finding the next candidates cost
 the same however many entries are held (``index_steps`` counts the work, for tests and
-bench/replica_index.py), and ``gaps`` costs one step per gap it returns.
+bench/replica_index.py), and ``gaps`` costs one step per gap it returns. ``missing`` finds
+what a peer lacks from where each author's applied entries stand in ``applied``: its cost is
+what it returns, not the length of the game (a spectator's HAVE, answered every second by
+every player it reaches, once walked the whole log).
 
 Contract for ``App``: ``ready`` and ``allowed_authors`` are pure functions of app state;
 ``apply`` raises ``HanabiError`` without changing anything to reject; and two entries that
@@ -132,6 +135,13 @@ def _canonical_key(entry: Entry) -> tuple[int, bytes, int]:
     return (entry.turn, entry.author, entry.seq)
 
 
+def _first_wanted(peer_have: Mapping[bytes, int], author: bytes) -> int:
+    """The first of ``author``'s seqs a peer that holds ``peer_have`` lacks (all of them
+    when it names none, or names something that is not a number)."""
+    wanted_from = peer_have.get(author, 0)
+    return max(wanted_from, 0) if isinstance(wanted_from, int) else 0
+
+
 class _Runs:
     """One author's held seqs as maximal runs ``[start, end)`` of consecutive numbers.
 
@@ -201,6 +211,9 @@ class Replica:
         order = getattr(app, "order_key", None)
         self._order: Callable[[Entry], Any] = order if callable(order) else _canonical_key
         self.applied: list[Entry] = []
+        # author -> where each of its applied entries is in `applied` (index: its seq; an
+        # author's entries apply in chain order, so they are its seqs 0, 1, ...)
+        self._places: dict[bytes, list[int]] = {}
         self.equivocations: list[Equivocation] = []
         self.rejections: list[Rejection] = []
         self.equivocators: set[bytes] = set()
@@ -292,10 +305,15 @@ class Replica:
         """Entries we store that a peer with ``peer_have`` lacks, in an order it can apply
         without holding: applied ones in our application order, then held ones canonically.
         Entries are self-authenticating, so relaying anyone's entries is safe."""
-        out: list[Entry] = []
-        for entry in [*self.applied, *sorted(self._held.values(), key=self._order)]:
-            wanted_from = peer_have.get(entry.author, 0)
-            if not isinstance(wanted_from, int) or entry.seq >= wanted_from:
+        places: list[int] = []
+        for author, at in self._places.items():
+            places.extend(at[_first_wanted(peer_have, author):])
+        places.sort()  # (each author's are in order: what they lack of all, in our order)
+        out = [self.applied[i] for i in places[:limit]]
+        if limit is not None and len(out) >= limit:
+            return out
+        for entry in sorted(self._held.values(), key=self._order):
+            if entry.seq >= _first_wanted(peer_have, entry.author):
                 out.append(entry)
                 if limit is not None and len(out) >= limit:
                     break
@@ -427,6 +445,7 @@ class Replica:
         self._stored[key] = entry
         self._next[entry.author] = entry.seq + 1
         self._head[entry.author] = entry.hash
+        self._places.setdefault(entry.author, []).append(len(self.applied))
         self.applied.append(entry)
 
     def _equivocation(self, first: Entry, second: Entry) -> AddResult:

@@ -54,6 +54,7 @@ class Replication:
     # whose entries we keep and sync (the core's `members`)
     members: Callable[[], frozenset[bytes]]
     _last_have_sent: float = 0.0
+    _have_sent_to: bytes | None = None  # (a spectator's periodic HAVE: see `tick_in_turn`)
     _have_echo_at: dict[bytes, float] = field(default_factory=dict)
     # author -> when we last applied one of its entries
     _applied_from: dict[bytes, float] = field(default_factory=dict)
@@ -145,12 +146,36 @@ class Replication:
         and ask again for entries already on their way (eight spectators: some 16 frames a
         second more for each player to read and answer)."""
         ctx = self.ctx
-        if ctx.now - self._last_have_sent >= ctx.timing.sync_interval:
-            self._last_have_sent = ctx.now
+        if self._have_due():
             have = self.have_frame()
             for peer_id in sorted(ctx.connected):
                 if not served(peer_id):
                     ctx.emit(fx.Send(peer_id, have))
+
+    def tick_in_turn(self) -> None:
+        """A spectator's tick: every sync interval, our HAVE to one linked peer, each in
+        turn (SPEC §4.8). Each player sends a spectator its own entries as it writes them,
+        and any one of them answers a HAVE with what we lack of everyone's, so a HAVE to
+        each player every interval only made each read, open and answer it (eight
+        spectators: 8 frames a second more for every player), and a spectator running behind
+        was answered by each with copies of entries still on their way to it (in a meetup
+        game, bench/meetup.py, a quarter of the entries the spectators received)."""
+        ctx = self.ctx
+        if not ctx.connected or not self._have_due():
+            return
+        peers = sorted(ctx.connected)
+        last = self._have_sent_to
+        to = next((p for p in peers if last is None or p > last), peers[0])
+        self._have_sent_to = to
+        ctx.emit(fx.Send(to, self.have_frame()))
+
+    def _have_due(self) -> bool:
+        """Whether our periodic HAVE is due (once a sync interval); if so, it counts as sent."""
+        ctx = self.ctx
+        if ctx.now - self._last_have_sent < ctx.timing.sync_interval:
+            return False
+        self._last_have_sent = ctx.now
+        return True
 
     def on_have(self, peer_id: bytes, theirs: dict[bytes, int],
                 heads: Mapping[bytes, bytes]) -> None:

@@ -1,7 +1,8 @@
 """A spectator's core (`hanabi-p2p watch`, SPEC §4.8): it follows a table, never signs, never
 posts, and is never waited for.
 
-It says ``watch`` on every link, syncs like a player (HAVE/WANT), and at a table that lets
+It says ``watch`` on every link, syncs like a player (HAVE/WANT; its periodic HAVE goes to
+one player at a time, in turn: each sends it its own entries anyway), and at a table that lets
 spectators see the hands takes the players' keys of the cards they dealt to others
 (`WATCH_KEYS_TOPIC`; unsigned bytes over a link, so a bad one is a link problem, never a
 blame). It ends when the game does — after a short wait for hand keys still on their way — or
@@ -119,7 +120,7 @@ class WatcherCore(CoreBase[WatchStage]):
             if self._alone_since is not None:
                 self._alone_since = now
         self._last_tick = now
-        self.replication.tick()
+        self.replication.tick_in_turn()
         if self.stage is not WatchStage.DONE:
             self.joining.check_lobby_timeout()
             self._check_alone()

@@ -234,6 +234,37 @@ async def test_keepalive_keeps_an_idle_link_up(a: Mesh, b: Mesh) -> None:
     assert event == Received(pid(b), entry)  # no PeerDown came first
 
 
+@pytest.mark.alone  # (it counts frames against the clock: a stalled loop would ping)
+def test_a_link_that_carries_frames_sends_no_keepalive() -> None:
+    """A PING goes only when nothing else was sent for the keepalive interval: `a`, which
+    sends a frame every fifth of it, sends none (only PONGs to `b`'s), while `b`, which
+    sends nothing, still keeps the link up with its own."""
+    timing = LinkTiming(handshake_timeout=2.0, keepalive_interval=0.5, idle_timeout=3.0)
+
+    async def main() -> None:
+        ids = identities_sorted(b"carries-0", b"carries-1")
+        a, b = [Mesh(i, TABLE, "127.0.0.1", 0,
+                     config=dataclasses.replace(config(), timing=timing)) for i in ids]
+        for mesh in (a, b):
+            await mesh.__aenter__()
+        try:
+            a.connect(pid(b), "127.0.0.1", b.port)
+            await wait_event(a, up(pid(b)))
+            await wait_event(b, up(pid(a)))
+            link_a, link_b = a._links[pid(b)], b._links[pid(a)]
+            for n in range(20):  # four keepalive intervals
+                assert a.send(pid(b), Entry(bytes([n])))
+                await asyncio.sleep(timing.keepalive_interval / 5)
+            # (each link numbers its PINGs from 1: the next number says how many it sent)
+            assert next(link_a._ping_nonces) == 1
+            assert next(link_b._ping_nonces) >= 3
+            assert a.connected == {pid(b)} and b.connected == {pid(a)}
+        finally:
+            await closing(a, b)
+
+    run(main())
+
+
 @with_meshes(2)
 async def test_simultaneous_dials_converge_on_one_link(a: Mesh, b: Mesh) -> None:
     a.connect(pid(b), "127.0.0.1", b.port)

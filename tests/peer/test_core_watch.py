@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
@@ -419,6 +420,39 @@ def test_a_spectator_cut_off_from_every_player_gives_up_after_the_wait_timeout()
     assert len(watcher.stored) == seen
     # the players never waited for it: their game is still theirs to play
     assert not any(p.finished for p in net.peers[: net.players])
+
+
+def test_a_spectators_have_goes_to_one_player_a_second_and_still_repairs() -> None:
+    """Each player sends a spectator its own entries, and any one of them answers its
+    HAVE with everyone's: the spectator's periodic HAVE goes to one player each sync
+    interval, in turn (it went to every player, each then reading and answering it). Every
+    entry of player 1 that reaches it on their link is lost (their link stays up): it
+    still gets them, through the others' answers, and sees the whole game."""
+    net = SimNet(GameConfig(players=3), seed=37)
+    haves: Counter[int] = Counter()
+    lost = 0
+
+    def frame_seen(src: int, dst: int, frame: fr.Frame) -> bool:
+        nonlocal lost
+        if src == net.players and isinstance(frame, fr.Have):
+            haves[dst] += 1
+        if (src, dst) == (1, net.players) and isinstance(frame, fr.Entry):
+            lost += 1
+            return False
+        return True
+
+    watcher = _start_late_watcher(net, frozenset(), after_turns=3)
+    assert watcher.index == net.players
+    net.on_frame = frame_seen
+    net.run_for(9.0)  # the players think: only the periodic HAVEs
+    interval = net.timing.sync_interval
+    assert sum(haves.values()) <= 9.0 / interval + 1  # one an interval, not one a player
+    assert all(haves[player] >= 2 for player in range(net.players))  # each in turn
+    _think(net, False)
+    _run_game(net)
+    assert lost > 0 and no_blame(net)
+    assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.AUDITED
+    assert {_digest(p) for p in net.peers} == net.digests()
 
 
 def test_a_spectator_that_never_links_to_the_table_gives_up_and_says_why() -> None:
