@@ -45,6 +45,21 @@ MIN_CLUE_VALUE = PLAY_WEIGHT + GOOD_TOUCH_WEIGHT
 # 1 or 2: 3p +0.024 (seeds 0..1999); 7: -0.011. (Paired, tuning seeds 0..999, 3p, all game:
 # 6 +0.011 +- 0.034, 4 -0.023 +- 0.035.)
 RICH_TOKENS = 5
+# From three players on, while the deck holds more than EARLY_RICH_CARDS cards, that many
+# tokens become EARLY_RICH_TOKENS: early, a clue that gets no card played (it only touches
+# cards to play later) waits, and the chop's discard banks the token for a play clue, of
+# which the middle game runs short. Measured (paired, same decks, 2000 games) against
+# RICH_TOKENS all game, 7 tokens over 20 cards: 3p +0.034 +- 0.026 (tuning seeds 0..1999),
+# +0.009 +- 0.027 (seeds 2000..3999); 4p +0.064 +- 0.023, +0.048 +- 0.023; 5p +0.030 +-
+# 0.018 (seeds 0..1999); 2p -0.044 +- 0.032 (so not at two players), 0 strikeouts. Over 25
+# cards (seeds 0..1999): 7 tokens 3p +0.021 +- 0.026, 4p +0.062 +- 0.023; 6 tokens +0.003,
+# +0.031; 9 (only at 8) +0.010, +0.007 (+- 0.04, seeds 0..999); over 15 cards, 7 tokens:
+# +0.032, +0.060. The other way, spending tokens early (H-group's early game: any clue that
+# does some good before the first discard: 3p -0.105 +- 0.046, 4p -0.130 +- 0.045; 3 tokens
+# over 28 cards: -0.094, -0.028, seeds 0..999) cost points.
+EARLY_RICH_TOKENS = 7
+EARLY_RICH_CARDS = 20
+EARLY_RICH_PLAYERS = 3
 # With this many tokens or fewer, while some chop holds a card that must be saved, a clue
 # must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save.
 LOW_TOKENS = 2

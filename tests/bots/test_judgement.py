@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from scenario import Scenario, card
 
-from hanabi_p2p.bots import hgroup_giving
+from hanabi_p2p.bots import hgroup_decision, hgroup_giving
 from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason, _Decision
 from hanabi_p2p.bots.words import Say
 from hanabi_p2p.rules.actions import Clue, Discard, Play
@@ -295,3 +295,24 @@ def test_late_a_colour_play_clue_may_touch_a_trash_card(
     monkeypatch.setattr(hgroup_giving, "LATE_TOUCH_CARDS", s.state.cards_left - 1)
     earlier = _late_position("Y3 Y1 G3 R4 B3", "B2 G2 B4 W4 R3").advice(ALICE)
     assert isinstance(earlier.action, Discard)  # earlier in the game: no bad touch
+
+
+def _early_position() -> Scenario:
+    """Three players, nothing played or discarded, 5 tokens left, Alice to move: no card
+    anyone could be told to play, but 3s and 4s that a clue could touch (no play)."""
+    s = Scenario.position(3, ["R2 Y3 G4 B2 W4", "R3 Y3 G4 B4 W3", "R4 Y4 G3 B3 W4"],
+                          tokens=5)
+    assert s.state.cards_left > 30
+    return s
+
+
+def test_early_a_clue_that_gets_nothing_played_waits_for_seven_tokens(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _early_position()
+    advice = s.advice(ALICE)
+    # more than 20 cards in the deck and 5 tokens: the token is banked for a play clue later
+    assert isinstance(advice.action, Discard) and advice.reason is Reason.DISCARD_CHOP
+    # later in the game (as many cards left as EARLY_RICH_CARDS), 5 tokens are enough
+    monkeypatch.setattr(hgroup_decision, "EARLY_RICH_CARDS", s.state.cards_left)
+    later = _early_position().advice(ALICE)
+    assert isinstance(later.action, Clue) and later.reason is Reason.STALL
