@@ -10,6 +10,16 @@ the figures we publish come from. Constants with no measurement are conventions.
 # Weights of a clue's value (see _rate_clue). A clue that makes a card playable is worth
 # more than a save that is not urgent (an urgent save is given before anything else, see
 # _urgent_save), and touching a card that will never be played is the cost good touch avoids.
+# Tried for issue 32's middle game (paired, same decks, tuning seeds 0..999, 1000 games, 3p
+# then 4p; "e1a9fff": against the player before EARLY_RICH_TOKENS, else with it): GOOD_TOUCH_
+# WEIGHT 0 -0.495 +- 0.053, -0.318 +- 0.050 (a one-play clue then falls short of MIN_CLUE_
+# VALUE), 3 +0.000 +- 0.023, +0.025 +- 0.026; SAVE_WEIGHT 0 -0.057 +- 0.016, -0.037 +- 0.020,
+# 6 -0.017 +- 0.014, +0.022 +- 0.020 (e1a9fff); PLAY_WEIGHT, MIN_CLUE_VALUE with it: 7 -0.024
+# +- 0.019, +0.009 +- 0.020; 15 -0.015 +- 0.009, +0.008 +- 0.011; 20 -0.004 +- 0.011, -0.004
+# +- 0.012. A newly touched card that the clue leaves known exactly (not yet playable: no
+# clue needed when its turn comes) worth 3 more: -0.017 +- 0.022, +0.013 +- 0.021; 6 more:
+# -0.012 +- 0.024, +0.001 +- 0.024. (Of 1,670 play clues in 100 games at 3p, 2 were given
+# while a clue that got more cards played was there: the choice of clue is not the limit.)
 PLAY_WEIGHT = 10
 SAVE_WEIGHT = 3
 GOOD_TOUCH_WEIGHT = 1
@@ -20,13 +30,17 @@ GOOD_TOUCH_WEIGHT = 1
 # +0.000 +- 0.001); within 15, this bonus also when the receiver knows only trash to discard:
 # +0.000 +- 0.006. Within 20, 1 or 3 more per rank its suit still needs: -0.013 +- 0.022,
 # +0.003 +- 0.027; 3 more per clued card waiting behind it: -0.016 +- 0.019 (4p -0.027 +-
-# 0.023), the same all game -0.096 +- 0.029.
+# 0.023), the same all game -0.096 +- 0.029. All game (e1a9fff, seeds 0..999, 3p then 4p):
+# 2 -0.003 +- 0.021, -0.001 +- 0.021; 8 -0.027 +- 0.013, +0.004 +- 0.018.
 IDLE_WEIGHT = 5
 BAD_TOUCH_WEIGHT = 12
 # A clue that touches the chop makes the next card the chop: if that one must be saved
-# too, the clue has a cost.
+# too, the clue has a cost. Tried (e1a9fff, seeds 0..999, 3p then 4p): 0 -0.047 +- 0.020,
+# -0.022 +- 0.017; 8 -0.001 +- 0.001, -0.002 +- 0.004.
 EXPOSE_WEIGHT = 4
-# A clue that leaves its receiver no unclued card (a locked hand) has a cost too.
+# A clue that leaves its receiver no unclued card (a locked hand) has a cost too. Tried
+# (e1a9fff, seeds 0..999, 3p then 4p): 0 -0.039 +- 0.014, +0.014 +- 0.020; 8 -0.002 +- 0.003,
+# -0.012 +- 0.005.
 LOCK_WEIGHT = 4
 # A clue worth less than this is not given while a discard is possible: discarding the chop
 # gains a token and keeps the clue for later. One play that touches no new card (a clued
@@ -43,7 +57,9 @@ MIN_CLUE_VALUE = PLAY_WEIGHT + GOOD_TOUCH_WEIGHT
 # Tried: 3 instead with 15 cards or fewer in the deck (paired, 2000 games): 3p +0.028 +- 0.012
 # (seeds 0..1999) but -0.001 +- 0.011 (seeds 2000..3999), 2p +0.002, 4p -0.011, 5p -0.005;
 # 1 or 2: 3p +0.024 (seeds 0..1999); 7: -0.011. (Paired, tuning seeds 0..999, 3p, all game:
-# 6 +0.011 +- 0.034, 4 -0.023 +- 0.035.)
+# 6 +0.011 +- 0.034, 4 -0.023 +- 0.035.) With EARLY_RICH_TOKENS in (paired, tuning seeds
+# 0..1999, 3p then 4p), from 20 cards down: 6 -0.001 +- 0.010, -0.006 +- 0.008; 4 +0.011 +-
+# 0.013, -0.022 +- 0.010.
 RICH_TOKENS = 5
 # From three players on, while the deck holds more than EARLY_RICH_CARDS cards, that many
 # tokens become EARLY_RICH_TOKENS: early, a clue that gets no card played (it only touches
@@ -56,12 +72,18 @@ RICH_TOKENS = 5
 # +0.031; 9 (only at 8) +0.010, +0.007 (+- 0.04, seeds 0..999); over 15 cards, 7 tokens:
 # +0.032, +0.060. The other way, spending tokens early (H-group's early game: any clue that
 # does some good before the first discard: 3p -0.105 +- 0.046, 4p -0.130 +- 0.045; 3 tokens
-# over 28 cards: -0.094, -0.028, seeds 0..999) cost points.
+# over 28 cards: -0.094, -0.028, seeds 0..999) cost points. Also tried over 20 cards, with
+# this in (paired, seeds 0..1999, 3p then 4p): a play clue needing 5 more (so one play only
+# for a receiver with nothing safe to do) -0.057 +- 0.026, -0.008 +- 0.027; 2 more -0.004 +-
+# 0.020, +0.029 +- 0.022; the clue after a save on my chop (AFTER_SAVE_TOKENS) also waiting
+# for these tokens unless it gets a card played: -0.050 +- 0.017, +0.010 +- 0.013.
 EARLY_RICH_TOKENS = 7
 EARLY_RICH_CARDS = 20
 EARLY_RICH_PLAYERS = 3
 # With this many tokens or fewer, while some chop holds a card that must be saved, a clue
-# must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save.
+# must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save. Tried (e1a9fff, paired,
+# seeds 0..999, 3p then 4p): 1 -0.031 +- 0.017, +0.026 +- 0.029; 3 -0.019 +- 0.019, +0.012 +-
+# 0.025.
 LOW_TOKENS = 2
 # Two players: with this many instead (measured, paired, same decks, 2000 games, 2 -> 1: 2p
 # +0.032 +- 0.010 (seeds 0..), +0.032 +- 0.010 (seeds 5000..); in a trial with another change
@@ -117,11 +139,15 @@ MAX_CHAIN = 1
 # Bluffs (from 3 players): the next player blind-plays a playable card that is not the one
 # the focus needs; the focus is then known to be one above its firework's next card.
 BLUFFS = True
-# A bluff whose focus then reads as one exact card is worth this much more.
+# A bluff whose focus then reads as one exact card is worth this much more. Tried (e1a9fff,
+# paired, seeds 0..999, 3p then 4p): 0 -0.076 +- 0.023, -0.096 +- 0.025; 6 +0.003 +- 0.013,
+# +0.017 +- 0.015.
 BLUFF_NAMES_WEIGHT = 3
 # A player whose chop was just saved gives a clue that does some good rather than discard
 # its new chop, with this many tokens or more (the saver had no turn to see that card yet).
-# Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better.
+# Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better. Again (e1a9fff,
+# paired, seeds 0..999, 3p then 4p): 1 -0.014 +- 0.016, +0.017 +- 0.014; 3 -0.043 +- 0.017,
+# -0.003 +- 0.018.
 AFTER_SAVE_TOKENS = 2
 # Two players: with this many instead (measured, paired, 2000 games, 2 -> 3: 2p +0.022 +-
 # 0.020 and +0.031 +- 0.019 on two sets of decks; 3p -0.032). It also sets when a save that
