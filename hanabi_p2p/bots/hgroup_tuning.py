@@ -163,14 +163,18 @@ AFTER_SAVE_TOKENS_2P = 3
 # any chop: -0.007; 2 tokens: +0.050. 3p +0.024, 4p +0.001, 5p -0.001 (1000 games).
 AFTER_SAVE_STALL_TOKENS = 3
 AFTER_SAVE_STALL_LOSS = 0.3
-# Two players: my partner just discarded a card whose other copy is now a last copy that I
-# cannot see (it may be my chop, and my partner, who sees it, had no turn to save it): with
+# Two and three players: the player before me just discarded a card whose other copy is now a
+# last copy that I cannot see (it may be my chop, and that player, who sees it, had no turn
+# to save it): with
 # this many tokens or more a clue that does some good is given rather than a discard.
 # Measured (paired, same decks): 2p +0.021 and +0.022 (two sets of 2000 games, each
 # +-0.017), multicolour 2p +0.027; 2 tokens: +0.010, 4: +0.003. Not from 3 players on:
-# 3p +0.000, 4p +0.023, 5p -0.016 (1000 games).
+# 3p +0.000, 4p +0.023, 5p -0.016 (1000 games). Once EARLY_RICH_TOKENS banks tokens early,
+# at three players too (paired, same decks, 2000 games): 3p +0.029 +- 0.015 (tuning seeds
+# 0..1999), +0.036 +- 0.015 (seeds 2000..3999), 0 strikeouts; 4p -0.011 +- 0.013 (seeds
+# 0..1999), so not there.
 TWIN_TOKENS = 3
-TWIN_PLAYERS = 2
+TWIN_PLAYERS = 3
 # With this many cards or fewer left in the deck, a player who would discard (no card known
 # to play, no clue worth giving or stall to make) plays instead its card likeliest to be
 # playable, if that chance is above EARLY_GAMBLE_P and a strike cannot end the game: so

@@ -316,3 +316,22 @@ def test_early_a_clue_that_gets_nothing_played_waits_for_seven_tokens(
     monkeypatch.setattr(hgroup_decision, "EARLY_RICH_CARDS", s.state.cards_left)
     later = _early_position().advice(ALICE)
     assert isinstance(later.action, Clue) and later.reason is Reason.STALL
+
+
+def _twin_position() -> Scenario:
+    """Three players, 3 tokens, Alice to move; her chop and Bob's are the two Y4s."""
+    s = Scenario.position(3, ["R2 G2 B3 W3 Y4", "R3 G4 B2 W2 Y4", "R4 G3 B4 W3 Y3"],
+                          tokens=3, draws="W4")
+    s.discard(ALICE, 5)  # her Y4: Bob's chop is now the last one, which he cannot see
+    assert s.state.clue_tokens == 4 and s.chop(BOB) == 5
+    return s
+
+
+def test_three_players_after_a_discard_whose_twin_i_cannot_see_a_clue_beats_a_discard(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advice = _twin_position().advice(BOB)
+    assert isinstance(advice.action, Clue) and advice.reason is Reason.STALL
+    assert "the card just discarded has one copy left" in advice.text
+    monkeypatch.setattr(hgroup_decision, "TWIN_PLAYERS", 2)  # as at two players only
+    before = _twin_position().advice(BOB)
+    assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
