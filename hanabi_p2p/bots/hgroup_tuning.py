@@ -240,12 +240,17 @@ MODEL_MINE = True
 # _last_clue). Measured (paired, 2000 games), 2p: +0.008 +- 0.002 (seeds 0.. and 10000..),
 # 3p +0.006 +- 0.003.
 LAST_CLUE = True
-# Two players: no save with AFTER_SAVE_TOKENS_2P tokens or fewer when the card behind the
-# chop is worth saving too and costs as many points or more if lost: with no token to spare
-# for a stall, the receiver would discard that one instead. Measured (paired, same decks, 2000
-# games), 2p: +0.028 +- 0.013 (seeds 0..), +0.019 +- 0.012 (seeds 10000..); 3p -0.008.
-# ("More" instead of "as many or more": 2p -0.003 +- 0.004, +0.002 +- 0.004.)
-TRADE_SAVE_PLAYERS = 2
+# At tables of this many players or fewer: no save that leaves fewer tokens than the receiver
+# needs to stall after it (_after_save_tokens: 3 at two players, 2 from three on) when the
+# card behind the chop is worth saving too and costs as many points or more if lost: with no
+# token to spare for a stall, the receiver would discard that one instead. Measured (paired,
+# same decks, 2000 games), 2p: +0.028 +- 0.013 (seeds 0..), +0.019 +- 0.012 (seeds 10000..);
+# 3p -0.008, so at two players only then. ("More" instead of "as many or more": 2p -0.003
+# +- 0.004, +0.002 +- 0.004.) Once EARLY_RICH_TOKENS banks tokens early, against two players
+# only (paired, tuning seeds 0..1999 then 2000..3999, 2000 games): 3p +0.009 +- 0.007,
+# +0.019 +- 0.007; 4p +0.030 +- 0.007, +0.009 +- 0.007; 5p +0.018 +- 0.007 (seeds 0..1999);
+# 0 strikeouts. So at every table.
+TRADE_SAVE_PLAYERS = 5
 # Pace (see _pace): the turns left if each one draws a card (the deck, then the final
 # round), less the cards the fireworks still need. A discard spends one turn of it, a play or
 # a clue none; below 0, every discard costs a point. Two players: with the pace this low or

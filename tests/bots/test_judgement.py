@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from scenario import Scenario, card
 
-from hanabi_p2p.bots import hgroup_decision, hgroup_giving
+from hanabi_p2p.bots import hgroup_decision, hgroup_giving, hgroup_saves
 from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason, _Decision
 from hanabi_p2p.bots.words import Say
 from hanabi_p2p.rules.actions import Clue, Discard, Play
@@ -335,3 +335,23 @@ def test_three_players_after_a_discard_whose_twin_i_cannot_see_a_clue_beats_a_di
     monkeypatch.setattr(hgroup_decision, "TWIN_PLAYERS", 2)  # as at two players only
     before = _twin_position().advice(BOB)
     assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
+
+
+def _trade_position() -> Scenario:
+    """Four players, 2 tokens, Alice to move: Bob's chop is R5 and the card behind it the
+    last G4 (the other is discarded); nobody has a clued card."""
+    s = Scenario.position(4, ["R2 Y2 G2 B2", "W3 Y3 G4 R5", "R3 Y4 B4 W4", "Y3 G3 B3 W3"],
+                          discarded="G4", tokens=2)
+    assert s.chop(BOB) == 4
+    return s
+
+
+def test_four_players_no_save_that_only_moves_the_loss_onto_a_dearer_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advice = _trade_position().advice(ALICE)
+    # Saving the R5 leaves one token: Bob, with nothing safe to do and no token to spare for
+    # a stall, would discard the last G4 instead, two points (G4, G5) for one (R5).
+    assert advice.reason is not Reason.SAVE
+    monkeypatch.setattr(hgroup_saves, "TRADE_SAVE_PLAYERS", 2)  # as at two players only
+    before = _trade_position().advice(ALICE)
+    assert before.reason is Reason.SAVE
