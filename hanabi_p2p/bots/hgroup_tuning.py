@@ -262,9 +262,13 @@ TRADE_SAVE_PLAYERS = 5
 # Without a known play to wait for, the stall costs: pace 0 -0.040, pace 2 -0.150; keeping
 # the discard of known trash: +0.019 (pace 0). 3p (pace 1): -0.028, so not used there;
 # again (paired, tuning seeds 0..999, 3p): pace 0 -0.004 +- 0.009, pace -1 -0.001 +- 0.005.
+# Once EARLY_RICH_TOKENS banks tokens early (with TWIN_PLAYERS and TRADE_SAVE_PLAYERS as
+# now), at three players too (pace 1, paired, same decks, 2000 games): 3p +0.018 +- 0.010
+# (tuning seeds 0..1999), +0.015 +- 0.009 (seeds 2000..3999), +0.006 +- 0.009 (seeds
+# 4000..5999): +0.013 +- 0.005 over the 6000, 0 strikeouts.
 PACE_STALL = 1
 PACE_STALL_TOKENS = 2
-PACE_STALL_PLAYERS = 2
+PACE_STALL_PLAYERS = 3
 # At tables of this many players or fewer, a save that leaves its receiver no unclued card and
 # nothing to play (see NO_LOCKING_LAST_SAVE) is left out not only with the last token but
 # whenever the tokens left after it are too few for the receiver to stall (fewer than

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from scenario import Scenario, card
 
-from hanabi_p2p.bots import hgroup_decision, hgroup_giving, hgroup_saves
+from hanabi_p2p.bots import hgroup_decision, hgroup_giving, hgroup_saves, hgroup_stalls
 from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason, _Decision
 from hanabi_p2p.bots.words import Say
 from hanabi_p2p.rules.actions import Clue, Discard, Play
@@ -355,3 +355,25 @@ def test_four_players_no_save_that_only_moves_the_loss_onto_a_dearer_card(
     monkeypatch.setattr(hgroup_saves, "TRADE_SAVE_PLAYERS", 2)  # as at two players only
     before = _trade_position().advice(ALICE)
     assert before.reason is Reason.SAVE
+
+
+def _pace_position_three() -> Scenario:
+    """Three players, red, yellow and green complete, blue at 2: 8 cards still to play and 6
+    in the deck, a final round of 3 turns, a pace of 1. Cathy has just told Bob his B3 is
+    playable; Alice, with 2 tokens, knows nothing to play."""
+    s = Scenario.position(3, ["W2 W3 W4 B4 R1", "B3 R2 G2 Y2 W3", "B3 W2 Y3 G3 R3"],
+                          stacks="R5 Y5 G5 B2", tokens=3, start=CATHY,
+                          discarded="R1 R4 Y1 Y1 Y4 G1 G1 G4 B1 B1 B2 W1")
+    s.clue(CATHY, BOB, "blue")
+    assert s.state.cards_left == 6 and s.state.clue_tokens == 2
+    return s
+
+
+def test_three_players_when_the_turns_left_hardly_cover_the_cards_to_play_a_clue_beats_a_discard(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advice = _pace_position_three().advice(ALICE)
+    assert isinstance(advice.action, Clue) and advice.reason is Reason.STALL
+    assert "hardly cover the cards still to play" in advice.text
+    monkeypatch.setattr(hgroup_stalls, "PACE_STALL_PLAYERS", 2)  # as at two players only
+    before = _pace_position_three().advice(ALICE)
+    assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
