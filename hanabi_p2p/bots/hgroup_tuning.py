@@ -76,7 +76,9 @@ RICH_TOKENS = 5
 # this in (paired, seeds 0..1999, 3p then 4p): a play clue needing 5 more (so one play only
 # for a receiver with nothing safe to do) -0.057 +- 0.026, -0.008 +- 0.027; 2 more -0.004 +-
 # 0.020, +0.029 +- 0.022; the clue after a save on my chop (AFTER_SAVE_TOKENS) also waiting
-# for these tokens unless it gets a card played: -0.050 +- 0.017, +0.010 +- 0.013.
+# for these tokens unless it gets a card played: -0.050 +- 0.017, +0.010 +- 0.013. Again
+# once TWIN_PLAYERS, TRADE_SAVE_PLAYERS and PACE_STALL_PLAYERS were widened with it: 6 tokens
+# -0.038 +- 0.021, -0.035 +- 0.019; over 25 cards -0.015 +- 0.010, +0.002 +- 0.009.
 EARLY_RICH_TOKENS = 7
 EARLY_RICH_CARDS = 20
 EARLY_RICH_PLAYERS = 3
@@ -160,7 +162,9 @@ AFTER_SAVE_TOKENS_2P = 3
 # (as for a locked hand: _expected_loss). The saver saw that card, and gets a turn to save it too.
 # Measured (paired, same decks, 2000 games), 2p: +0.052 +- 0.020 (seeds 0..), +0.070 +-
 # 0.023 (seeds 10000..); a loss of 0.15: +0.032, 0.25: +0.038, 0.4: +0.043, 0.5: +0.011,
-# any chop: -0.007; 2 tokens: +0.050. 3p +0.024, 4p +0.001, 5p -0.001 (1000 games).
+# any chop: -0.007; 2 tokens: +0.050. 3p +0.024, 4p +0.001, 5p -0.001 (1000 games). 4 tokens,
+# with EARLY_RICH_TOKENS and TRADE_SAVE_PLAYERS as now (paired, tuning seeds 0..1999): 3p
+# -0.005 +- 0.004, 4p -0.005 +- 0.004.
 AFTER_SAVE_STALL_TOKENS = 3
 AFTER_SAVE_STALL_LOSS = 0.3
 # Two and three players: the player before me just discarded a card whose other copy is now a
@@ -265,7 +269,8 @@ TRADE_SAVE_PLAYERS = 5
 # Once EARLY_RICH_TOKENS banks tokens early (with TWIN_PLAYERS and TRADE_SAVE_PLAYERS as
 # now), at three players too (pace 1, paired, same decks, 2000 games): 3p +0.018 +- 0.010
 # (tuning seeds 0..1999), +0.015 +- 0.009 (seeds 2000..3999), +0.006 +- 0.009 (seeds
-# 4000..5999): +0.013 +- 0.005 over the 6000, 0 strikeouts.
+# 4000..5999): +0.013 +- 0.005 over the 6000, 0 strikeouts; 4p -0.006 +- 0.007 (seeds
+# 0..1999, before it was at three players), so not there.
 PACE_STALL = 1
 PACE_STALL_TOKENS = 2
 PACE_STALL_PLAYERS = 3
@@ -278,7 +283,8 @@ PACE_STALL_PLAYERS = 3
 # of 1) against the last token only, 2p:
 # +0.099 +- 0.020 (seeds 0..), +0.068 +- 0.020 (seeds 5000..); 3p +0.007 +- 0.006; 4p
 # -0.006, 5p -0.011 (so not used there). Leaving out such saves up to 2 tokens only (2p):
-# about half of that; up to 4 or 8: no better than 3.
+# about half of that; up to 4 or 8: no better than 3. With EARLY_RICH_TOKENS and TRADE_SAVE_
+# PLAYERS as now (paired, tuning seeds 0..1999), at four players too: 4p -0.010 +- 0.006.
 LOCKING_SAVE_PLAYERS = 3
 # ... given anyway when the card the receiver gives up instead costs at least this many points
 # fewer than the chop (so never for a 5). Measured (paired, 2000 games) against 1: 2p +0.013
