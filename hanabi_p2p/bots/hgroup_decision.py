@@ -22,6 +22,8 @@ from hanabi_p2p.bots.hgroup_tuning import (
     LAST_CLUE,
     LOW_TOKENS,
     LOW_TOKENS_2P,
+    LOW_TOKENS_MANY,
+    LOW_TOKENS_MANY_PLAYERS,
     MIN_CLUE_VALUE,
     MODEL_MINE,
     OVERLOOKED_WEIGHT,
@@ -92,7 +94,9 @@ class _Decision(Saves):
         if play is not None:
             return play
         need = MIN_CLUE_VALUE
-        if tokens <= (LOW_TOKENS_2P if players == 2 else LOW_TOKENS) and self._threatened():
+        low = (LOW_TOKENS_2P if players == 2
+               else LOW_TOKENS_MANY if players >= LOW_TOKENS_MANY_PLAYERS else LOW_TOKENS)
+        if tokens <= low and self._threatened():
             need *= 2  # keep the last token for a save
         twin = (tokens >= TWIN_TOKENS and p.config.players <= TWIN_PLAYERS
                 and self._twin_may_be_mine())

@@ -377,3 +377,20 @@ def test_three_players_when_the_turns_left_hardly_cover_the_cards_to_play_a_clue
     monkeypatch.setattr(hgroup_stalls, "PACE_STALL_PLAYERS", 2)  # as at two players only
     before = _pace_position_three().advice(ALICE)
     assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
+
+
+def _low_tokens_position() -> Scenario:
+    """Four players, 2 tokens, Alice to move: Cathy's chop is R5 (worth a save, but Bob
+    moves first), Bob could be told his R1 is playable."""
+    return Scenario.position(4, ["R2 Y2 G2 B2", "R1 Y3 G3 B3", "Y4 B4 W4 R5", "G4 W3 Y4 G4"],
+                             tokens=2)
+
+
+def test_four_players_two_tokens_are_not_kept_back_for_a_save(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advice = _low_tokens_position().advice(ALICE)
+    assert isinstance(advice.action, Clue) and advice.reason is Reason.PLAY_CLUE
+    assert advice.action.touched == frozenset({_low_tokens_position().slot(BOB, 1)})
+    monkeypatch.setattr(hgroup_decision, "LOW_TOKENS_MANY", 2)  # as at three players
+    before = _low_tokens_position().advice(ALICE)
+    assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
