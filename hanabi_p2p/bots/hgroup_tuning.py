@@ -95,8 +95,9 @@ LOW_TOKENS_2P = 1
 # From this many players on, with LOW_TOKENS_MANY instead: with more players, more of them
 # may give the save the token is kept for, and a play clue now is worth more. Measured once
 # EARLY_RICH_TOKENS banks tokens early (paired, same decks, 2000 games), 1 against 2: 4p
-# +0.030 +- 0.019 (tuning seeds 0..1999), +0.074 +- 0.020 (seeds 2000..3999); 5p +0.032 +-
-# 0.025 (seeds 0..1999); 0 strikeouts; 3p -0.014 +- 0.012 (seeds 0..1999), so not there.
+# +0.030 +- 0.019 (tuning seeds 0..1999), +0.074 +- 0.020 (seeds 2000..3999), +0.045 +- 0.019
+# (seeds 4000..5999); 5p +0.032 +- 0.025 (seeds 0..1999); 0 strikeouts; 3p -0.014 +- 0.012
+# (seeds 0..1999), so not there. 0 against 1: 4p -0.025 +- 0.020, 5p +0.086 +- 0.026.
 LOW_TOKENS_MANY = 1
 LOW_TOKENS_MANY_PLAYERS = 4
 # With this many cards or fewer left in the deck, a player with nothing to play stalls with a
