@@ -184,7 +184,8 @@ AFTER_SAVE_STALL_LOSS = 0.3
 # 3p +0.000, 4p +0.023, 5p -0.016 (1000 games). Once EARLY_RICH_TOKENS banks tokens early,
 # at three players too (paired, same decks, 2000 games): 3p +0.029 +- 0.015 (tuning seeds
 # 0..1999), +0.036 +- 0.015 (seeds 2000..3999), 0 strikeouts; 4p -0.011 +- 0.013 (seeds
-# 0..1999), so not there.
+# 0..1999), so not there. At three players, 2 or 4 tokens instead (seeds 0..1999): -0.004
+# +- 0.008, -0.003 +- 0.007.
 TWIN_TOKENS = 3
 TWIN_PLAYERS = 3
 # With this many cards or fewer left in the deck, a player who would discard (no card known
@@ -307,7 +308,9 @@ GTA_ONES_ONLY = True
 # A play clue on the next player's chop when it is playable and that player would discard
 # it (see _urgent_play), before my own play, at tables of this many players or fewer.
 # Measured (tuning seeds 0..999, 1000 games) against never: 2p +0.036, 3p -0.029, 4p -0.083,
-# 5p -0.111 (the clue is worth more elsewhere, and the card's other copies come back).
+# 5p -0.111 (the clue is worth more elsewhere, and the card's other copies come back). Again
+# at three players once EARLY_RICH_TOKENS banks tokens early (paired, tuning seeds 0..1999,
+# 2000 games): 3p -0.051 +- 0.023.
 URGENT_PLAY_PLAYERS = 2
 # Read a finesse our player never gives: a clue that makes a card read as X while it is the
 # card after X, with no X in sight, asks me to blind-play X (see _late_finesse).
