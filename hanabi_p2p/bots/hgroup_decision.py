@@ -13,12 +13,17 @@ from hanabi_p2p.bots.hgroup_tuning import (
     AFTER_SAVE_STALL_TOKENS,
     EARLY_GAMBLE_CARDS,
     EARLY_GAMBLE_P,
+    EARLY_RICH_CARDS,
+    EARLY_RICH_PLAYERS,
+    EARLY_RICH_TOKENS,
     ENDGAME_KEEP_TOKENS,
     ENDGAME_STALL_CARDS,
     GTA_ONES_ONLY,
     LAST_CLUE,
     LOW_TOKENS,
     LOW_TOKENS_2P,
+    LOW_TOKENS_MANY,
+    LOW_TOKENS_MANY_PLAYERS,
     MIN_CLUE_VALUE,
     MODEL_MINE,
     OVERLOOKED_WEIGHT,
@@ -89,15 +94,20 @@ class _Decision(Saves):
         if play is not None:
             return play
         need = MIN_CLUE_VALUE
-        if tokens <= (LOW_TOKENS_2P if players == 2 else LOW_TOKENS) and self._threatened():
+        low = (LOW_TOKENS_2P if players == 2
+               else LOW_TOKENS_MANY if players >= LOW_TOKENS_MANY_PLAYERS else LOW_TOKENS)
+        if tokens <= low and self._threatened():
             need *= 2  # keep the last token for a save
         twin = (tokens >= TWIN_TOKENS and p.config.players <= TWIN_PLAYERS
                 and self._twin_may_be_mine())
         clue = None
+        # early in the game a clue that gets nothing played waits for more tokens
+        rich = (EARLY_RICH_TOKENS if rep.cards_left > EARLY_RICH_CARDS
+                and players >= EARLY_RICH_PLAYERS else RICH_TOKENS)
         if tokens > 0:
             # Most turns only a clue worth ``need`` would be given (else my chop goes): then
             # no clue worth less needs rating. Not in the cases below that take a lesser clue.
-            only_good = (tokens < RICH_TOKENS and rep.final_round_turns_left is None
+            only_good = (tokens < rich and rep.final_round_turns_left is None
                          and rep.cards_left > ENDGAME_STALL_CARDS
                          and not (p.saved == p.seat and tokens >= self._after_save_tokens())
                          and not twin
@@ -109,7 +119,7 @@ class _Decision(Saves):
             if last is not None:
                 return last
         if clue is not None and (clue[0] >= need or tokens == MAX_CLUE_TOKENS
-                                 or (tokens >= RICH_TOKENS and clue[0] > 0)):
+                                 or (tokens >= rich and clue[0] > 0)):
             return clue[1]
         if p.saved == p.seat and tokens >= self._after_save_tokens() and clue is not None:
             # my chop was just saved: the card behind it is my chop now, and nobody has had

@@ -10,6 +10,16 @@ the figures we publish come from. Constants with no measurement are conventions.
 # Weights of a clue's value (see _rate_clue). A clue that makes a card playable is worth
 # more than a save that is not urgent (an urgent save is given before anything else, see
 # _urgent_save), and touching a card that will never be played is the cost good touch avoids.
+# Tried for issue 32's middle game (paired, same decks, tuning seeds 0..999, 1000 games, 3p
+# then 4p; "e1a9fff": against the player before EARLY_RICH_TOKENS, else with it): GOOD_TOUCH_
+# WEIGHT 0 -0.495 +- 0.053, -0.318 +- 0.050 (a one-play clue then falls short of MIN_CLUE_
+# VALUE), 3 +0.000 +- 0.023, +0.025 +- 0.026; SAVE_WEIGHT 0 -0.057 +- 0.016, -0.037 +- 0.020,
+# 6 -0.017 +- 0.014, +0.022 +- 0.020 (e1a9fff); PLAY_WEIGHT, MIN_CLUE_VALUE with it: 7 -0.024
+# +- 0.019, +0.009 +- 0.020; 15 -0.015 +- 0.009, +0.008 +- 0.011; 20 -0.004 +- 0.011, -0.004
+# +- 0.012. A newly touched card that the clue leaves known exactly (not yet playable: no
+# clue needed when its turn comes) worth 3 more: -0.017 +- 0.022, +0.013 +- 0.021; 6 more:
+# -0.012 +- 0.024, +0.001 +- 0.024. (Of 1,670 play clues in 100 games at 3p, 2 were given
+# while a clue that got more cards played was there: the choice of clue is not the limit.)
 PLAY_WEIGHT = 10
 SAVE_WEIGHT = 3
 GOOD_TOUCH_WEIGHT = 1
@@ -20,13 +30,17 @@ GOOD_TOUCH_WEIGHT = 1
 # +0.000 +- 0.001); within 15, this bonus also when the receiver knows only trash to discard:
 # +0.000 +- 0.006. Within 20, 1 or 3 more per rank its suit still needs: -0.013 +- 0.022,
 # +0.003 +- 0.027; 3 more per clued card waiting behind it: -0.016 +- 0.019 (4p -0.027 +-
-# 0.023), the same all game -0.096 +- 0.029.
+# 0.023), the same all game -0.096 +- 0.029. All game (e1a9fff, seeds 0..999, 3p then 4p):
+# 2 -0.003 +- 0.021, -0.001 +- 0.021; 8 -0.027 +- 0.013, +0.004 +- 0.018.
 IDLE_WEIGHT = 5
 BAD_TOUCH_WEIGHT = 12
 # A clue that touches the chop makes the next card the chop: if that one must be saved
-# too, the clue has a cost.
+# too, the clue has a cost. Tried (e1a9fff, seeds 0..999, 3p then 4p): 0 -0.047 +- 0.020,
+# -0.022 +- 0.017; 8 -0.001 +- 0.001, -0.002 +- 0.004.
 EXPOSE_WEIGHT = 4
-# A clue that leaves its receiver no unclued card (a locked hand) has a cost too.
+# A clue that leaves its receiver no unclued card (a locked hand) has a cost too. Tried
+# (e1a9fff, seeds 0..999, 3p then 4p): 0 -0.039 +- 0.014, +0.014 +- 0.020; 8 -0.002 +- 0.003,
+# -0.012 +- 0.005.
 LOCK_WEIGHT = 4
 # A clue worth less than this is not given while a discard is possible: discarding the chop
 # gains a token and keeps the clue for later. One play that touches no new card (a clued
@@ -43,16 +57,49 @@ MIN_CLUE_VALUE = PLAY_WEIGHT + GOOD_TOUCH_WEIGHT
 # Tried: 3 instead with 15 cards or fewer in the deck (paired, 2000 games): 3p +0.028 +- 0.012
 # (seeds 0..1999) but -0.001 +- 0.011 (seeds 2000..3999), 2p +0.002, 4p -0.011, 5p -0.005;
 # 1 or 2: 3p +0.024 (seeds 0..1999); 7: -0.011. (Paired, tuning seeds 0..999, 3p, all game:
-# 6 +0.011 +- 0.034, 4 -0.023 +- 0.035.)
+# 6 +0.011 +- 0.034, 4 -0.023 +- 0.035.) With EARLY_RICH_TOKENS in (paired, tuning seeds
+# 0..1999, 3p then 4p), from 20 cards down: 6 -0.001 +- 0.010, -0.006 +- 0.008; 4 +0.011 +-
+# 0.013, -0.022 +- 0.010.
 RICH_TOKENS = 5
+# From three players on, while the deck holds more than EARLY_RICH_CARDS cards, that many
+# tokens become EARLY_RICH_TOKENS: early, a clue that gets no card played (it only touches
+# cards to play later) waits, and the chop's discard banks the token for a play clue, of
+# which the middle game runs short. Measured (paired, same decks, 2000 games) against
+# RICH_TOKENS all game, 7 tokens over 20 cards: 3p +0.034 +- 0.026 (tuning seeds 0..1999),
+# +0.009 +- 0.027 (seeds 2000..3999); 4p +0.064 +- 0.023, +0.048 +- 0.023; 5p +0.030 +-
+# 0.018 (seeds 0..1999); 2p -0.044 +- 0.032 (so not at two players), 0 strikeouts. Over 25
+# cards (seeds 0..1999): 7 tokens 3p +0.021 +- 0.026, 4p +0.062 +- 0.023; 6 tokens +0.003,
+# +0.031; 9 (only at 8) +0.010, +0.007 (+- 0.04, seeds 0..999); over 15 cards, 7 tokens:
+# +0.032, +0.060. The other way, spending tokens early (H-group's early game: any clue that
+# does some good before the first discard: 3p -0.105 +- 0.046, 4p -0.130 +- 0.045; 3 tokens
+# over 28 cards: -0.094, -0.028, seeds 0..999) cost points. Also tried over 20 cards, with
+# this in (paired, seeds 0..1999, 3p then 4p): a play clue needing 5 more (so one play only
+# for a receiver with nothing safe to do) -0.057 +- 0.026, -0.008 +- 0.027; 2 more -0.004 +-
+# 0.020, +0.029 +- 0.022; the clue after a save on my chop (AFTER_SAVE_TOKENS) also waiting
+# for these tokens unless it gets a card played: -0.050 +- 0.017, +0.010 +- 0.013. Again
+# once TWIN_PLAYERS, TRADE_SAVE_PLAYERS and PACE_STALL_PLAYERS were widened with it: 6 tokens
+# -0.038 +- 0.021, -0.035 +- 0.019; over 25 cards -0.015 +- 0.010, +0.002 +- 0.009.
+EARLY_RICH_TOKENS = 7
+EARLY_RICH_CARDS = 20
+EARLY_RICH_PLAYERS = 3
 # With this many tokens or fewer, while some chop holds a card that must be saved, a clue
-# must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save.
+# must be worth twice MIN_CLUE_VALUE: the tokens are kept for the save. Tried (e1a9fff, paired,
+# seeds 0..999, 3p then 4p): 1 -0.031 +- 0.017, +0.026 +- 0.029; 3 -0.019 +- 0.019, +0.012 +-
+# 0.025.
 LOW_TOKENS = 2
 # Two players: with this many instead (measured, paired, same decks, 2000 games, 2 -> 1: 2p
 # +0.032 +- 0.010 (seeds 0..), +0.032 +- 0.010 (seeds 5000..); in a trial with another change
 # in, 0: +0.030, +0.045 and 3: -0.011). With one partner, a play clue now is worth more than
 # a token held back: an urgent save is given anyway (_urgent_save comes before play clues).
 LOW_TOKENS_2P = 1
+# From this many players on, with LOW_TOKENS_MANY instead: with more players, more of them
+# may give the save the token is kept for, and a play clue now is worth more. Measured once
+# EARLY_RICH_TOKENS banks tokens early (paired, same decks, 2000 games), 1 against 2: 4p
+# +0.030 +- 0.019 (tuning seeds 0..1999), +0.074 +- 0.020 (seeds 2000..3999), +0.045 +- 0.019
+# (seeds 4000..5999); 5p +0.032 +- 0.025 (seeds 0..1999); 0 strikeouts; 3p -0.014 +- 0.012
+# (seeds 0..1999), so not there. 0 against 1: 4p -0.025 +- 0.020, 5p +0.086 +- 0.026.
+LOW_TOKENS_MANY = 1
+LOW_TOKENS_MANY_PLAYERS = 4
 # With this many cards or fewer left in the deck, a player with nothing to play stalls with a
 # clue instead of discarding (a discard draws a card and brings the end closer). Paired,
 # tuning seeds 0..999, 3p: 3 -0.014 +- 0.014, 6 -0.036 +- 0.019, 8 -0.069 +- 0.024. Not in
@@ -102,11 +149,15 @@ MAX_CHAIN = 1
 # Bluffs (from 3 players): the next player blind-plays a playable card that is not the one
 # the focus needs; the focus is then known to be one above its firework's next card.
 BLUFFS = True
-# A bluff whose focus then reads as one exact card is worth this much more.
+# A bluff whose focus then reads as one exact card is worth this much more. Tried (e1a9fff,
+# paired, seeds 0..999, 3p then 4p): 0 -0.076 +- 0.023, -0.096 +- 0.025; 6 +0.003 +- 0.013,
+# +0.017 +- 0.015.
 BLUFF_NAMES_WEIGHT = 3
 # A player whose chop was just saved gives a clue that does some good rather than discard
 # its new chop, with this many tokens or more (the saver had no turn to see that card yet).
-# Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better.
+# Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better. Again (e1a9fff,
+# paired, seeds 0..999, 3p then 4p): 1 -0.014 +- 0.016, +0.017 +- 0.014; 3 -0.043 +- 0.017,
+# -0.003 +- 0.018.
 AFTER_SAVE_TOKENS = 2
 # Two players: with this many instead (measured, paired, 2000 games, 2 -> 3: 2p +0.022 +-
 # 0.020 and +0.031 +- 0.019 on two sets of decks; 3p -0.032). It also sets when a save that
@@ -119,17 +170,24 @@ AFTER_SAVE_TOKENS_2P = 3
 # (as for a locked hand: _expected_loss). The saver saw that card, and gets a turn to save it too.
 # Measured (paired, same decks, 2000 games), 2p: +0.052 +- 0.020 (seeds 0..), +0.070 +-
 # 0.023 (seeds 10000..); a loss of 0.15: +0.032, 0.25: +0.038, 0.4: +0.043, 0.5: +0.011,
-# any chop: -0.007; 2 tokens: +0.050. 3p +0.024, 4p +0.001, 5p -0.001 (1000 games).
+# any chop: -0.007; 2 tokens: +0.050. 3p +0.024, 4p +0.001, 5p -0.001 (1000 games). 4 tokens,
+# with EARLY_RICH_TOKENS and TRADE_SAVE_PLAYERS as now (paired, tuning seeds 0..1999): 3p
+# -0.005 +- 0.004, 4p -0.005 +- 0.004.
 AFTER_SAVE_STALL_TOKENS = 3
 AFTER_SAVE_STALL_LOSS = 0.3
-# Two players: my partner just discarded a card whose other copy is now a last copy that I
-# cannot see (it may be my chop, and my partner, who sees it, had no turn to save it): with
+# Two and three players: the player before me just discarded a card whose other copy is now a
+# last copy that I cannot see (it may be my chop, and that player, who sees it, had no turn
+# to save it): with
 # this many tokens or more a clue that does some good is given rather than a discard.
 # Measured (paired, same decks): 2p +0.021 and +0.022 (two sets of 2000 games, each
 # +-0.017), multicolour 2p +0.027; 2 tokens: +0.010, 4: +0.003. Not from 3 players on:
-# 3p +0.000, 4p +0.023, 5p -0.016 (1000 games).
+# 3p +0.000, 4p +0.023, 5p -0.016 (1000 games). Once EARLY_RICH_TOKENS banks tokens early,
+# at three players too (paired, same decks, 2000 games): 3p +0.029 +- 0.015 (tuning seeds
+# 0..1999), +0.036 +- 0.015 (seeds 2000..3999), 0 strikeouts; 4p -0.011 +- 0.013 (seeds
+# 0..1999), so not there. At three players, 2 or 4 tokens instead (seeds 0..1999): -0.004
+# +- 0.008, -0.003 +- 0.007.
 TWIN_TOKENS = 3
-TWIN_PLAYERS = 2
+TWIN_PLAYERS = 3
 # With this many cards or fewer left in the deck, a player who would discard (no card known
 # to play, no clue worth giving or stall to make) plays instead its card likeliest to be
 # playable, if that chance is above EARLY_GAMBLE_P and a strike cannot end the game: so
@@ -195,12 +253,17 @@ MODEL_MINE = True
 # _last_clue). Measured (paired, 2000 games), 2p: +0.008 +- 0.002 (seeds 0.. and 10000..),
 # 3p +0.006 +- 0.003.
 LAST_CLUE = True
-# Two players: no save with AFTER_SAVE_TOKENS_2P tokens or fewer when the card behind the
-# chop is worth saving too and costs as many points or more if lost: with no token to spare
-# for a stall, the receiver would discard that one instead. Measured (paired, same decks, 2000
-# games), 2p: +0.028 +- 0.013 (seeds 0..), +0.019 +- 0.012 (seeds 10000..); 3p -0.008.
-# ("More" instead of "as many or more": 2p -0.003 +- 0.004, +0.002 +- 0.004.)
-TRADE_SAVE_PLAYERS = 2
+# At tables of this many players or fewer: no save that leaves fewer tokens than the receiver
+# needs to stall after it (_after_save_tokens: 3 at two players, 2 from three on) when the
+# card behind the chop is worth saving too and costs as many points or more if lost: with no
+# token to spare for a stall, the receiver would discard that one instead. Measured (paired,
+# same decks, 2000 games), 2p: +0.028 +- 0.013 (seeds 0..), +0.019 +- 0.012 (seeds 10000..);
+# 3p -0.008, so at two players only then. ("More" instead of "as many or more": 2p -0.003
+# +- 0.004, +0.002 +- 0.004.) Once EARLY_RICH_TOKENS banks tokens early, against two players
+# only (paired, tuning seeds 0..1999 then 2000..3999, 2000 games): 3p +0.009 +- 0.007,
+# +0.019 +- 0.007; 4p +0.030 +- 0.007, +0.009 +- 0.007; 5p +0.018 +- 0.007 (seeds 0..1999);
+# 0 strikeouts. So at every table.
+TRADE_SAVE_PLAYERS = 5
 # Pace (see _pace): the turns left if each one draws a card (the deck, then the final
 # round), less the cards the fireworks still need. A discard spends one turn of it, a play or
 # a clue none; below 0, every discard costs a point. Two players: with the pace this low or
@@ -212,9 +275,14 @@ TRADE_SAVE_PLAYERS = 2
 # Without a known play to wait for, the stall costs: pace 0 -0.040, pace 2 -0.150; keeping
 # the discard of known trash: +0.019 (pace 0). 3p (pace 1): -0.028, so not used there;
 # again (paired, tuning seeds 0..999, 3p): pace 0 -0.004 +- 0.009, pace -1 -0.001 +- 0.005.
+# Once EARLY_RICH_TOKENS banks tokens early (with TWIN_PLAYERS and TRADE_SAVE_PLAYERS as
+# now), at three players too (pace 1, paired, same decks, 2000 games): 3p +0.018 +- 0.010
+# (tuning seeds 0..1999), +0.015 +- 0.009 (seeds 2000..3999), +0.006 +- 0.009 (seeds
+# 4000..5999): +0.013 +- 0.005 over the 6000, 0 strikeouts; 4p -0.006 +- 0.007 (seeds
+# 0..1999, before it was at three players), so not there.
 PACE_STALL = 1
 PACE_STALL_TOKENS = 2
-PACE_STALL_PLAYERS = 2
+PACE_STALL_PLAYERS = 3
 # At tables of this many players or fewer, a save that leaves its receiver no unclued card and
 # nothing to play (see NO_LOCKING_LAST_SAVE) is left out not only with the last token but
 # whenever the tokens left after it are too few for the receiver to stall (fewer than
@@ -224,7 +292,8 @@ PACE_STALL_PLAYERS = 2
 # of 1) against the last token only, 2p:
 # +0.099 +- 0.020 (seeds 0..), +0.068 +- 0.020 (seeds 5000..); 3p +0.007 +- 0.006; 4p
 # -0.006, 5p -0.011 (so not used there). Leaving out such saves up to 2 tokens only (2p):
-# about half of that; up to 4 or 8: no better than 3.
+# about half of that; up to 4 or 8: no better than 3. With EARLY_RICH_TOKENS and TRADE_SAVE_
+# PLAYERS as now (paired, tuning seeds 0..1999), at four players too: 4p -0.010 +- 0.006.
 LOCKING_SAVE_PLAYERS = 3
 # ... given anyway when the card the receiver gives up instead costs at least this many points
 # fewer than the chop (so never for a 5). Measured (paired, 2000 games) against 1: 2p +0.013
@@ -239,7 +308,9 @@ GTA_ONES_ONLY = True
 # A play clue on the next player's chop when it is playable and that player would discard
 # it (see _urgent_play), before my own play, at tables of this many players or fewer.
 # Measured (tuning seeds 0..999, 1000 games) against never: 2p +0.036, 3p -0.029, 4p -0.083,
-# 5p -0.111 (the clue is worth more elsewhere, and the card's other copies come back).
+# 5p -0.111 (the clue is worth more elsewhere, and the card's other copies come back). Again
+# at three players once EARLY_RICH_TOKENS banks tokens early (paired, tuning seeds 0..1999,
+# 2000 games): 3p -0.051 +- 0.023.
 URGENT_PLAY_PLAYERS = 2
 # Read a finesse our player never gives: a clue that makes a card read as X while it is the
 # card after X, with no X in sight, asks me to blind-play X (see _late_finesse).

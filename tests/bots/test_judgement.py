@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from scenario import Scenario, card
 
-from hanabi_p2p.bots import hgroup_giving
+from hanabi_p2p.bots import hgroup_decision, hgroup_giving, hgroup_saves, hgroup_stalls
 from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason, _Decision
 from hanabi_p2p.bots.words import Say
 from hanabi_p2p.rules.actions import Clue, Discard, Play
@@ -295,3 +295,102 @@ def test_late_a_colour_play_clue_may_touch_a_trash_card(
     monkeypatch.setattr(hgroup_giving, "LATE_TOUCH_CARDS", s.state.cards_left - 1)
     earlier = _late_position("Y3 Y1 G3 R4 B3", "B2 G2 B4 W4 R3").advice(ALICE)
     assert isinstance(earlier.action, Discard)  # earlier in the game: no bad touch
+
+
+def _early_position() -> Scenario:
+    """Three players, nothing played or discarded, 5 tokens left, Alice to move: no card
+    anyone could be told to play, but 3s and 4s that a clue could touch (no play)."""
+    s = Scenario.position(3, ["R2 Y3 G4 B2 W4", "R3 Y3 G4 B4 W3", "R4 Y4 G3 B3 W4"],
+                          tokens=5)
+    assert s.state.cards_left > 30
+    return s
+
+
+def test_early_a_clue_that_gets_nothing_played_waits_for_seven_tokens(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _early_position()
+    advice = s.advice(ALICE)
+    # more than 20 cards in the deck and 5 tokens: the token is banked for a play clue later
+    assert isinstance(advice.action, Discard) and advice.reason is Reason.DISCARD_CHOP
+    # later in the game (as many cards left as EARLY_RICH_CARDS), 5 tokens are enough
+    monkeypatch.setattr(hgroup_decision, "EARLY_RICH_CARDS", s.state.cards_left)
+    later = _early_position().advice(ALICE)
+    assert isinstance(later.action, Clue) and later.reason is Reason.STALL
+
+
+def _twin_position() -> Scenario:
+    """Three players, 3 tokens, Alice to move; her chop and Bob's are the two Y4s."""
+    s = Scenario.position(3, ["R2 G2 B3 W3 Y4", "R3 G4 B2 W2 Y4", "R4 G3 B4 W3 Y3"],
+                          tokens=3, draws="W4")
+    s.discard(ALICE, 5)  # her Y4: Bob's chop is now the last one, which he cannot see
+    assert s.state.clue_tokens == 4 and s.chop(BOB) == 5
+    return s
+
+
+def test_three_players_after_a_discard_whose_twin_i_cannot_see_a_clue_beats_a_discard(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advice = _twin_position().advice(BOB)
+    assert isinstance(advice.action, Clue) and advice.reason is Reason.STALL
+    assert "the card just discarded has one copy left" in advice.text
+    monkeypatch.setattr(hgroup_decision, "TWIN_PLAYERS", 2)  # as at two players only
+    before = _twin_position().advice(BOB)
+    assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
+
+
+def _trade_position() -> Scenario:
+    """Four players, 2 tokens, Alice to move: Bob's chop is R5 and the card behind it the
+    last G4 (the other is discarded); nobody has a clued card."""
+    s = Scenario.position(4, ["R2 Y2 G2 B2", "W3 Y3 G4 R5", "R3 Y4 B4 W4", "Y3 G3 B3 W3"],
+                          discarded="G4", tokens=2)
+    assert s.chop(BOB) == 4
+    return s
+
+
+def test_four_players_no_save_that_only_moves_the_loss_onto_a_dearer_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advice = _trade_position().advice(ALICE)
+    # Saving the R5 leaves one token: Bob, with nothing safe to do and no token to spare for
+    # a stall, would discard the last G4 instead, two points (G4, G5) for one (R5).
+    assert advice.reason is not Reason.SAVE
+    monkeypatch.setattr(hgroup_saves, "TRADE_SAVE_PLAYERS", 2)  # as at two players only
+    before = _trade_position().advice(ALICE)
+    assert before.reason is Reason.SAVE
+
+
+def _pace_position_three() -> Scenario:
+    """Three players, red, yellow and green complete, blue at 2: 8 cards still to play and 6
+    in the deck, a final round of 3 turns, a pace of 1. Cathy has just told Bob his B3 is
+    playable; Alice, with 2 tokens, knows nothing to play."""
+    s = Scenario.position(3, ["W2 W3 W4 B4 R1", "B3 R2 G2 Y2 W3", "B3 W2 Y3 G3 R3"],
+                          stacks="R5 Y5 G5 B2", tokens=3, start=CATHY,
+                          discarded="R1 R4 Y1 Y1 Y4 G1 G1 G4 B1 B1 B2 W1")
+    s.clue(CATHY, BOB, "blue")
+    assert s.state.cards_left == 6 and s.state.clue_tokens == 2
+    return s
+
+
+def test_three_players_when_the_turns_left_hardly_cover_the_cards_to_play_a_clue_beats_a_discard(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advice = _pace_position_three().advice(ALICE)
+    assert isinstance(advice.action, Clue) and advice.reason is Reason.STALL
+    assert "hardly cover the cards still to play" in advice.text
+    monkeypatch.setattr(hgroup_stalls, "PACE_STALL_PLAYERS", 2)  # as at two players only
+    before = _pace_position_three().advice(ALICE)
+    assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
+
+
+def _low_tokens_position() -> Scenario:
+    """Four players, 2 tokens, Alice to move: Cathy's chop is R5 (worth a save, but Bob
+    moves first), Bob could be told his R1 is playable."""
+    return Scenario.position(4, ["R2 Y2 G2 B2", "R1 Y3 G3 B3", "Y4 B4 W4 R5", "G4 W3 Y4 G4"],
+                             tokens=2)
+
+
+def test_four_players_two_tokens_are_not_kept_back_for_a_save(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    advice = _low_tokens_position().advice(ALICE)
+    assert isinstance(advice.action, Clue) and advice.reason is Reason.PLAY_CLUE
+    assert advice.action.touched == frozenset({_low_tokens_position().slot(BOB, 1)})
+    monkeypatch.setattr(hgroup_decision, "LOW_TOKENS_MANY", 2)  # as at three players
+    before = _low_tokens_position().advice(ALICE)
+    assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
