@@ -187,15 +187,23 @@ class ClueGiving(TurnBase):
         return [a for a in self.clues()
                 if type(a) is Clue and a.target == target]
 
-    def _value_bounds(self, clues: list[Clue], floor: int | None = None) -> list[int]:
+    def _value_bounds(self, clues: list[Clue], floor: int | None = None
+                      ) -> tuple[list[int], set[int]]:
         """Per clue, no less than the value ``_rate`` gives it (when it gives one), and
         cheap: the touched cards' faces are known to this seat, so good and bad touch are
-        counted as ``_rate`` counts them, a save as well, and a card counts as a play if its
-        face is one the queued plays reach and its holder does not know that yet (or, for a
+        counted as ``_rate`` counts them, a save as well, and a face counts as one play if
+        it is one the queued plays reach and a holder does not know that yet (or, for a
         prompt or finesse, if a face is one above a firework's next card: then the
         connecting card plays too). With ``floor`` (at least MIN_CLUE_VALUE), a clue that
         touches no such card is worth less (a save and good touch alone fall short) and
-        gets a bound below it at once."""
+        gets a bound below it at once.
+
+        Two kinds of clue may be worth more than that, and are returned apart (their
+        indices, the second list): a trash chop move (worth the cards it keeps, whatever it
+        touches) and a clue a touched card of which may read as a reverse finesse other
+        than through its focus. Their bound is the one ``_best_clue`` always used (a second
+        copy of a face counted as a second play), so that they are rated exactly when they
+        were: the bound must not change which clue is chosen, even where it is wrong."""
         p = self.p
         fi = p.fi
         clued = p.clued
@@ -203,12 +211,19 @@ class ClueGiving(TurnBase):
         possible = p.poss
         eventual = self.eventual
         not_eventual = ~eventual
-        connectable = p._context().connectable
+        context = p._context()
+        connectable = context.connectable
         trash = p.board.trash
+        useless = trash | context.known  # (what good touch reads a trash chop move by)
+        playable = p.board.playable
+        rank_of = p.rank_of
+        tcms = p.tcms
+        reverse = p.reverse_finesses
         # late in the game, a bad touch costs less (a misread one too: TRASH_TOUCH_WEIGHT)
         bad_weight = (min(LATE_BAD_TOUCH_WEIGHT, TRASH_TOUCH_WEIGHT, BAD_TOUCH_WEIGHT)
                       if self.rep.cards_left <= LATE_TOUCH_CARDS else BAD_TOUCH_WEIGHT)
         clued_faces = self.clued_faces
+        chops: dict[int, int | None] = {}  # target -> its chop
         saves: dict[int, int | None] = {}  # target -> its chop if worth saving
         hopeless = -BAD_TOUCH_WEIGHT * len(fi)
         may_play: set[int] | None = None
@@ -220,12 +235,20 @@ class ClueGiving(TurnBase):
                         if (f := fi[c]) >= 0 and 1 << f & (eventual | connectable):
                             may_play.add(c)
         out = []
-        for clue in clues:
+        loose: set[int] = set()
+        for i, clue in enumerate(clues):
             if may_play is not None and may_play.isdisjoint(clue.touched or ()):
                 out.append(hopeless)
                 continue
-            plays = good = bad = conn = 0
-            seen_here = 0
+            target = clue.target
+            if target not in saves:
+                chop = chops[target] = p.chop(target)
+                saves[target] = chop if chop is not None and self._worth_saving(chop) else None
+            chop = chops[target]
+            plays = faces_played = good = bad = conn = 0
+            seen_here = counted = 0
+            new = all_useless = 0  # newly touched cards, and those whose face is useless
+            reversible: list[int] = []  # newly touched cards one above a playable card
             touched = clue.touched or frozenset()
             for c in touched:
                 f = fi[c]
@@ -236,28 +259,53 @@ class ClueGiving(TurnBase):
                     poss = possible[c]
                     if (inf[c] & poss or poss) & not_eventual:
                         plays += 1
+                        if not bit & counted:
+                            # (_rate counts a second copy of a face as no second play)
+                            faces_played += 1
+                            counted |= bit
                 elif bit & connectable and not conn and self._may_connect(clue, c, f):
                     conn = 1
                 if clued[c]:
                     continue
+                new += 1
+                if bit & useless:
+                    all_useless += 1
+                if reverse and rank_of[f] > 1 and bit >> 1 & playable:
+                    reversible.append(c)
                 if bit & trash or f in clued_faces or bit & seen_here:
                     bad += 1
                 else:
                     good += 1
                 seen_here |= bit
+            if ((tcms and new and new == all_useless and chop is not None
+                 and chop not in touched)
+                    or (reversible and self._reverse_elsewhere(clue, reversible, chop))):
+                loose.add(i)
+            else:
+                plays = faces_played
             plays += 2 * conn
             value = (plays * PLAY_WEIGHT + good * GOOD_TOUCH_WEIGHT
                      + conn * BLUFF_NAMES_WEIGHT - bad * bad_weight)
-            target = clue.target
             if plays and not self.busy(target):
                 value += IDLE_WEIGHT
-            if target not in saves:
-                chop = p.chop(target)
-                saves[target] = chop if chop is not None and self._worth_saving(chop) else None
             if saves[target] in touched:
                 value += SAVE_WEIGHT
             out.append(value)
-        return out
+        return out, loose
+
+    def _reverse_elsewhere(self, clue: Clue, cards: list[int], chop: int | None) -> bool:
+        """May one of ``cards`` (newly touched by ``clue``, each one above a firework's next
+        card) read as a reverse finesse (``_as_reverse_finesse``: two plays) that
+        ``_value_bounds`` does not count as a finesse's focus: a card off the clue's focus,
+        or while another question waits, or whose face is no focus a finesse may have (the
+        card below it is known to be in a hand already)?"""
+        p = self.p
+        if p.pending is not None or len(cards) > 1:
+            return True
+        card = cards[0]
+        connectable = p._context().connectable
+        return (not 1 << p.fi[card] & connectable
+                or card != p._focus(clue.target, clue.touched or frozenset(), chop))
 
     def _may_connect(self, clue: Clue, card: int, face: int) -> bool:
         """Could ``clue`` be rated as a prompt, finesse or bluff that ``card`` (face
@@ -638,23 +686,37 @@ class ClueGiving(TurnBase):
         recent = self._recent_clues()
         late = self.rep.cards_left <= FILL_IN_CARDS  # (bots/endgame_clues.py)
         clues = self.clues()  # (not changed below)
-        bounds = self._value_bounds(clues, floor)
+        bounds, loose = self._value_bounds(clues, floor)
         # Rated from the most promising on, and no further once a clue's bound is below the
-        # best value found: the same choice as rating them all, for about half the work.
+        # best value found: the same choice as rating them all, for about half the work. A
+        # clue whose bound only ties the best value so far can at best tie it, and is not
+        # rated if it would lose the tie (``fresh``, ``soon``, ``told`` are cheap). Not so a
+        # ``loose`` one, whose bound may be below its value: such a clue is rated just
+        # when the best value so far is at most its bound, which a sure bound of another
+        # clue (tightened or not) does not change, so the choice is the one it always was.
         for i in sorted(range(len(clues)), key=bounds.__getitem__, reverse=True):
-            if ((best is not None and bounds[i] < best[0][0])
-                    or (floor is not None and bounds[i] < floor)):
+            bound = bounds[i]
+            if ((best is not None and bound < best[0][0])
+                    or (floor is not None and bound < floor)):
                 break
             clue = clues[i]
-            rated = self._rate_clue(clue)
-            if rated is None:
-                continue
-            value, plays = rated
             soon = -((clue.target - p.seat) % players)
             # between equal clues, not the one just given again (people find that odd)
             fresh = (clue.target, clue.colour, clue.rank) not in recent
-            # near the deck's end, between equal clues, the one telling most (a fill-in)
-            told = fill_in(p, clue) if late else 0
+            if best is not None and bound == best[0][0] and i not in loose:
+                told = fill_in(p, clue) if late else 0
+                if (bound, told, fresh, soon, -i) < best[0]:
+                    continue
+                rated = self._rate_clue(clue)
+                if rated is None:
+                    continue
+            else:
+                rated = self._rate_clue(clue)
+                if rated is None:
+                    continue
+                # near the deck's end, between equal clues, the one telling most (a fill-in)
+                told = fill_in(p, clue) if late else 0
+            value, plays = rated
             key = (value, told, fresh, soon, -i)  # (-i: the first listed of equal clues)
             if best is None or key > best[0]:
                 best = (key, clue, plays)
