@@ -41,6 +41,9 @@ class SeatView:
             for card in hand:
                 self._where[card] = s
         self.draw_index = config.players * size
+        # the cards still in the deck: an attribute kept with draw_index, not a property, as
+        # the convention player reads it a few times per clue it rates
+        self.cards_left = self.deck_size - self.draw_index
         self.clue_tokens = MAX_CLUE_TOKENS
         self.strikes = 0
         self.final_round_turns_left: int | None = None
@@ -50,10 +53,6 @@ class SeatView:
         # per seat: is its slot built for its hand as it is now (every face known)? A hand
         # changes only here, and a face once known never changes, so until then it is.
         self._slot_fresh = [False] * config.players
-
-    @property
-    def cards_left(self) -> int:
-        return self.deck_size - self.draw_index
 
     def holder(self, card: int) -> int | None:
         seat = self._where[card]
@@ -109,6 +108,7 @@ class SeatView:
         if self.draw_index < self.deck_size:
             drew = self.draw_index
             self.draw_index += 1
+            self.cards_left -= 1
             self.hands[seat].insert(0, drew)
             self._where[drew] = seat
         self._end_turn(drew=drew is not None)
