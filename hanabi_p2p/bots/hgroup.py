@@ -174,7 +174,7 @@ class HGroupPlayer(ClueReading):
             self._gone_key += 1 << 2 * fi
         if drew is not None and seat != self.seat:
             self._see(drew, state)
-        self.board = self._make_board()
+        self.board = self._make_board(self.suit_of[fi])
         self._good_touch_again(fi if placed else -1, seat, blind_play)
         if scream:
             self._move_chop((seat + 1) % self.config.players)
