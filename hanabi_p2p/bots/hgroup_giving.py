@@ -28,6 +28,8 @@ from hanabi_p2p.bots.words import Say, Words
 from hanabi_p2p.rules.actions import Clue, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS
 
+_NO_CARDS: frozenset[int] = frozenset()
+
 
 class ClueGiving(TurnBase):
     """The clue-giving part of a turn's ``_Decision`` (hgroup_turn: the order of the parts)."""
@@ -213,9 +215,10 @@ class ClueGiving(TurnBase):
         not_eventual = ~eventual
         context = p._context()
         connectable = context.connectable
-        trash = p.board.trash
+        board = p.board
+        trash = board.trash
         useless = trash | context.known  # (what good touch reads a trash chop move by)
-        playable = p.board.playable
+        playable = board.playable
         rank_of = p.rank_of
         tcms = p.tcms
         reverse = p.reverse_finesses
@@ -223,33 +226,39 @@ class ClueGiving(TurnBase):
         bad_weight = (min(LATE_BAD_TOUCH_WEIGHT, TRASH_TOUCH_WEIGHT, BAD_TOUCH_WEIGHT)
                       if self.rep.cards_left <= LATE_TOUCH_CARDS else BAD_TOUCH_WEIGHT)
         clued_faces = self.clued_faces
-        chops: dict[int, int | None] = {}  # target -> its chop
-        saves: dict[int, int | None] = {}  # target -> its chop if worth saving
+        # target -> its chop, its chop if worth saving, and IDLE_WEIGHT if it has nothing
+        # safe to do (busy: asked of every target, as it is cached for the turn anyway)
+        targets: dict[int, tuple[int | None, int | None, int]] = {}
         hopeless = -BAD_TOUCH_WEIGHT * len(fi)
         may_play: set[int] | None = None
         if floor is not None and floor >= MIN_CLUE_VALUE:
             may_play = set()
+            wanted = eventual | connectable
             for seat, hand in enumerate(self.rep.hands):
                 if seat != p.seat:
                     for c in hand:
-                        if (f := fi[c]) >= 0 and 1 << f & (eventual | connectable):
+                        if (f := fi[c]) >= 0 and 1 << f & wanted:
                             may_play.add(c)
         out = []
         loose: set[int] = set()
-        for i, clue in enumerate(clues):
-            if may_play is not None and may_play.isdisjoint(clue.touched or ()):
+        i = -1
+        for clue in clues:
+            i += 1
+            touched = clue.touched or _NO_CARDS
+            if may_play is not None and may_play.isdisjoint(touched):
                 out.append(hopeless)
                 continue
             target = clue.target
-            if target not in saves:
-                chop = chops[target] = p.chop(target)
-                saves[target] = chop if chop is not None and self._worth_saving(chop) else None
-            chop = chops[target]
-            plays = faces_played = good = bad = conn = 0
-            seen_here = counted = 0
-            new = all_useless = 0  # newly touched cards, and those whose face is useless
-            reversible: list[int] = []  # newly touched cards one above a playable card
-            touched = clue.touched or frozenset()
+            facts = targets.get(target)
+            if facts is None:
+                chop = p.chop(target)
+                facts = targets[target] = (
+                    chop, chop if chop is not None and self._worth_saving(chop) else None,
+                    0 if self.busy(target) else IDLE_WEIGHT)
+            # plays: cards that would be played, their faces (a bit each); newly touched
+            # cards: how many, their faces, those of useless faces, reverse finesses maybe
+            plays = played = conn = good = bad = new = useless_new = seen_here = 0
+            reversible: list[int] | None = None
             for c in touched:
                 f = fi[c]
                 if f < 0:
@@ -259,36 +268,34 @@ class ClueGiving(TurnBase):
                     poss = possible[c]
                     if (inf[c] & poss or poss) & not_eventual:
                         plays += 1
-                        if not bit & counted:
-                            # (_rate counts a second copy of a face as no second play)
-                            faces_played += 1
-                            counted |= bit
+                        played |= bit
                 elif bit & connectable and not conn and self._may_connect(clue, c, f):
                     conn = 1
                 if clued[c]:
                     continue
                 new += 1
                 if bit & useless:
-                    all_useless += 1
+                    useless_new += 1
                 if reverse and rank_of[f] > 1 and bit >> 1 & playable:
-                    reversible.append(c)
+                    reversible = [c] if reversible is None else [*reversible, c]
                 if bit & trash or f in clued_faces or bit & seen_here:
                     bad += 1
                 else:
                     good += 1
                 seen_here |= bit
-            if ((tcms and new and new == all_useless and chop is not None
+            chop = facts[0]
+            if ((tcms and new and new == useless_new and chop is not None
                  and chop not in touched)
                     or (reversible and self._reverse_elsewhere(clue, reversible, chop))):
                 loose.add(i)
-            else:
-                plays = faces_played
+            elif plays > 1:
+                plays = played.bit_count()  # (_rate counts a second copy of a face once)
             plays += 2 * conn
             value = (plays * PLAY_WEIGHT + good * GOOD_TOUCH_WEIGHT
                      + conn * BLUFF_NAMES_WEIGHT - bad * bad_weight)
-            if plays and not self.busy(target):
-                value += IDLE_WEIGHT
-            if saves[target] in touched:
+            if plays:
+                value += facts[2]
+            if facts[1] in touched:
                 value += SAVE_WEIGHT
             out.append(value)
         return out, loose
