@@ -226,9 +226,7 @@ class ClueGiving(TurnBase):
         bad_weight = (min(LATE_BAD_TOUCH_WEIGHT, TRASH_TOUCH_WEIGHT, BAD_TOUCH_WEIGHT)
                       if self.rep.cards_left <= LATE_TOUCH_CARDS else BAD_TOUCH_WEIGHT)
         clued_faces = self.clued_faces
-        # target -> its chop, its chop if worth saving, and IDLE_WEIGHT if it has nothing
-        # safe to do (busy: asked of every target, as it is cached for the turn anyway)
-        targets: dict[int, tuple[int | None, int | None, int]] = {}
+        targets: dict[int, tuple[int | None, int | None]] = {}  # its chop, if worth saving
         hopeless = -BAD_TOUCH_WEIGHT * len(fi)
         may_play: set[int] | None = None
         if floor is not None and floor >= MIN_CLUE_VALUE:
@@ -253,8 +251,7 @@ class ClueGiving(TurnBase):
             if facts is None:
                 chop = p.chop(target)
                 facts = targets[target] = (
-                    chop, chop if chop is not None and self._worth_saving(chop) else None,
-                    0 if self.busy(target) else IDLE_WEIGHT)
+                    chop, chop if chop is not None and self._worth_saving(chop) else None)
             # plays: cards that would be played, their faces (a bit each); newly touched
             # cards: how many, their faces, those of useless faces, reverse finesses maybe
             plays = played = conn = good = bad = new = useless_new = seen_here = 0
@@ -293,8 +290,8 @@ class ClueGiving(TurnBase):
             plays += 2 * conn
             value = (plays * PLAY_WEIGHT + good * GOOD_TOUCH_WEIGHT
                      + conn * BLUFF_NAMES_WEIGHT - bad * bad_weight)
-            if plays:
-                value += facts[2]
+            if plays and not self.busy(target):
+                value += IDLE_WEIGHT
             if facts[1] in touched:
                 value += SAVE_WEIGHT
             out.append(value)
