@@ -134,10 +134,15 @@ class HGroupPlayer(ClueReading):
         moved = self._trash_chop_move(action, touched, meaning)
         for card, mask in meaning.items():
             self.inf[card] = mask
+        clued = self.clued
         for card in touched:
-            self.clued[card] = True
+            if not clued[card]:
+                clued[card] = True
+                self.clued_cards.append(card)
         for card in moved:  # kept: not discarded, though it may be anything (even trash)
-            self.clued[card] = True
+            if not clued[card]:
+                clued[card] = True
+                self.clued_cards.append(card)
         replica.apply_clue(action)
         hit = self._clue_mask(action)
         miss = ~hit
@@ -161,6 +166,8 @@ class HGroupPlayer(ClueReading):
             scream = self.is_scream(seat)
         else:
             blind_play = not self.clued[action.card]
+        if self.clued[action.card]:
+            self.clued_cards.remove(action.card)  # (it leaves its hand)
         self._known_in[seat] = None
         self._see(action.card, state)
         placed, drew = replica.apply_card(action)

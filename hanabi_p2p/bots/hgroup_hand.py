@@ -53,6 +53,10 @@ clue reading and of ``HGroupPlayer``)."""
         # because the clue ratings read it thousands of times a turn)
         self.poss = [table.all_faces] * n
         self.clued = [False] * n
+        # the clued cards still in a hand, in the order they were clued: what good touch
+        # after each play and each turn's count of the faces clued go through, rather than
+        # every card of every hand
+        self.clued_cards: list[int] = []
         # card id -> per discard by another player who could have clued it instead, the
         # faces playable then (see _passed_over)
         self.overlooked: list[list[int]] = [[] for _ in range(n)]

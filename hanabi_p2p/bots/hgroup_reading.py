@@ -34,24 +34,25 @@ class ClueReading(HandModel):
         play clue on a copy it would be bad touch to have clued."""
         trash = self.board.trash
         ones = self.table.rank_mask[1]
-        inf, poss, clued = self.inf, self.poss, self.clued
+        inf, poss = self.inf, self.poss
+        holder = self.replica.holder
         after = (placed + 1 if blind and placed >= 0 and self.rank_of[placed] < RANKS_PER_SUIT
                  else -1)
         keep = ~trash
         # faces whose clued cards good touch leaves as they are (see GTA_ONES_ONLY)
         unread = ~ones if GTA_ONES_ONLY else 0
-        for seat, hand in enumerate(self.replica.hands):
-            for c in hand:
-                if clued[c]:
-                    m = inf[c] & poss[c]
-                    if m & trash and m & keep and not m & unread:
-                        inf[c] = m & keep
-                        self._known_in[seat] = None
-                    elif (after >= 0 and seat != player and m == 1 << placed
-                          and poss[c] >> after & 1
-                          and not trash >> after & 1):
-                        inf[c] = 1 << after
-                        self._known_in[seat] = None
+        for c in self.clued_cards:  # (each card alone: the order does not matter)
+            m = inf[c] & poss[c]
+            if m & trash and m & keep and not m & unread:
+                inf[c] = m & keep
+            elif (after >= 0 and m == 1 << placed and poss[c] >> after & 1
+                  and not trash >> after & 1 and holder(c) != player):
+                inf[c] = 1 << after
+            else:
+                continue
+            seat = holder(c)
+            if seat is not None:  # (always: a clued card in a hand)
+                self._known_in[seat] = None
 
     def _passed_over(self) -> None:
         """Another player discards though it could have clued me: had one of my unclued cards
@@ -106,6 +107,7 @@ class ClueReading(HandModel):
         if chop is None:
             return
         self.clued[chop] = True
+        self.clued_cards.append(chop)  # (a chop is unclued)
         worth = self._save_worthy_faces()
         self.inf[chop] = self.inf[chop] & worth or self.inf[chop]
         self._known_in[seat] = None
