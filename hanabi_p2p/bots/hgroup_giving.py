@@ -149,6 +149,19 @@ class ClueGiving(TurnBase):
         clued, fi, inf, possible = p.clued, p.fi, p.inf, p.poss
         not_playable = ~board.playable
         playable = board.playable
+        # Most turns no clued card of another player's may be one (the test below, less
+        # its last condition): then there is nothing to fix, found going through the clued
+        # cards alone. Else the hands, the soonest first, in order.
+        holder = self.rep.holder
+        for c in p.clued_cards:
+            f = fi[c]
+            if f >= 0 and 1 << f & not_playable and holder(c) != p.seat:
+                m = inf[c] & possible[c] or possible[c]
+                if (m and not m & not_playable) or (FIX_SEEN and m & playable
+                                                     and not 1 << f & m):
+                    break
+        else:
+            return None
         for k in range(1, players):
             target = (p.seat + k) % players
             wrong = []  # (p._is_playable(p.public(c)) inlined: asked of every card a turn)
