@@ -75,7 +75,16 @@ class ClueReading(HandModel):
                 or replica.cards_left <= self.config.players + PLAN_EXTRA_CARDS
                 or replica.final_round_turns_left is not None):
             return False
-        return any(self._is_playable(self.public(c)) for c in replica.hands[seat])
+        # (any(self._is_playable(self.public(c)) ...), inlined: asked by every seat of most
+        # discards, as they come when no token is left)
+        not_playable = ~self.board.playable
+        inf, possible = self.inf, self.poss
+        for c in replica.hands[seat]:
+            poss = possible[c]
+            m = inf[c] & poss or poss
+            if m and not m & not_playable:
+                return True
+        return False
 
     def _sarcastic_face(self, card: int) -> int:
         """The face a discard of ``card`` gives away as a sarcastic discard (H-group level
