@@ -56,7 +56,7 @@ class HGroupPlayer(ClueReading):
             self._deal(state)
         hist = state.history
         for i in range(self.synced, len(hist)):
-            self._observe(hist[i], state)
+            self._follow(hist[i], state)
             self.last = hist[i]
         self.synced = len(hist)
         # A peer may learn a drawn card's face after the draw was applied: see it now.
@@ -90,12 +90,8 @@ class HGroupPlayer(ClueReading):
         if self.seen[f] >= self.table.copies[f]:
             self.unseen &= ~(1 << f)
 
-    def _observe(self, action: Action, state: GameState) -> None:
-        self._ctx = None
-        self._follow(action, state)
-        self._ctx = None  # reading a clue used the context before the clue
-
     def _follow(self, action: Action, state: GameState) -> None:
+        self._ctx = None
         mine, self._my_read = self._my_read, None  # (only for the very next action)
         # (one isinstance a kind, the commonest first: every seat follows every action)
         if isinstance(action, Clue):
@@ -108,6 +104,7 @@ class HGroupPlayer(ClueReading):
             self._follow_card(action, state)
         else:  # a Move or a Terminate
             self.replica.apply(action)
+        self._ctx = None  # reading a clue used the context before the clue
 
     def _follow_clue(self, action: Clue, state: GameState,
                      mine: tuple[TurnAction, tuple[dict[int, int], Pending | None]] | None

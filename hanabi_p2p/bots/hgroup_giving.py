@@ -4,7 +4,7 @@ best (``_best_clue``), fix clues, bluffs and the late finesse."""
 from __future__ import annotations
 
 from hanabi_p2p.bots.endgame_clues import fill_in
-from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason, _bits
+from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason, _bits, _chain_of
 from hanabi_p2p.bots.hgroup_tuning import (
     BAD_TOUCH_WEIGHT,
     BLUFF_NAMES_WEIGHT,
@@ -152,10 +152,10 @@ class ClueGiving(TurnBase):
         # Most turns no clued card of another player's may be one (the test below, less
         # its last condition): then there is nothing to fix, found going through the clued
         # cards alone. Else the hands, the soonest first, in order.
-        holder = self.rep.holder
+        seat_of = self.rep.seat_of
         for c in p.clued_cards:
             f = fi[c]
-            if f >= 0 and 1 << f & not_playable and holder(c) != p.seat:
+            if f >= 0 and 1 << f & not_playable and seat_of[c] != p.seat:
                 m = inf[c] & possible[c] or possible[c]
                 if (m and not m & not_playable) or (FIX_SEEN and m & playable
                                                      and not 1 << f & m):
@@ -226,7 +226,7 @@ class ClueGiving(TurnBase):
         possible = p.poss
         eventual = self.eventual
         not_eventual = ~eventual
-        context = p._context()
+        context = p._ctx or p._context()
         connectable = context.connectable
         board = p.board
         trash = board.trash
@@ -279,7 +279,8 @@ class ClueGiving(TurnBase):
                     if (inf[c] & poss or poss) & not_eventual:
                         plays += 1
                         played |= bit
-                elif bit & connectable and not conn and self._may_connect(clue, c, f):
+                elif (bit & connectable and not conn
+                      and self._may_connect(clue, c, f, facts[0])):
                     conn = 1
                 if clued[c]:
                     continue
@@ -324,22 +325,22 @@ class ClueGiving(TurnBase):
         return (not 1 << p.fi[card] & connectable
                 or card != p._focus(clue.target, clue.touched or frozenset(), chop))
 
-    def _may_connect(self, clue: Clue, card: int, face: int) -> bool:
+    def _may_connect(self, clue: Clue, card: int, face: int, chop: int | None) -> bool:
         """Could ``clue`` be rated as a prompt, finesse or bluff that ``card`` (face
         ``face``, one above its firework's next card) is the focus of? Only if it is the
         focus, some player is asked to answer, and the card that player would play is the
         missing one (or, asked alone, another playable card: a bluff). A cheap test of the
-        conditions ``_rate`` checks, for its bound."""
+        conditions ``_rate`` checks, for its bound (``chop``: the receiver's)."""
         p = self.p
         if p.pending is not None:
             return False  # one question at a time
         # (a self-finesse or a reverse finesse needs nobody between: a looser bound then)
         loose = p.self_finesses or p.reverse_finesses
-        chain = () if loose else p._chain(clue)  # (only read when not loose)
+        # (only read when not loose; p._chain(clue), without the call)
+        chain = () if loose else _chain_of(p.config.players, clue.seat, clue.target)
         if not chain and not loose:
             return False
         touched = clue.touched or frozenset()
-        chop = p.chop(clue.target)
         clued = p.clued
         if chop is not None and chop in touched:
             if chop != card:

@@ -35,7 +35,7 @@ class ClueReading(HandModel):
         trash = self.board.trash
         ones = self.table.rank_mask[1]
         inf, poss = self.inf, self.poss
-        holder = self.replica.holder
+        seat_of = self.replica.seat_of
         after = (placed + 1 if blind and placed >= 0 and self.rank_of[placed] < RANKS_PER_SUIT
                  else -1)
         keep = ~trash
@@ -46,13 +46,11 @@ class ClueReading(HandModel):
             if m & trash and m & keep and not m & unread:
                 inf[c] = m & keep
             elif (after >= 0 and m == 1 << placed and poss[c] >> after & 1
-                  and not trash >> after & 1 and holder(c) != player):
+                  and not trash >> after & 1 and seat_of[c] != player):
                 inf[c] = 1 << after
             else:
                 continue
-            seat = holder(c)
-            if seat is not None:  # (always: a clued card in a hand)
-                self._known_in[seat] = None
+            self._known_in[seat_of[c]] = None
 
     def _passed_over(self) -> None:
         """Another player discards though it could have clued me: had one of my unclued cards
@@ -260,7 +258,9 @@ class ClueReading(HandModel):
         clued = self.clued
         chop = self.chop(clue.target)
         known, queued, next_mask, connectable, _ = self._ctx or self._context()
-        mask = self._clue_mask(clue)
+        # (self._clue_mask(clue), inlined: every seat reads every clue, and every clue rated)
+        mask = (self.table.colour_mask[clue.colour] if clue.colour is not None
+                else self.table.rank_mask[clue.rank or 0])
         out: dict[int, int] = {}
         pending = None
         focus = self._focus(clue.target, touched, chop)

@@ -46,10 +46,10 @@ class TurnBase:
         self.clued_faces = clued_faces
         fi = player.fi
         inf, possible = player.inf, player.poss
-        holder = self.rep.holder
+        seat_of = self.rep.seat_of
         seat = player.seat
         for c in player.clued_cards:  # (only counts: the order does not matter)
-            if holder(c) != seat:
+            if seat_of[c] != seat:
                 if (f := fi[c]) >= 0:
                     clued_faces[f] = clued_faces.get(f, 0) + 1
                 continue
