@@ -166,7 +166,8 @@ class HGroupPlayer(ClueReading):
         if self.clued[action.card]:
             self.clued_cards.remove(action.card)  # (it leaves its hand)
         self._known_in[seat] = None
-        self._see(action.card, state)
+        if self.fi[action.card] < 0:  # (another player's card: seen already)
+            self._see(action.card, state)
         placed, drew = replica.apply_card(action)
         fi = self.fi[action.card]
         if placed:
