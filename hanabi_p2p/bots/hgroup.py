@@ -56,7 +56,7 @@ class HGroupPlayer(ClueReading):
             self._deal(state)
         hist = state.history
         for i in range(self.synced, len(hist)):
-            self._observe(hist[i], state)
+            self._follow(hist[i], state)
             self.last = hist[i]
         self.synced = len(hist)
         # A peer may learn a drawn card's face after the draw was applied: see it now.
@@ -90,12 +90,8 @@ class HGroupPlayer(ClueReading):
         if self.seen[f] >= self.table.copies[f]:
             self.unseen &= ~(1 << f)
 
-    def _observe(self, action: Action, state: GameState) -> None:
-        self._ctx = None
-        self._follow(action, state)
-        self._ctx = None  # reading a clue used the context before the clue
-
     def _follow(self, action: Action, state: GameState) -> None:
+        self._ctx = None
         mine, self._my_read = self._my_read, None  # (only for the very next action)
         # (one isinstance a kind, the commonest first: every seat follows every action)
         if isinstance(action, Clue):
@@ -108,6 +104,7 @@ class HGroupPlayer(ClueReading):
             self._follow_card(action, state)
         else:  # a Move or a Terminate
             self.replica.apply(action)
+        self._ctx = None  # reading a clue used the context before the clue
 
     def _follow_clue(self, action: Clue, state: GameState,
                      mine: tuple[TurnAction, tuple[dict[int, int], Pending | None]] | None
@@ -134,10 +131,15 @@ class HGroupPlayer(ClueReading):
         moved = self._trash_chop_move(action, touched, meaning)
         for card, mask in meaning.items():
             self.inf[card] = mask
+        clued = self.clued
         for card in touched:
-            self.clued[card] = True
+            if not clued[card]:
+                clued[card] = True
+                self.clued_cards.append(card)
         for card in moved:  # kept: not discarded, though it may be anything (even trash)
-            self.clued[card] = True
+            if not clued[card]:
+                clued[card] = True
+                self.clued_cards.append(card)
         replica.apply_clue(action)
         hit = self._clue_mask(action)
         miss = ~hit
@@ -161,8 +163,11 @@ class HGroupPlayer(ClueReading):
             scream = self.is_scream(seat)
         else:
             blind_play = not self.clued[action.card]
+        if self.clued[action.card]:
+            self.clued_cards.remove(action.card)  # (it leaves its hand)
         self._known_in[seat] = None
-        self._see(action.card, state)
+        if self.fi[action.card] < 0:  # (another player's card: seen already)
+            self._see(action.card, state)
         placed, drew = replica.apply_card(action)
         fi = self.fi[action.card]
         if placed:
@@ -174,7 +179,7 @@ class HGroupPlayer(ClueReading):
             self._gone_key += 1 << 2 * fi
         if drew is not None and seat != self.seat:
             self._see(drew, state)
-        self.board = self._make_board()
+        self.board = self._make_board(self.suit_of[fi])
         self._good_touch_again(fi if placed else -1, seat, blind_play)
         if scream:
             self._move_chop((seat + 1) % self.config.players)

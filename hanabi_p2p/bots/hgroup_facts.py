@@ -114,22 +114,60 @@ def _caches_for(table: FaceTable
     return caches
 
 
-def _board_of(fireworks: Sequence[int], gone: Sequence[int], copies: tuple[int, ...]
-              ) -> Board:
-    """The board of these fireworks and discard counts (per face index), with ``copies``
-    of each face in the deck."""
+def _board_of(fw_key: int, gone_key: int, copies: tuple[int, ...]) -> Board:
+    """The board of these fireworks and discard counts, packed as ``HandModel`` keeps them
+    (``_fw_key``: 3 bits a suit; ``_gone_key``: 2 bits a face index), with ``copies`` of
+    each face in the deck."""
     playable = trash = critical = 0
-    for s, top in enumerate(fireworks):
+    for s in range(len(copies) // RANKS_PER_SUIT):
+        p_mask, t_mask, c_mask = _suit_board(s, fw_key, gone_key, copies)
         base = s * RANKS_PER_SUIT
-        end = base + RANKS_PER_SUIT
-        p_mask, t_mask, c_mask = _suit_facts(top, copies[base:end], tuple(gone[base:end]))
         playable |= p_mask << base
         trash |= t_mask << base
         critical |= c_mask << base
     return Board(playable, trash, critical)
 
 
-@cache
+def _board_after(board: Board, suit: int, fw_key: int, gone_key: int,
+                 copies: tuple[int, ...]) -> Board:
+    """``_board_of`` after a play or discard of suit ``suit`` whose board was ``board``
+    before: only that suit's part changes."""
+    p_mask, t_mask, c_mask = _suit_board(suit, fw_key, gone_key, copies)
+    base = suit * RANKS_PER_SUIT
+    keep = ~(_SUIT_BITS << base)
+    return Board(board.playable & keep | p_mask << base, board.trash & keep | t_mask << base,
+                 board.critical & keep | c_mask << base)
+
+
+def _suit_board(s: int, fw_key: int, gone_key: int, copies: tuple[int, ...]
+                ) -> tuple[int, int, int]:
+    """``_suit_facts`` of suit ``s`` (its ranks from bit 0), from the packed keys."""
+    suit_boards = _SUIT_BOARDS.get(copies)
+    if suit_boards is None:
+        suit_boards = _SUIT_BOARDS[copies] = tuple(
+            _SUIT_BOARDS_BY_COPIES.setdefault(copies[base:base + RANKS_PER_SUIT], {})
+            for base in range(0, len(copies), RANKS_PER_SUIT))
+    boards = suit_boards[s]
+    base = s * RANKS_PER_SUIT
+    key = (fw_key >> 3 * s & 7) << _SUIT_GONE_BITS | gone_key >> 2 * base & _SUIT_GONE
+    facts = boards.get(key)
+    if facts is None:
+        facts = boards[key] = _suit_facts(
+            key >> _SUIT_GONE_BITS, copies[base:base + RANKS_PER_SUIT],
+            tuple(key >> 2 * r & 3 for r in range(RANKS_PER_SUIT)))
+    return facts
+
+
+# A suit's board (_suit_facts) by its copies of each rank, then by its firework and discard
+# counts packed in one int (_board_of's key): computed once per run for every suit alike
+# (at most 6 fireworks times 4^5 counts, far fewer in play), as a new board is made after
+# every play and discard of every game; per deck, its suits' dicts in order.
+_SUIT_GONE_BITS = 2 * RANKS_PER_SUIT
+_SUIT_GONE = (1 << _SUIT_GONE_BITS) - 1
+_SUIT_BOARDS_BY_COPIES: dict[tuple[int, ...], dict[int, tuple[int, int, int]]] = {}
+_SUIT_BOARDS: dict[tuple[int, ...], tuple[dict[int, tuple[int, int, int]], ...]] = {}
+
+
 def _suit_facts(top: int, copies: tuple[int, ...], gone: tuple[int, ...]
                 ) -> tuple[int, int, int]:
     """(playable, trash, critical) rank masks (bit 0: rank 1) of a suit whose firework has

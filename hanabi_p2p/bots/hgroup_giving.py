@@ -4,7 +4,7 @@ best (``_best_clue``), fix clues, bluffs and the late finesse."""
 from __future__ import annotations
 
 from hanabi_p2p.bots.endgame_clues import fill_in
-from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason, _bits
+from hanabi_p2p.bots.hgroup_facts import Advice, Connection, Pending, Reason, _bits, _chain_of
 from hanabi_p2p.bots.hgroup_tuning import (
     BAD_TOUCH_WEIGHT,
     BLUFF_NAMES_WEIGHT,
@@ -27,6 +27,8 @@ from hanabi_p2p.bots.hgroup_turn import TurnBase
 from hanabi_p2p.bots.words import Say, Words
 from hanabi_p2p.rules.actions import Clue, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS
+
+_NO_CARDS: frozenset[int] = frozenset()
 
 
 class ClueGiving(TurnBase):
@@ -147,6 +149,19 @@ class ClueGiving(TurnBase):
         clued, fi, inf, possible = p.clued, p.fi, p.inf, p.poss
         not_playable = ~board.playable
         playable = board.playable
+        # Most turns no clued card of another player's may be one (the test below, less
+        # its last condition): then there is nothing to fix, found going through the clued
+        # cards alone. Else the hands, the soonest first, in order.
+        seat_of = self.rep.seat_of
+        for c in p.clued_cards:
+            f = fi[c]
+            if f >= 0 and 1 << f & not_playable and seat_of[c] != p.seat:
+                m = inf[c] & possible[c] or possible[c]
+                if (m and not m & not_playable) or (FIX_SEEN and m & playable
+                                                     and not 1 << f & m):
+                    break
+        else:
+            return None
         for k in range(1, players):
             target = (p.seat + k) % players
             wrong = []  # (p._is_playable(p.public(c)) inlined: asked of every card a turn)
@@ -187,15 +202,23 @@ class ClueGiving(TurnBase):
         return [a for a in self.clues()
                 if type(a) is Clue and a.target == target]
 
-    def _value_bounds(self, clues: list[Clue], floor: int | None = None) -> list[int]:
+    def _value_bounds(self, clues: list[Clue], floor: int | None = None
+                      ) -> tuple[list[int], set[int]]:
         """Per clue, no less than the value ``_rate`` gives it (when it gives one), and
         cheap: the touched cards' faces are known to this seat, so good and bad touch are
-        counted as ``_rate`` counts them, a save as well, and a card counts as a play if its
-        face is one the queued plays reach and its holder does not know that yet (or, for a
+        counted as ``_rate`` counts them, a save as well, and a face counts as one play if
+        it is one the queued plays reach and a holder does not know that yet (or, for a
         prompt or finesse, if a face is one above a firework's next card: then the
         connecting card plays too). With ``floor`` (at least MIN_CLUE_VALUE), a clue that
         touches no such card is worth less (a save and good touch alone fall short) and
-        gets a bound below it at once."""
+        gets a bound below it at once.
+
+        Two kinds of clue may be worth more than that, and are returned apart (their
+        indices, the second list): a trash chop move (worth the cards it keeps, whatever it
+        touches) and a clue a touched card of which may read as a reverse finesse other
+        than through its focus. Their bound is the one ``_best_clue`` always used (a second
+        copy of a face counted as a second play), so that they are rated exactly when they
+        were: the bound must not change which clue is chosen, even where it is wrong."""
         p = self.p
         fi = p.fi
         clued = p.clued
@@ -203,30 +226,49 @@ class ClueGiving(TurnBase):
         possible = p.poss
         eventual = self.eventual
         not_eventual = ~eventual
-        connectable = p._context().connectable
-        trash = p.board.trash
+        context = p._ctx or p._context()
+        connectable = context.connectable
+        board = p.board
+        trash = board.trash
+        useless = trash | context.known  # (what good touch reads a trash chop move by)
+        playable = board.playable
+        rank_of = p.rank_of
+        tcms = p.tcms
+        reverse = p.reverse_finesses
         # late in the game, a bad touch costs less (a misread one too: TRASH_TOUCH_WEIGHT)
         bad_weight = (min(LATE_BAD_TOUCH_WEIGHT, TRASH_TOUCH_WEIGHT, BAD_TOUCH_WEIGHT)
                       if self.rep.cards_left <= LATE_TOUCH_CARDS else BAD_TOUCH_WEIGHT)
         clued_faces = self.clued_faces
-        saves: dict[int, int | None] = {}  # target -> its chop if worth saving
+        targets: dict[int, tuple[int | None, int | None]] = {}  # its chop, if worth saving
         hopeless = -BAD_TOUCH_WEIGHT * len(fi)
         may_play: set[int] | None = None
         if floor is not None and floor >= MIN_CLUE_VALUE:
             may_play = set()
+            wanted = eventual | connectable
             for seat, hand in enumerate(self.rep.hands):
                 if seat != p.seat:
                     for c in hand:
-                        if (f := fi[c]) >= 0 and 1 << f & (eventual | connectable):
+                        if (f := fi[c]) >= 0 and 1 << f & wanted:
                             may_play.add(c)
         out = []
+        loose: set[int] = set()
+        i = -1
         for clue in clues:
-            if may_play is not None and may_play.isdisjoint(clue.touched or ()):
+            i += 1
+            touched = clue.touched or _NO_CARDS
+            if may_play is not None and may_play.isdisjoint(touched):
                 out.append(hopeless)
                 continue
-            plays = good = bad = conn = 0
-            seen_here = 0
-            touched = clue.touched or frozenset()
+            target = clue.target
+            facts = targets.get(target)
+            if facts is None:
+                chop = p.chop(target)
+                facts = targets[target] = (
+                    chop, chop if chop is not None and self._worth_saving(chop) else None)
+            # plays: cards that would be played, their faces (a bit each); newly touched
+            # cards: how many, their faces, those of useless faces, reverse finesses maybe
+            plays = played = conn = good = bad = new = useless_new = seen_here = 0
+            reversible: list[int] | None = None
             for c in touched:
                 f = fi[c]
                 if f < 0:
@@ -236,45 +278,69 @@ class ClueGiving(TurnBase):
                     poss = possible[c]
                     if (inf[c] & poss or poss) & not_eventual:
                         plays += 1
-                elif bit & connectable and not conn and self._may_connect(clue, c, f):
+                        played |= bit
+                elif (bit & connectable and not conn
+                      and self._may_connect(clue, c, f, facts[0])):
                     conn = 1
                 if clued[c]:
                     continue
+                new += 1
+                if bit & useless:
+                    useless_new += 1
+                if reverse and rank_of[f] > 1 and bit >> 1 & playable:
+                    reversible = [c] if reversible is None else [*reversible, c]
                 if bit & trash or f in clued_faces or bit & seen_here:
                     bad += 1
                 else:
                     good += 1
                 seen_here |= bit
+            chop = facts[0]
+            if ((tcms and new and new == useless_new and chop is not None
+                 and chop not in touched)
+                    or (reversible and self._reverse_elsewhere(clue, reversible, chop))):
+                loose.add(i)
+            elif plays > 1:
+                plays = played.bit_count()  # (_rate counts a second copy of a face once)
             plays += 2 * conn
             value = (plays * PLAY_WEIGHT + good * GOOD_TOUCH_WEIGHT
                      + conn * BLUFF_NAMES_WEIGHT - bad * bad_weight)
-            target = clue.target
             if plays and not self.busy(target):
                 value += IDLE_WEIGHT
-            if target not in saves:
-                chop = p.chop(target)
-                saves[target] = chop if chop is not None and self._worth_saving(chop) else None
-            if saves[target] in touched:
+            if facts[1] in touched:
                 value += SAVE_WEIGHT
             out.append(value)
-        return out
+        return out, loose
 
-    def _may_connect(self, clue: Clue, card: int, face: int) -> bool:
+    def _reverse_elsewhere(self, clue: Clue, cards: list[int], chop: int | None) -> bool:
+        """May one of ``cards`` (newly touched by ``clue``, each one above a firework's next
+        card) read as a reverse finesse (``_as_reverse_finesse``: two plays) that
+        ``_value_bounds`` does not count as a finesse's focus: a card off the clue's focus,
+        or while another question waits, or whose face is no focus a finesse may have (the
+        card below it is known to be in a hand already)?"""
+        p = self.p
+        if p.pending is not None or len(cards) > 1:
+            return True
+        card = cards[0]
+        connectable = p._context().connectable
+        return (not 1 << p.fi[card] & connectable
+                or card != p._focus(clue.target, clue.touched or frozenset(), chop))
+
+    def _may_connect(self, clue: Clue, card: int, face: int, chop: int | None) -> bool:
         """Could ``clue`` be rated as a prompt, finesse or bluff that ``card`` (face
         ``face``, one above its firework's next card) is the focus of? Only if it is the
         focus, some player is asked to answer, and the card that player would play is the
         missing one (or, asked alone, another playable card: a bluff). A cheap test of the
-        conditions ``_rate`` checks, for its bound."""
+        conditions ``_rate`` checks, for its bound (``chop``: the receiver's)."""
         p = self.p
         if p.pending is not None:
             return False  # one question at a time
         # (a self-finesse or a reverse finesse needs nobody between: a looser bound then)
         loose = p.self_finesses or p.reverse_finesses
-        chain = () if loose else p._chain(clue)  # (only read when not loose)
+        # (only read when not loose; p._chain(clue), without the call)
+        chain = () if loose else _chain_of(p.config.players, clue.seat, clue.target)
         if not chain and not loose:
             return False
         touched = clue.touched or frozenset()
-        chop = p.chop(clue.target)
         clued = p.clued
         if chop is not None and chop in touched:
             if chop != card:
@@ -638,23 +704,37 @@ class ClueGiving(TurnBase):
         recent = self._recent_clues()
         late = self.rep.cards_left <= FILL_IN_CARDS  # (bots/endgame_clues.py)
         clues = self.clues()  # (not changed below)
-        bounds = self._value_bounds(clues, floor)
+        bounds, loose = self._value_bounds(clues, floor)
         # Rated from the most promising on, and no further once a clue's bound is below the
-        # best value found: the same choice as rating them all, for about half the work.
+        # best value found: the same choice as rating them all, for about half the work. A
+        # clue whose bound only ties the best value so far can at best tie it, and is not
+        # rated if it would lose the tie (``fresh``, ``soon``, ``told`` are cheap). Not so a
+        # ``loose`` one, whose bound may be below its value: such a clue is rated just
+        # when the best value so far is at most its bound, which a sure bound of another
+        # clue (tightened or not) does not change, so the choice is the one it always was.
         for i in sorted(range(len(clues)), key=bounds.__getitem__, reverse=True):
-            if ((best is not None and bounds[i] < best[0][0])
-                    or (floor is not None and bounds[i] < floor)):
+            bound = bounds[i]
+            if ((best is not None and bound < best[0][0])
+                    or (floor is not None and bound < floor)):
                 break
             clue = clues[i]
-            rated = self._rate_clue(clue)
-            if rated is None:
-                continue
-            value, plays = rated
             soon = -((clue.target - p.seat) % players)
             # between equal clues, not the one just given again (people find that odd)
             fresh = (clue.target, clue.colour, clue.rank) not in recent
-            # near the deck's end, between equal clues, the one telling most (a fill-in)
-            told = fill_in(p, clue) if late else 0
+            if best is not None and bound == best[0][0] and i not in loose:
+                told = fill_in(p, clue) if late else 0
+                if (bound, told, fresh, soon, -i) < best[0]:
+                    continue
+                rated = self._rate_clue(clue)
+                if rated is None:
+                    continue
+            else:
+                rated = self._rate_clue(clue)
+                if rated is None:
+                    continue
+                # near the deck's end, between equal clues, the one telling most (a fill-in)
+                told = fill_in(p, clue) if late else 0
+            value, plays = rated
             key = (value, told, fresh, soon, -i)  # (-i: the first listed of equal clues)
             if best is None or key > best[0]:
                 best = (key, clue, plays)

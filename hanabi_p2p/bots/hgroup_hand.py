@@ -5,7 +5,14 @@ this seat privately knows of its own cards (``_mine``)."""
 from __future__ import annotations
 
 from hanabi_p2p.bots.duplicates import surplus_copies
-from hanabi_p2p.bots.hgroup_facts import Board, Context, Pending, _board_of, _caches_for
+from hanabi_p2p.bots.hgroup_facts import (
+    Board,
+    Context,
+    Pending,
+    _board_after,
+    _board_of,
+    _caches_for,
+)
 from hanabi_p2p.bots.hgroup_tuning import BLUFFS, SHARE_OUT, SHARED_CACHE_SIZE
 from hanabi_p2p.bots.levels import Convention, check_level, knows
 from hanabi_p2p.bots.seatview import SeatView
@@ -46,6 +53,10 @@ clue reading and of ``HGroupPlayer``)."""
         # because the clue ratings read it thousands of times a turn)
         self.poss = [table.all_faces] * n
         self.clued = [False] * n
+        # the clued cards still in a hand, in the order they were clued: what good touch
+        # after each play and each turn's count of the faces clued go through, rather than
+        # every card of every hand
+        self.clued_cards: list[int] = []
         # card id -> per discard by another player who could have clued it instead, the
         # faces playable then (see _passed_over)
         self.overlooked: list[list[int]] = [[] for _ in range(n)]
@@ -89,14 +100,17 @@ clue reading and of ``HGroupPlayer``)."""
 
     # ------------------------------------------------------------------ public facts
 
-    def _make_board(self) -> Board:
-        """The board from the fireworks and the discard pile."""
+    def _make_board(self, suit: int = -1) -> Board:
+        """The board from the fireworks and the discard pile (``suit``: the only suit
+        whose firework or discards changed since ``self.board``, if known)."""
         key = (self._fw_key, self._gone_key)
         board = self._boards.get(key)
         if board is None:
             if len(self._boards) >= SHARED_CACHE_SIZE:
                 self._boards.clear()
-            board = self._boards[key] = _board_of(self.fw, self.gone, self.table.copies)
+            board = self._boards[key] = (
+                _board_of(*key, self.table.copies) if suit < 0
+                else _board_after(self.board, suit, *key, self.table.copies))
         return board
 
     def _clue_mask(self, clue: Clue) -> int:

@@ -34,24 +34,23 @@ class ClueReading(HandModel):
         play clue on a copy it would be bad touch to have clued."""
         trash = self.board.trash
         ones = self.table.rank_mask[1]
-        inf, poss, clued = self.inf, self.poss, self.clued
+        inf, poss = self.inf, self.poss
+        seat_of = self.replica.seat_of
         after = (placed + 1 if blind and placed >= 0 and self.rank_of[placed] < RANKS_PER_SUIT
                  else -1)
         keep = ~trash
         # faces whose clued cards good touch leaves as they are (see GTA_ONES_ONLY)
         unread = ~ones if GTA_ONES_ONLY else 0
-        for seat, hand in enumerate(self.replica.hands):
-            for c in hand:
-                if clued[c]:
-                    m = inf[c] & poss[c]
-                    if m & trash and m & keep and not m & unread:
-                        inf[c] = m & keep
-                        self._known_in[seat] = None
-                    elif (after >= 0 and seat != player and m == 1 << placed
-                          and poss[c] >> after & 1
-                          and not trash >> after & 1):
-                        inf[c] = 1 << after
-                        self._known_in[seat] = None
+        for c in self.clued_cards:  # (each card alone: the order does not matter)
+            m = inf[c] & poss[c]
+            if m & trash and m & keep and not m & unread:
+                inf[c] = m & keep
+            elif (after >= 0 and m == 1 << placed and poss[c] >> after & 1
+                  and not trash >> after & 1 and seat_of[c] != player):
+                inf[c] = 1 << after
+            else:
+                continue
+            self._known_in[seat_of[c]] = None
 
     def _passed_over(self) -> None:
         """Another player discards though it could have clued me: had one of my unclued cards
@@ -74,7 +73,16 @@ class ClueReading(HandModel):
                 or replica.cards_left <= self.config.players + PLAN_EXTRA_CARDS
                 or replica.final_round_turns_left is not None):
             return False
-        return any(self._is_playable(self.public(c)) for c in replica.hands[seat])
+        # (any(self._is_playable(self.public(c)) ...), inlined: asked by every seat of most
+        # discards, as they come when no token is left)
+        not_playable = ~self.board.playable
+        inf, possible = self.inf, self.poss
+        for c in replica.hands[seat]:
+            poss = possible[c]
+            m = inf[c] & poss or poss
+            if m and not m & not_playable:
+                return True
+        return False
 
     def _sarcastic_face(self, card: int) -> int:
         """The face a discard of ``card`` gives away as a sarcastic discard (H-group level
@@ -106,6 +114,7 @@ class ClueReading(HandModel):
         if chop is None:
             return
         self.clued[chop] = True
+        self.clued_cards.append(chop)  # (a chop is unclued)
         worth = self._save_worthy_faces()
         self.inf[chop] = self.inf[chop] & worth or self.inf[chop]
         self._known_in[seat] = None
@@ -249,7 +258,9 @@ class ClueReading(HandModel):
         clued = self.clued
         chop = self.chop(clue.target)
         known, queued, next_mask, connectable, _ = self._ctx or self._context()
-        mask = self._clue_mask(clue)
+        # (self._clue_mask(clue), inlined: every seat reads every clue, and every clue rated)
+        mask = (self.table.colour_mask[clue.colour] if clue.colour is not None
+                else self.table.rank_mask[clue.rank or 0])
         out: dict[int, int] = {}
         pending = None
         focus = self._focus(clue.target, touched, chop)

@@ -44,22 +44,20 @@ class TurnBase:
         # every face some clued card visible to this seat is (for good touch as a giver)
         clued_faces: dict[int, int] = {}
         self.clued_faces = clued_faces
-        clued = player.clued
         fi = player.fi
         inf, possible = player.inf, player.poss
-        for other, hand in enumerate(self.rep.hands):
-            if other != player.seat:
-                for c in hand:
-                    if clued[c] and (f := fi[c]) >= 0:
-                        clued_faces[f] = clued_faces.get(f, 0) + 1
+        seat_of = self.rep.seat_of
+        seat = player.seat
+        for c in player.clued_cards:  # (only counts: the order does not matter)
+            if seat_of[c] != seat:
+                if (f := fi[c]) >= 0:
+                    clued_faces[f] = clued_faces.get(f, 0) + 1
                 continue
-            for c in hand:
-                if clued[c]:
-                    poss = possible[c]
-                    m = inf[c] & poss or poss  # player.public(c)
-                    if m & (m - 1) == 0:
-                        f = m.bit_length() - 1
-                        clued_faces[f] = clued_faces.get(f, 0) + 1
+            poss = possible[c]
+            m = inf[c] & poss or poss  # player.public(c)
+            if m & (m - 1) == 0:
+                f = m.bit_length() - 1
+                clued_faces[f] = clued_faces.get(f, 0) + 1
 
     def words(self, say: Say, seat: int = 0, *, slot: int = 0, clue: Clue | None = None,
               card: Card | None = None, focus: Card | None = None, count: int = 0,

@@ -36,11 +36,16 @@ class SeatView:
         self.hands: list[list[int]] = [
             list(range((s + 1) * size - 1, s * size - 1, -1)) for s in range(config.players)
         ]
-        self._where = [-1] * self.deck_size
+        # card id -> the seat holding it, -1 if none (read as it is where holder() is
+        # asked of many cards)
+        self.seat_of = [-1] * self.deck_size
         for s, hand in enumerate(self.hands):
             for card in hand:
-                self._where[card] = s
+                self.seat_of[card] = s
         self.draw_index = config.players * size
+        # the cards still in the deck: an attribute kept with draw_index, not a property, as
+        # the convention player reads it a few times per clue it rates
+        self.cards_left = self.deck_size - self.draw_index
         self.clue_tokens = MAX_CLUE_TOKENS
         self.strikes = 0
         self.final_round_turns_left: int | None = None
@@ -51,12 +56,8 @@ class SeatView:
         # changes only here, and a face once known never changes, so until then it is.
         self._slot_fresh = [False] * config.players
 
-    @property
-    def cards_left(self) -> int:
-        return self.deck_size - self.draw_index
-
     def holder(self, card: int) -> int | None:
-        seat = self._where[card]
+        seat = self.seat_of[card]
         return None if seat < 0 else seat
 
     def apply(self, action: Action) -> tuple[bool, int | None]:
@@ -90,7 +91,7 @@ class SeatView:
         rank += 1
         self.hands[seat].remove(card)
         self._slot_fresh[seat] = False
-        self._where[card] = -1
+        self.seat_of[card] = -1
         placed = False
         if isinstance(action, Discard):
             self.clue_tokens += 1
@@ -109,8 +110,9 @@ class SeatView:
         if self.draw_index < self.deck_size:
             drew = self.draw_index
             self.draw_index += 1
+            self.cards_left -= 1
             self.hands[seat].insert(0, drew)
-            self._where[drew] = seat
+            self.seat_of[drew] = seat
         self._end_turn(drew=drew is not None)
         return placed, drew
 
