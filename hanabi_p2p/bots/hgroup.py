@@ -123,7 +123,6 @@ class HGroupPlayer(ClueReading):
             meaning, self.pending = mine[1]
         else:
             meaning, self.pending = self._read_clue(action, touched)
-        self._known_in[action.target] = None
         chop = self.chop(action.target)
         self.saved = action.target if chop is not None and chop in touched else None
         if chop is not None and chop in touched:
@@ -146,6 +145,11 @@ class HGroupPlayer(ClueReading):
         poss = self.poss
         for card in replica.hands[action.target]:
             poss[card] &= hit if card in touched else miss
+        # the receiver's known faces, once the clue and its meaning are stored: reading it
+        # above may have cached them as they were before (the giver, who read it when it
+        # chose it, fills the cache only for the trash chop move check), and every seat
+        # must hold the same ones after it
+        self._known_in[action.target] = None
 
     def _follow_card(self, action: Play | Discard, state: GameState) -> None:
         """Follow a play or a discard, and the card drawn after it."""
