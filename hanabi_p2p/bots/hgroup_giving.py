@@ -202,8 +202,7 @@ class ClueGiving(TurnBase):
         return [a for a in self.clues()
                 if type(a) is Clue and a.target == target]
 
-    def _value_bounds(self, clues: list[Clue], floor: int | None = None
-                      ) -> tuple[list[int], set[int]]:
+    def _value_bounds(self, clues: list[Clue], floor: int | None = None) -> list[int]:
         """Per clue, no less than the value ``_rate`` gives it (when it gives one), and
         cheap: the touched cards' faces are known to this seat, so good and bad touch are
         counted as ``_rate`` counts them, a save as well, and a face counts as one play if
@@ -211,14 +210,12 @@ class ClueGiving(TurnBase):
         prompt or finesse, if a face is one above a firework's next card: then the
         connecting card plays too). With ``floor`` (at least MIN_CLUE_VALUE), a clue that
         touches no such card is worth less (a save and good touch alone fall short) and
-        gets a bound below it at once.
+        gets a bound below it at once, unless it may be a trash chop move.
 
-        Two kinds of clue may be worth more than that, and are returned apart (their
-        indices, the second list): a trash chop move (worth the cards it keeps, whatever it
-        touches) and a clue a touched card of which may read as a reverse finesse other
-        than through its focus. Their bound is the one ``_best_clue`` always used (a second
-        copy of a face counted as a second play), so that they are rated exactly when they
-        were: the bound must not change which clue is chosen, even where it is wrong."""
+        Two kinds of clue are worth more than that count: a trash chop move (worth the
+        cards it keeps, whatever it touches: its bound is the larger of the two) and a clue
+        a touched card of which may read as a reverse finesse, on its focus or not (its
+        blind card and that card play: two plays, as a prompt or finesse counts)."""
         p = self.p
         fi = p.fi
         clued = p.clued
@@ -251,15 +248,13 @@ class ClueGiving(TurnBase):
                         if (f := fi[c]) >= 0 and 1 << f & wanted:
                             may_play.add(c)
         out = []
-        loose: set[int] = set()
-        i = -1
         for clue in clues:
-            i += 1
             touched = clue.touched or _NO_CARDS
-            if may_play is not None and may_play.isdisjoint(touched):
-                out.append(hopeless)
-                continue
             target = clue.target
+            if (may_play is not None and may_play.isdisjoint(touched)
+                    and not (tcms and self._may_move_chop(target, touched))):
+                out.append(hopeless)  # (a trash chop move touches no such card either)
+                continue
             facts = targets.get(target)
             if facts is None:
                 chop = p.chop(target)
@@ -268,7 +263,7 @@ class ClueGiving(TurnBase):
             # plays: cards that would be played, their faces (a bit each); newly touched
             # cards: how many, their faces, those of useless faces, reverse finesses maybe
             plays = played = conn = good = bad = new = useless_new = seen_here = 0
-            reversible: list[int] | None = None
+            reversible = False  # a touched card may read as a reverse finesse
             for c in touched:
                 f = fi[c]
                 if f < 0:
@@ -288,42 +283,44 @@ class ClueGiving(TurnBase):
                 if bit & useless:
                     useless_new += 1
                 if reverse and rank_of[f] > 1 and bit >> 1 & playable:
-                    reversible = [c] if reversible is None else [*reversible, c]
+                    reversible = True
                 if bit & trash or f in clued_faces or bit & seen_here:
                     bad += 1
                 else:
                     good += 1
                 seen_here |= bit
-            chop = facts[0]
-            if ((tcms and new and new == useless_new and chop is not None
-                 and chop not in touched)
-                    or (reversible and self._reverse_elsewhere(clue, reversible, chop))):
-                loose.add(i)
-            elif plays > 1:
+            if plays > 1:
                 plays = played.bit_count()  # (_rate counts a second copy of a face once)
-            plays += 2 * conn
+            # a prompt or finesse: the connecting card and the focus; a reverse finesse
+            # (read only when no question is asked): its blind card and the card touched
+            plays += 2 if conn or reversible else 0
             value = (plays * PLAY_WEIGHT + good * GOOD_TOUCH_WEIGHT
                      + conn * BLUFF_NAMES_WEIGHT - bad * bad_weight)
             if plays and not self.busy(target):
                 value += IDLE_WEIGHT
             if facts[1] in touched:
                 value += SAVE_WEIGHT
+            chop = facts[0]
+            if tcms and new and new == useless_new and chop is not None and chop not in touched:
+                value = max(value, self._chop_move_bound(target, touched))
             out.append(value)
-        return out, loose
+        return out
 
-    def _reverse_elsewhere(self, clue: Clue, cards: list[int], chop: int | None) -> bool:
-        """May one of ``cards`` (newly touched by ``clue``, each one above a firework's next
-        card) read as a reverse finesse (``_as_reverse_finesse``: two plays) that
-        ``_value_bounds`` does not count as a finesse's focus: a card off the clue's focus,
-        or while another question waits, or whose face is no focus a finesse may have (the
-        card below it is known to be in a hand already)?"""
-        p = self.p
-        if p.pending is not None or len(cards) > 1:
-            return True
-        card = cards[0]
-        connectable = p._context().connectable
-        return (not 1 << p.fi[card] & connectable
-                or card != p._focus(clue.target, clue.touched or frozenset(), chop))
+    def _may_move_chop(self, target: int, touched: frozenset[int]) -> bool:
+        """May a clue touching ``touched`` be a trash chop move on ``target``: it leaves
+        its chop untouched?"""
+        chop = self.p.chop(target)
+        return chop is not None and chop not in touched
+
+    def _chop_move_bound(self, target: int, touched: frozenset[int]) -> int:
+        """The most a trash chop move by a clue touching ``touched`` in ``target``'s hand
+        may be worth (``_rate_chop_move``): the unclued cards older than the oldest card it
+        newly touches that are worth saving."""
+        clued = self.p.clued
+        hand = self.rep.hands[target]
+        oldest = max(i for i, c in enumerate(hand) if c in touched and not clued[c])
+        kept = sum(self._worth_saving(c) for c in hand[oldest + 1:] if not clued[c])
+        return kept * SAVE_WEIGHT
 
     def _may_connect(self, clue: Clue, card: int, face: int, chop: int | None) -> bool:
         """Could ``clue`` be rated as a prompt, finesse or bluff that ``card`` (face
@@ -704,14 +701,11 @@ class ClueGiving(TurnBase):
         recent = self._recent_clues()
         late = self.rep.cards_left <= FILL_IN_CARDS  # (bots/endgame_clues.py)
         clues = self.clues()  # (not changed below)
-        bounds, loose = self._value_bounds(clues, floor)
+        bounds = self._value_bounds(clues, floor)
         # Rated from the most promising on, and no further once a clue's bound is below the
         # best value found: the same choice as rating them all, for about half the work. A
         # clue whose bound only ties the best value so far can at best tie it, and is not
-        # rated if it would lose the tie (``fresh``, ``soon``, ``told`` are cheap). Not so a
-        # ``loose`` one, whose bound may be below its value: such a clue is rated just
-        # when the best value so far is at most its bound, which a sure bound of another
-        # clue (tightened or not) does not change, so the choice is the one it always was.
+        # rated if it would lose the tie (``fresh``, ``soon``, ``told`` are cheap).
         for i in sorted(range(len(clues)), key=bounds.__getitem__, reverse=True):
             bound = bounds[i]
             if ((best is not None and bound < best[0][0])
@@ -721,7 +715,7 @@ class ClueGiving(TurnBase):
             soon = -((clue.target - p.seat) % players)
             # between equal clues, not the one just given again (people find that odd)
             fresh = (clue.target, clue.colour, clue.rank) not in recent
-            if best is not None and bound == best[0][0] and i not in loose:
+            if best is not None and bound == best[0][0]:
                 told = fill_in(p, clue) if late else 0
                 if (bound, told, fresh, soon, -i) < best[0]:
                     continue
