@@ -12,8 +12,10 @@ from blind_table import BlindTable, shuffled
 from hanabi_p2p.bots.hgroup import HGroupPlayer
 from hanabi_p2p.rules.cards import GameConfig
 
-# (players, level, seed): seeded games at the levels with trash chop moves (the giver's known
-# faces went stale in several, three players at level 4 seeds 0 and 6 among them)
+# (players, level, seed): seeded games at the levels with trash chop moves. Before the fix the
+# giver's known faces went stale in every one of them, and a player started mid-game decided
+# otherwise than the one that followed the game in three (3p level 4 seed 6, 4p level 4
+# seed 7, 3p level 5 seed 6)
 GAMES = [(3, 4, seed) for seed in range(20)] + [(4, 4, seed) for seed in range(10)] + [
     (3, 5, seed) for seed in range(10)]
 
