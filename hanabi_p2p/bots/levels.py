@@ -59,7 +59,9 @@ LEVEL_OF = {
 # uses them (people give them). Again, paired, tuning seeds 0..999, 1000 games, 3p then 4p:
 # with reverse finesses -0.007 ± 0.026, -0.195 ± 0.045 (1 strikeout); with self-finesses
 # -0.015 ± 0.035, +0.039 ± 0.027 (4p, seeds 0..1999, EARLY_RICH_TOKENS in: +0.015 ± 0.017);
-# with trash chop moves -0.060 ± 0.017, -0.057 ± 0.017.
+# with trash chop moves -0.060 ± 0.017, -0.057 ± 0.017; again once the giver's known
+# faces stopped going stale after its own clue (h-known's fix, which changed them at levels
+# 4-5): -0.012 ± 0.016, -0.022 ± 0.014 (tuning seeds 0..999, 1000 games, 3p then 4p).
 SELF_PLAY_SKIPS = frozenset({Convention.SELF_FINESSE, Convention.REVERSE_FINESSE,
                              Convention.TRASH_CHOP_MOVE})
 
