@@ -300,6 +300,7 @@ class CoreBase(Generic[StageT]):
             frame = fr.Entry(entry.encoded)
             if own:
                 self.ctx.emit(fx.Broadcast(frame))
+                self.replication.sent_to_all(entry)
             else:
                 self.replication.relay(entry, frame, source)
         if result.status is Status.REJECTED and result.error is not None:

@@ -31,6 +31,15 @@ HAVE_ECHO_S = 0.2
 # crosses each link once instead of two or three times; one that is really lost goes with
 # the first HAVE after this long (a sync interval later at most).
 IN_FLIGHT_S = 0.5
+# An entry we sent a peer on its current link reaches it: the link is ordered and reliable
+# (SPEC §4.3: TCP, and AEAD counters that close it on any loss), so a HAVE on that link that
+# lacks it was written before the peer read it. Such an entry is not sent again in answer
+# to a HAVE on that link for this long: a spectator running behind (its HAVE stale by a
+# second or more, bench/meetup.py) was sent again each entry it had still to read. A link
+# that dropped and came back is a new link, and a WANT is answered in full; what the peer
+# dropped itself (a link over its rate, more held than it may keep) comes from the other
+# players at once, and from us after this long.
+SENT_ON_LINK_S = 5.0
 # A link we serve as a spectator (not a player) is answered at most this often, so a
 # spectator's HAVE/WANT cannot make us send the log over and over.
 SPECTATOR_ANSWER_S = 0.2
@@ -61,6 +70,8 @@ class Replication:
     # entry hash -> when we made or first received it
     _got_at: dict[bytes, float] = field(default_factory=dict)
     _served_at: dict[bytes, float] = field(default_factory=dict)
+    # peer -> entry hash -> when we sent it on the peer's current link (oldest first)
+    _sent_on: dict[bytes, dict[bytes, float]] = field(default_factory=dict)
     _sync_frames: TokenBuckets = field(
         default_factory=lambda: TokenBuckets(SYNC_FRAME_RATE_PER_S, SYNC_FRAME_BURST))
     _answers: TokenBuckets = field(
@@ -112,6 +123,31 @@ class Replication:
     def applied(self, entry: Entry) -> None:
         self._applied_from[entry.author] = self.ctx.now
 
+    def sent_to_all(self, entry: Entry) -> None:
+        """We sent ``entry`` to every linked peer (one of ours, as we made it)."""
+        for peer_id in self.ctx.connected:
+            self._sent(peer_id, entry)
+
+    def _sent(self, peer_id: bytes, entry: Entry) -> None:
+        sent_on = self._sent_on.setdefault(peer_id, {})
+        sent_on.pop(entry.hash, None)  # (moved to the end: the oldest stay first)
+        sent_on[entry.hash] = self.ctx.now
+
+    def _sent_on_link(self, peer_id: bytes, entry: Entry) -> bool:
+        """Whether we sent ``entry`` on the peer's current link lately (`SENT_ON_LINK_S`)."""
+        at = self._sent_on.get(peer_id, {}).get(entry.hash, _LONG_AGO)
+        ctx = self.ctx
+        return at >= ctx.up_at.get(peer_id, ctx.now) and ctx.now - at < SENT_ON_LINK_S
+
+    def _forget_old_sends(self) -> None:
+        now = self.ctx.now
+        for sent_on in self._sent_on.values():
+            while sent_on:
+                entry_hash, at = next(iter(sent_on.items()))
+                if now - at < SENT_ON_LINK_S:
+                    break
+                del sent_on[entry_hash]
+
     def relay(self, entry: Entry, frame: fr.Entry, source: bytes | None) -> None:
         """In the lobby joiners know only the host: the host passes their entries on at once.
         Once seated, every peer is linked to every other, and whatever one of them misses
@@ -122,6 +158,7 @@ class Replication:
             return
         for peer_id in sorted(self.ctx.connected - {source, entry.author}):
             self.ctx.send(peer_id, frame)
+            self._sent(peer_id, entry)
 
     def ask_for_gaps(self, peer_id: bytes) -> None:
         """An entry came in out of order: ask its sender for what lies before it."""
@@ -146,6 +183,7 @@ class Replication:
         and ask again for entries already on their way (eight spectators: some 16 frames a
         second more for each player to read and answer)."""
         ctx = self.ctx
+        self._forget_old_sends()
         if self._have_due():
             have = self.have_frame()
             for peer_id in sorted(ctx.connected):
@@ -161,6 +199,7 @@ class Replication:
         was answered by each with copies of entries still on their way to it (in a meetup
         game, bench/meetup.py, a quarter of the entries the spectators received)."""
         ctx = self.ctx
+        self._forget_old_sends()
         if not ctx.connected or not self._have_due():
             return
         peers = sorted(ctx.connected)
@@ -221,7 +260,8 @@ class Replication:
     def answer(self, peer_id: bytes, their_next: dict[bytes, int], *,
                in_flight_too: bool = True) -> None:
         """Send the peer the entries it lacks: all of them when it asked (WANT); in answer
-        to a HAVE, not those still on their way to it (`IN_FLIGHT_S`)."""
+        to a HAVE, not those still on their way to it (`IN_FLIGHT_S`), nor those we sent
+        it on this link lately (`SENT_ON_LINK_S`)."""
         ctx = self.ctx
         budget = self._answers.of(peer_id, ctx.now)
         limit = min(MAX_ENTRIES_PER_ANSWER, budget.available(ctx.now))
@@ -239,7 +279,10 @@ class Replication:
                 at = self._got_at.get(entry.hash, _LONG_AGO)
                 if at >= up_at and ctx.now - at < IN_FLIGHT_S:
                     continue  # (an author's later entries came later still)
+                if self._sent_on_link(peer_id, entry):
+                    continue
             ctx.send(peer_id, fr.Entry(entry.encoded))
+            self._sent(peer_id, entry)
             sent += 1
         budget.spend(sent)
 
@@ -270,6 +313,7 @@ class Replication:
 
     def link_down(self, peer_id: bytes, *, seated: bool) -> None:
         self._served_at.pop(peer_id, None)
+        self._sent_on.pop(peer_id, None)  # (a new link starts with nothing sent on it)
         self._sync_frames.forget(peer_id)
         self._answers.forget(peer_id)
         if not seated:  # a stranger (or a joiner before seating) leaves nothing behind

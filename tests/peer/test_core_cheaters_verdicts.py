@@ -279,7 +279,7 @@ def test_an_illegal_action_is_kept_as_evidence_by_every_honest_copy() -> None:
     """Mallory signs a discard of a card she does not hold. Each honest peer refuses it and
     stops the game blaming her, and keeps it: its log verifies invalid naming her (protocol
     3 kept nothing, and the logs said unfinished)."""
-    net = SimNet(GameConfig(3), seed=75, timing=Timing(wait_timeout=30.0, linger=5.0))
+    net = SimNet(GameConfig(3), seed=76, timing=Timing(wait_timeout=30.0, linger=5.0))
     mallory = net.peers[2]
 
     def illegal(entry: Entry) -> Entry | None:
@@ -345,7 +345,7 @@ def test_an_accusation_in_a_seeds_reason_is_shown_as_its_authors_claim() -> None
     3 repeated her text as the verdict)."""
     from hanabi_p2p.commands.log import summary_lines
 
-    net = SimNet(GameConfig(3), seed=78, timing=Timing(wait_timeout=30.0, linger=5.0))
+    net = SimNet(GameConfig(3), seed=79, timing=Timing(wait_timeout=30.0, linger=5.0))
     alice, bob, mallory = net.peers
     net.open_table()
     net.run(lambda: alice.session.state is not None and alice.session.state.turn >= 4)

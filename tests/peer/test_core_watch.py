@@ -28,6 +28,7 @@ from hanabi_p2p.peer import watchwire as ww
 from hanabi_p2p.peer.admission import WATCH_HELLO_S
 from hanabi_p2p.peer.context import SPECTATOR_LINGER_S, Timing
 from hanabi_p2p.peer.handle import PeerHandle
+from hanabi_p2p.peer.replication import SENT_ON_LINK_S
 from hanabi_p2p.peer.watcher import HAND_KEYS_WAIT_S, SPECTATOR_ALONE_S, SPECTATOR_UNLINKED_S
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.rules.engine import GameState
@@ -453,6 +454,75 @@ def test_a_spectators_have_goes_to_one_player_a_second_and_still_repairs() -> No
     assert lost > 0 and no_blame(net)
     assert watcher.finished is not None and watcher.finished.kind is fx.EndKind.AUDITED
     assert {_digest(p) for p in net.peers} == net.digests()
+
+
+def test_a_spectator_running_behind_is_not_sent_again_what_a_player_sent_it() -> None:
+    """Two spectators read every frame from the players a second and a half late (their
+    programs running behind: each HAVE they send is that stale). A player answers such a
+    HAVE without the entries it sent that spectator on the same link, which is ordered and
+    reliable (they are still to be read): each entry comes on each link at most once, while
+    a spectator that ran behind before the change was sent some of them two or three
+    times. Both still see the whole game."""
+    net = SimNet(GameConfig(players=3), seed=41)
+    lag_s = 1.5
+    net.open_table()
+    spectators = [net.add_watcher("Zoe", via=1), net.add_watcher("Yan", via=2)]
+    behind = {s.index for s in spectators}
+    copies: Counter[tuple[int, int, bytes]] = Counter()  # (player, spectator, entry hash)
+
+    def read_late(src: int, dst: int, frame: fr.Frame) -> bool:
+        if dst not in behind or src in behind:
+            return True
+        if isinstance(frame, fr.Entry):
+            copies[src, dst, decode_entry(frame.data).hash] += 1
+        net._schedule(lag_s, lambda: net.deliver(src, dst, frame))  # (in order: one lag)
+        return False
+
+    net.on_frame = read_late
+    _run_game(net)
+    received = Counter(dst for (_src, dst, _hash) in copies.elements())
+    distinct = {s.index: len({h for (_src, dst, h) in copies if dst == s.index})
+                for s in spectators}
+    assert all(distinct[s] > 100 for s in behind)  # the whole game came this way
+    assert max(copies.values()) == 1, copies.most_common(3)
+    assert all(received[s] < 2 * distinct[s] for s in behind)
+    for spectator in spectators:
+        assert spectator.finished is not None
+        assert spectator.finished.kind is fx.EndKind.AUDITED
+    assert no_blame(net) and {_digest(p) for p in net.peers} == net.digests()
+
+
+def test_a_link_that_came_back_is_sent_again_what_went_down_with_the_one_before() -> None:
+    """What a player sent a spectator counts as on its way only while that link stays up.
+    The spectator is linked to player 1 alone, and every entry player 1 sends it is lost
+    with that link, which then drops: on the new link player 1 answers the spectator's
+    HAVE with all of them at once, not `SENT_ON_LINK_S` later."""
+    net = SimNet(GameConfig(players=3), seed=38)
+    watcher = _start_late_watcher(net, frozenset(), after_turns=3)
+    spectator, player = watcher.index, net.peers[1]
+    for other in (0, 2):
+        net.link_down(spectator, other, "gone", redial=False)
+    lost: list[bytes] = []
+
+    def lose_with_the_link(src: int, dst: int, frame: fr.Frame) -> bool:
+        if (src, dst) == (player.index, spectator) and isinstance(frame, fr.Entry):
+            lost.append(decode_entry(frame.data).hash)
+            return False
+        return True
+
+    net.on_frame = lose_with_the_link
+    _think(net, False)
+    net.run(lambda: len(lost) >= 10)
+    _think(net, True)
+    net.run_for(1.0)
+    assert watcher.core.replica.have() != player.core.replica.have()
+    net.on_frame = None
+    net.link_down(spectator, player.index, "connection reset")  # (the spectator redials)
+    took = net.run(lambda: watcher.core.replica.have() == player.core.replica.have(),
+                   limit_s=SENT_ON_LINK_S)
+    assert took < SENT_ON_LINK_S / 2
+    assert set(lost) <= {e.hash for e in watcher.stored}
+    assert no_blame(net)
 
 
 def test_a_spectator_that_never_links_to_the_table_gives_up_and_says_why() -> None:
