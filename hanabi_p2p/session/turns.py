@@ -299,7 +299,13 @@ class TurnStage(DeckStage):
         self._events.append(ev.GameOver(state.end.value, state.score))
         if self.my_seat is not None:
             seed = b.SeedBody(tuple(self._require_deck().seed_reveal()))
-            self._post(k.SEED, seed)
+            # Ended by agreement, the game stays at the turn of the end vote, which took the
+            # place of that turn's action: our seed says the turn after it, as after a last
+            # action (SPEC 5.3), so a peer the end vote has not reached yet holds the seed
+            # until it has (SPEC 5.4), where at that turn it took us for a player who left
+            # and aborted (tests/peer/test_core_abandon.py: one honest copy in ten did).
+            ended_by_vote = self.abandoned_at is not None and self.abandoned_at == state.turn
+            self._post(k.SEED, seed, turn=state.turn + 1 if ended_by_vote else None)
         self._audit_if_complete()
 
     def _on_move(self, entry: Entry, body: b.MoveBody) -> None:
