@@ -297,12 +297,10 @@ class CoreBase(Generic[StageT]):
                 continue
             own = entry.author == self.me
             self.ctx.emit(fx.StoreEntry(entry, own=own))
-            frame = fr.Entry(entry.encoded)
             if own:
-                self.ctx.emit(fx.Broadcast(frame))
-                self.replication.sent_to_all(entry)
+                self.replication.broadcast(entry)
             else:
-                self.replication.relay(entry, frame, source)
+                self.replication.relay(entry, fr.Entry(entry.encoded), source)
         if result.status is Status.REJECTED and result.error is not None:
             if result.permanent:
                 self._signed_fault(result.error.author, result.reason)

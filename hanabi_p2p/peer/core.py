@@ -327,8 +327,7 @@ class PeerCore(CoreBase[Stage]):
         self._unapplied = entry
         self._stored_early.add(entry.hash)
         self.ctx.emit(fx.StoreEntry(entry, own=True))
-        self.ctx.emit(fx.Broadcast(fr.Entry(entry.encoded)))
-        self.replication.sent_to_all(entry)
+        self.replication.broadcast(entry)
         return True
 
     def _stored_already(self, entry: Entry) -> bool:

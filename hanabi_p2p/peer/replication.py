@@ -123,8 +123,10 @@ class Replication:
     def applied(self, entry: Entry) -> None:
         self._applied_from[entry.author] = self.ctx.now
 
-    def sent_to_all(self, entry: Entry) -> None:
-        """We sent ``entry`` to every linked peer (one of ours, as we made it)."""
+    def broadcast(self, entry: Entry) -> None:
+        """Send one of our own entries, as we made it, to every linked peer; each link now
+        carries it (`SENT_ON_LINK_S`)."""
+        self.ctx.emit(fx.Broadcast(fr.Entry(entry.encoded)))
         for peer_id in self.ctx.connected:
             self._sent(peer_id, entry)
 

@@ -304,7 +304,7 @@ class TurnStage(DeckStage):
             # action (SPEC 5.3), so a peer the end vote has not reached yet holds the seed
             # until it has (SPEC 5.4), where at that turn it took us for a player who left
             # and aborted (tests/peer/test_core_abandon.py: one honest copy in ten did).
-            ended_by_vote = self.abandoned_at is not None and self.abandoned_at == state.turn
+            ended_by_vote = self.abandoned_at is not None  # (the game stays at that turn)
             self._post(k.SEED, seed, turn=state.turn + 1 if ended_by_vote else None)
         self._audit_if_complete()
 
