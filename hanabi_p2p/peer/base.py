@@ -65,6 +65,7 @@ class CoreBase(Generic[StageT]):
         self._loading = False
         # players blamed on their own signed entries
         self.caught: set[bytes] = set()
+        self._evidence_sent: set[bytes] = set()  # authors whose refused entry we sent on
         # the first such entry that came after the game was audited (it ends our verdict)
         self.late_fault: str | None = None
 
@@ -320,7 +321,12 @@ class CoreBase(Generic[StageT]):
         the proof of its author's fault: it is stored beside the log (never applied), so
         that the verification of our copy names its author as we did (SPEC 5.5, 5.7). The
         replica keeps a bounded list of what it refused; what came from outside the game
-        is left out."""
+        is left out.
+
+        The first such entry of each author also goes to every peer linked to us: another
+        player may hold a version of it that is fine (a fork: we were given one that is
+        not), and would otherwise stop on our word without ever naming the cheater. Each
+        receiver judges it itself, so it can only prove its own signer's fault (SPEC 4.6)."""
         refused = self.replica.rejections
         new, self._evidence_kept = refused[self._evidence_kept:], len(refused)
         if self._loading:
@@ -330,6 +336,9 @@ class CoreBase(Generic[StageT]):
             author = rejection.entry.author
             if author in seated if seated else author == self.session.host_id:
                 self.ctx.emit(fx.StoreEntry(rejection.entry, own=False))
+                if author not in self._evidence_sent:
+                    self._evidence_sent.add(author)
+                    self.ctx.emit(fx.Broadcast(fr.Entry(rejection.entry.encoded)))
 
     def _keep_proof(self, proof: Equivocation) -> None:
         """Two entries of one author under one number: the second is stored beside the
@@ -349,11 +358,16 @@ class CoreBase(Generic[StageT]):
         it is only reported."""
         seated = self.ctx.seated()
         member = author in seated if seated else author == self.session.host_id
-        if author is not None and member and self.session.phase not in (ABORTED, AUDITED):
+        phase = self.session.phase
+        # (also when we stopped blaming nobody, on a player's stated reason or a player
+        # unreachable: proof that comes after still names the cheater, SPEC 5.5)
+        if author is not None and member and (
+                phase not in (ABORTED, AUDITED)
+                or (phase is ABORTED and self.session.blamed is None)):
             self.caught.add(author)
             self.session.abort(author, f"{self.describe(author)}: {reason}")
             return
-        if author is not None and member and self.session.phase is AUDITED:
+        if author is not None and member and phase is AUDITED:
             # too late to stop the game, not to say so: our log keeps the entry and verifies
             # invalid naming its author, so our own verdict must say the same (SPEC 5.7)
             self.caught.add(author)

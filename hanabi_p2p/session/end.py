@@ -31,7 +31,12 @@ class EndStage(TurnStage):
         """A seed is posted when its author's game ended at ``entry.turn`` (or when it left).
         A seated peer waits until it is there too, so a peer that simply finished first is
         not taken for one that left, and so does a spectator. The log verifier never stops
-        on a seed: at once."""
+        on a seed: at once.
+
+        A pending play or discard that still lacks its author's key share takes the seed at
+        once: the author wrote nothing more before its seed (its chain is applied up to
+        there), so that share will never come, and holding the seed would only have us wait
+        for the author and name an honest player who stopped "unreachable" (SPEC 5.4)."""
         if self.observer and not self.watching:
             return True
         state = self.state
@@ -40,7 +45,14 @@ class EndStage(TurnStage):
             or state.over
             or self.phase == Phase.ABORTED
             or (state.turn >= entry.turn and self.pending is None)
+            or self._pending_waits_on(entry.author)
         )
+
+    def _pending_waits_on(self, author: bytes) -> bool:
+        """Does the pending play or discard still lack this author's key share?"""
+        pending, deck, seat = self.pending, self.deck, self.seat_of(author)
+        return (pending is not None and deck is not None and seat is not None
+                and seat in deck.missing_public(pending.action.card))
 
     def _on_seed(self, entry: Entry, body: b.SeedBody) -> None:
         seat = self._seat_or_fault(entry)
@@ -166,8 +178,16 @@ class EndStage(TurnStage):
         return audited
 
     def abort(self, peer: bytes | None, reason: str) -> None:
-        """Stop the game for good (a cheat, a divergence, a peer gone): reveal our seed."""
+        """Stop the game for good (a cheat, a divergence, a peer gone): reveal our seed.
+        ``peer`` is the player our signed evidence blames, if any."""
         if self.phase == Phase.ABORTED:
+            if peer is not None and self.blamed is None:
+                # we stopped blaming nobody (a player's stated reason, a timeout); proof
+                # that came after names the cheater in our verdict, as in our log's
+                # verification. Our seed's reason and blame are out already, unchanged
+                self.blamed = peer
+                self.abort_reason = f"{self.abort_reason}; then {reason}"
+                self._events.append(ev.Fault(peer, reason, fatal=True))
             return
         self.abort_reason = reason
         self.blamed = peer

@@ -125,12 +125,14 @@ class TableSession(EndStage):
         state = self.state
         if state is None or self.deck is None:
             return False  # the play stage waits for the deal (a resign too: SPEC 5.4)
+        if self.phase == Phase.ABORTED:
+            # we stopped the game: every later entry is taken at once, played only if it
+            # could be anyway (a resignation), else recorded (its deck messages kept for
+            # the audit). Holding one would hold its author's seed behind it, and we would
+            # end without auditing (SPEC 5.4)
+            return True
         if kind is EntryKind.RESIGN:
-            return state.over or (
-                self.pending is None
-                and state.turn >= entry.turn
-                and state.current_seat == self.seat_of(entry.author)
-            )
+            return self._resign_playable(entry)
         if kind is EntryKind.ACTION:
             return self._action_ready(entry)
         if kind is EntryKind.ACK:
@@ -139,13 +141,24 @@ class TableSession(EndStage):
             )
             # an answer to a version of the action we do not hold waits (a fork by the
             # actor, not the acker's fault) until the game stops (SPEC 5.4, 5.5)
-            return answered and (self.phase == Phase.ABORTED or not self._forked_turn(
-                entry.turn, k.body_of(entry, k.ACK).answers))
+            return answered and not self._forked_turn(
+                entry.turn, k.body_of(entry, k.ACK).answers)
         if kind is EntryKind.ABANDON:
             return self._abandon_ready(entry)
         # move
         move = k.body_of(entry, k.MOVE)
         return move.card < state.draw_index or state.over
+
+    def _resign_playable(self, entry: Entry) -> bool:
+        """A resignation applies at the start of its author's turn (nothing pending), or
+        once the game is over (SPEC 5.4)."""
+        state = self.state
+        assert state is not None
+        return state.over or (
+            self.pending is None
+            and state.turn >= entry.turn
+            and state.current_seat == self.seat_of(entry.author)
+        )
 
     def _abandon_ready(self, entry: Entry) -> bool:
         """A vote applies at once; the vote that ends the game, like a resignation, at the
@@ -174,7 +187,7 @@ class TableSession(EndStage):
         if seat is None:
             return True  # rejected in apply
         body = k.body_of(entry, k.ACTION)
-        if self.phase != Phase.ABORTED and self._forked_turn(entry.turn - 1, body.after):
+        if self._forked_turn(entry.turn - 1, body.after):
             return False  # it follows a version of the last action we do not hold: a fork
         action = body.for_seat(seat).action
         # (a spectator takes a clue as its target does, by the cards it names: it may not
@@ -186,6 +199,13 @@ class TableSession(EndStage):
             # wait until we see every card the clue could touch, so we can check it
             return all(state.faces[c] is not None for c in state.hands[action.target])
         return True
+
+    def _playable_after_abort(self, entry: Entry) -> bool:
+        """Chat, seeds and a resignation at a point our stopped game reached are played
+        after an abort; a resignation from a turn it never reached is only recorded."""
+        if entry.entry_kind is not EntryKind.RESIGN:
+            return True
+        return self.state is not None and self._resign_playable(entry)
 
     def apply(self, entry: Entry) -> None:
         """Apply one entry the replica found ready. Raises HanabiError to reject it."""
@@ -199,7 +219,8 @@ class TableSession(EndStage):
             raise GameFault(self._who(entry), pace.fault_text(spec.kind, limit))
         if entry.author == self.me:
             self._note_purpose(entry)
-        if self.phase == Phase.ABORTED and not spec.after_abort:
+        stopped = self.phase == Phase.ABORTED
+        if stopped and not (spec.after_abort and self._playable_after_abort(entry)):
             self._record_after_abort(entry, spec)
         else:
             self._handle(entry, k.body_of(entry, spec))

@@ -18,7 +18,7 @@ from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
 from hanabi_p2p.peer import inputs as ins
 from hanabi_p2p.peer.context import Timing
-from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
+from hanabi_p2p.rules.actions import Clue, Discard, TurnAction
 from hanabi_p2p.rules.cards import GameConfig
 from hanabi_p2p.session import bodies as b
 from hanabi_p2p.session import events as ev
@@ -338,14 +338,11 @@ def test_a_second_different_seed_is_kept_as_evidence_by_every_honest_copy() -> N
                                 after_the_audit=True)
 
 
-def test_an_accusation_in_a_seeds_reason_is_shown_as_its_authors_claim() -> None:
-    """Mallory stops the game with a seed whose reason says Bob's keys were wrong, and
-    whose blame names Bob. Every honest screen shows it as what Mallory said, blaming no
-    one; `log verify` shows it as her claim and says the log does not support it (protocol
-    3 repeated her text as the verdict)."""
-    from hanabi_p2p.commands.log import summary_lines
-
-    net = SimNet(GameConfig(3), seed=79, timing=Timing(wait_timeout=30.0, linger=5.0))
+def stop_with_a_lie(seed: int) -> tuple[SimNet, str]:
+    """Four turns into a 3-player game, Mallory stops it with a seed whose reason says
+    Bob's keys were wrong and whose blame names Bob; runs until both honest peers end.
+    Returns the table and the lie."""
+    net = SimNet(GameConfig(3), seed=seed, timing=Timing(wait_timeout=30.0, linger=5.0))
     alice, bob, mallory = net.peers
     net.open_table()
     net.run(lambda: alice.session.state is not None and alice.session.state.turn >= 4)
@@ -354,6 +351,23 @@ def test_an_accusation_in_a_seeds_reason_is_shown_as_its_authors_claim() -> None
     mallory.core.handle(ins.Settle(net.now))
     net._effects(mallory)
     net.run(lambda: alice.finished is not None and bob.finished is not None)
+    return net, lie
+
+
+# 76, 78 and 88 lost a race before SPEC 5.4 let a seed through to a play that waits on its
+# author: Bob, his play waiting for the key share of Alice (who had stopped), held both
+# seeds, named Alice "unreachable" after 30 s, and Alice's copy ended without his seed
+@pytest.mark.parametrize("seed", [76, 78, 79, 88])
+def test_an_accusation_in_a_seeds_reason_is_shown_as_its_authors_claim(seed: int) -> None:
+    """Mallory stops the game with a seed whose reason says Bob's keys were wrong, and
+    whose blame names Bob. Every honest screen shows it as what Mallory said, blaming no
+    one; `log verify` shows it as her claim and says the log does not support it (protocol
+    3 repeated her text as the verdict). Every honest copy holds every seed: the deck is
+    audited, and nobody is named unreachable."""
+    from hanabi_p2p.commands.log import summary_lines
+
+    net, lie = stop_with_a_lie(seed)
+    alice, bob, mallory = net.peers
     said = f"{alice.session.describe(mallory.peer_id)} stopped the game, saying: {lie}"
     for p in (alice, bob):
         assert p.session.blamed is None
@@ -366,13 +380,44 @@ def test_an_accusation_in_a_seeds_reason_is_shown_as_its_authors_claim() -> None
         claims = [line for line in summary_lines(report) if line.startswith("claim: ")]
         assert claims == [f"claim: {said} (the log does not support it: nothing in it "
                           f"proves a fault of {report.label(bob.peer_id)})"]
+        assert p.session.audit is not None and p.session.audit.ok
+        assert not any("unreachable" in f.reason for f in p.faults())
+    assert no_blame_but(net, mallory.peer_id)
+
+
+def test_proof_that_comes_after_a_stop_on_the_cheaters_word_still_names_her() -> None:
+    """Both honest peers stopped on Mallory's word (blaming nobody). Then a second entry
+    of hers under the number of her seed comes to Alice: signed proof of a fork. Alice
+    names Mallory after all, passes the proof on, and Bob does too; each verdict says
+    both what Mallory said and what the proof showed, and each log names her alone."""
+    net, lie = stop_with_a_lie(79)
+    alice, bob, mallory = net.peers
+    seed_entry = next(e for e in alice.stored
+                      if e.author == mallory.peer_id and e.kind == "seed")
+    twin = make_entry(mallory.identity, table_id=seed_entry.table_id, seq=seed_entry.seq,
+                      prev=seed_entry.prev, turn=seed_entry.turn, kind="chat",
+                      body=b.ChatBody("it was Bob").to_wire())
+    for p in (alice, bob):  # (they have ended: bring them back to take the proof)
+        p.finished = None
+    alice.core.handle(ins.Received(mallory.peer_id, fr.Entry(twin.encoded), net.now))
+    net._effects(alice)
+    net.run(lambda: bob.session.blamed is not None, limit_s=10.0)
+    said = f"{alice.session.describe(mallory.peer_id)} stopped the game, saying: {lie}"
+    for p in (alice, bob):
+        assert p.session.blamed == mallory.peer_id
+        reason = p.session.abort_reason
+        assert reason is not None and said in reason  # (maybe as Bob's report of it)
+        assert "signed two different entries with the same number" in reason
+        assert [f.peer_id for f in p.faults() if f.fatal] == [None, mallory.peer_id]
+        names_only(p, mallory.peer_id)
     assert no_blame_but(net, mallory.peer_id)
 
 
 # ---- case 2: two legal versions of one action, one to each honest peer
 
 
-def test_two_legal_versions_of_one_action_get_only_their_signer_blamed() -> None:
+@pytest.mark.parametrize("seed", [76, 79, 83])
+def test_two_legal_versions_of_one_action_get_only_their_signer_blamed(seed: int) -> None:
     """Mallory signs her turn action for Alice and, under the same number, another legal
     action for Bob (a discard of another card, with its own keys). Each honest peer applies
     its version and acks it, and each ack names the action it answers: the other honest
@@ -380,7 +425,7 @@ def test_two_legal_versions_of_one_action_get_only_their_signer_blamed() -> None
     never blames the acker, as protocol 3 did: `game state diverged`, or `its key shares are
     not the ones the game calls for`). The HAVE heads prove the fork, and Mallory alone is
     blamed everywhere; each honest log verifies invalid naming her alone."""
-    net = SimNet(GameConfig(3), seed=79)
+    net = SimNet(GameConfig(3), seed=seed)
     alice, bob, mallory = net.peers
     forked: list[Entry] = []
 
@@ -392,10 +437,11 @@ def test_two_legal_versions_of_one_action_get_only_their_signer_blamed() -> None
         seat = session.seat_of(mallory.peer_id)
         assert seat is not None
         action = body.for_seat(seat).action
-        if state.clue_tokens >= 8 or state.draw_index >= state.config.deck_size:
+        # only a discard is twinned: a discard of another card is legal exactly when it is
+        # (the state here is already past it, so its clue tokens say nothing of before)
+        if not isinstance(action, Discard) or state.draw_index >= state.config.deck_size:
             return None
-        mine = [c for c in state.hands[seat]
-                if not isinstance(action, Play | Discard) or c != action.card]
+        mine = [c for c in state.hands[seat] if c != action.card]
         if not mine:
             return None
         card = mine[-1]
@@ -437,4 +483,38 @@ def test_two_legal_versions_of_one_action_get_only_their_signer_blamed() -> None
     # each honest peer acked its own version, and that ack reached the other one
     assert any(e.kind == "ack" and e.author == alice.peer_id and e.turn == forked[0].turn
                for e in bob.stored)
+    assert no_blame_but(net, mallory.peer_id)
+
+
+@pytest.mark.parametrize("seed", [76, 79, 83])
+def test_a_cheat_shown_to_one_player_only_is_named_by_every_honest_copy(seed: int) -> None:
+    """Mallory sends Alice her turn action as she signed it, and Bob, under the same
+    number, a discard of a card she does not hold. Bob refuses it and stops, blaming her;
+    he also passes the refused entry on, so Alice, who holds the legal version, holds the
+    proof of a fork and names Mallory too, whether Bob's seed (his word) came first or not.
+    Before, Alice stopped on Bob's word and her copy named nobody."""
+    net = SimNet(GameConfig(3), seed=seed, timing=Timing(wait_timeout=30.0, linger=5.0))
+    alice, bob, mallory = net.peers
+    shown: list[Entry] = []
+
+    def illegal_for_bob(src: int, dst: int, frame: fr.Frame) -> bool:
+        if (src, dst) != (mallory.index, bob.index) or not isinstance(frame, fr.Entry):
+            return True
+        entry = decode_entry(frame.data)
+        if entry.kind != "action" or shown or entry.turn < 3:
+            return True
+        shown.append(resigned(mallory, entry, {**entry.body, "act": ["discard", 59],
+                                               "deck": []}))
+        bob.core.handle(ins.Received(mallory.peer_id, fr.Entry(shown[0].encoded), net.now))
+        net._effects(bob)
+        return False
+
+    net.on_frame = illegal_for_bob
+    net.open_table()
+    net.run(lambda: bool(shown) and alice.finished is not None and bob.finished is not None)
+    for p in (alice, bob):
+        assert p.session.phase == ABORTED
+        assert p.session.blamed == mallory.peer_id, p.session.abort_reason
+        assert shown[0] in p.stored
+        names_only(p, mallory.peer_id)
     assert no_blame_but(net, mallory.peer_id)
