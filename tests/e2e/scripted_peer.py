@@ -16,6 +16,8 @@ MODE is one of:
     flood-sync       plays honestly while flooding every other seat with HAVE and WANT
     fork-action      on its first turn, sends its action to every seat but the next one, and
                      to that one a chat line signed under the same number (a fork)
+    illegal-to-one   the same, but to the next seat an illegal play (a card from that seat's
+                     own hand) under the same number: only that seat sees a cheat
 
 Ends like a real peer (`log: PATH` last) when the honest peers give up on it.
 """
@@ -31,7 +33,7 @@ from hanabi_p2p.commands.peerargs import run_game
 from hanabi_p2p.datadir import DataDir
 from hanabi_p2p.frontends.headless import BotPlayer
 from hanabi_p2p.frontends.launch import Peer, PeerOptions, join_address
-from hanabi_p2p.log.entry import EntryKind, decode_entry, make_entry
+from hanabi_p2p.log.entry import Entry, EntryKind, decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer.node import Timing
 from hanabi_p2p.rules.actions import Play
@@ -108,10 +110,9 @@ class ForkingPlayer(BotPlayer):
             seats = peer.session.seats
             mine = peer.session.my_seat
             assert mine is not None
-            target = seats[(mine + 1) % len(seats)].peer_id
-            twin = make_entry(peer.identity, table_id=entry.table_id, seq=entry.seq,
-                              prev=entry.prev, turn=entry.turn, kind="chat",
-                              body={"text": "nothing to see here"})
+            target_seat = (mine + 1) % len(seats)
+            target = seats[target_seat].peer_id
+            twin = self._twin(peer, entry, target_seat)
             sent = 0
             for other in sorted(mesh.connected - {target}):
                 sent += mesh.send(other, frame)
@@ -120,6 +121,26 @@ class ForkingPlayer(BotPlayer):
             return sent
 
         mesh.broadcast = forking  # type: ignore[method-assign]
+
+    def _twin(self, peer: Peer, entry: Entry, target_seat: int) -> Entry:
+        return make_entry(peer.identity, table_id=entry.table_id, seq=entry.seq,
+                          prev=entry.prev, turn=entry.turn, kind="chat",
+                          body={"text": "nothing to see here"})
+
+
+class IllegalToOnePlayer(ForkingPlayer):
+    """Forks its first action as ForkingPlayer does, but the next seat's version is an
+    illegal play of a card from that seat's own hand: that seat alone refuses it, and the
+    others hold a legal action. They must still name the cheater, not stop on the word of
+    the seat that saw it (it passes the refused entry on: SPEC 4.6)."""
+
+    def _twin(self, peer: Peer, entry: Entry, target_seat: int) -> Entry:
+        state = peer.session.state
+        assert state is not None and peer.session.my_seat is not None
+        action = Play(peer.session.my_seat, state.hands[target_seat][0])
+        body = ActionBody(action, state.public_hash(), ()).to_wire()
+        return make_entry(peer.identity, table_id=entry.table_id, seq=entry.seq,
+                          prev=entry.prev, turn=entry.turn, kind="action", body=body)
 
 
 class SyncFlooder(BotPlayer):
@@ -181,6 +202,7 @@ FRONTENDS: dict[str, type[BotPlayer]] = {
     "flood-sync": SyncFlooder,
     "fork-action": ForkingPlayer,
     "illegal-action": IllegalPlayer,
+    "illegal-to-one": IllegalToOnePlayer,
     "withhold-share": ShareWithholder,
     "hesitant-join": HesitantJoiner,
 }

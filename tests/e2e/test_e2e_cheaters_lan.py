@@ -42,6 +42,25 @@ def test_on_a_lan_a_player_forking_its_action_is_named_by_every_honest_program(
         assert status == 1 and output.startswith("invalid: Cid ("), output
 
 
+def test_on_a_lan_a_cheat_shown_to_one_player_only_is_named_by_every_honest_program(
+    netlab: NetLab, procs: Procs
+) -> None:
+    """Cid gives Ann its first action and Bob, under the same number, an illegal play of
+    one of Bob's own cards. Only Bob sees a cheat; Ann still names Cid, on the refused entry
+    Bob passes on (before, she stopped on Bob's word, naming nobody)."""
+    ann, bob, cid = a_table_with_a_cheat(netlab, procs, "illegal-to-one")
+    cid.wait_for("cheat: forked")
+    expect_cheat_named([ann, bob])
+    for proc in (ann, bob):
+        error = proc.stderr.strip().splitlines()[-1]
+        # its own verdict names Cid: at once, or after it stopped on Bob's word
+        assert ": game not finished: Cid (" in error or "; then Cid (" in error, error
+        told = log_verify_cli(proc.log_path)
+        assert told is not None
+        status, output = told
+        assert status == 1 and output.startswith("invalid: Cid ("), output
+
+
 @pytest.mark.alone  # its 20 k frames a second, next to other games, slowed both past 60 s
 def test_on_a_lan_a_seated_player_flooding_have_and_want_cannot_stop_the_game(
     netlab: NetLab, procs: Procs
