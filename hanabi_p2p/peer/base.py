@@ -338,7 +338,16 @@ class CoreBase(Generic[StageT]):
                 self.ctx.emit(fx.StoreEntry(rejection.entry, own=False))
                 if author not in self._evidence_sent:
                     self._evidence_sent.add(author)
-                    self.ctx.emit(fx.Broadcast(fr.Entry(rejection.entry.encoded)))
+                    self._pass_on(rejection.entry)
+
+    def _pass_on(self, refused: Entry) -> None:
+        """Send a refused entry to every peer linked to us. One that does not follow the
+        author's entry we hold before it is proof of a fork only beside that entry (the
+        others may hold the chain it does follow): ours goes with it."""
+        before = self.replica.get(refused.author, refused.seq - 1)
+        if before is not None and before.hash != refused.prev:
+            self.ctx.emit(fx.Broadcast(fr.Entry(before.encoded)))
+        self.ctx.emit(fx.Broadcast(fr.Entry(refused.encoded)))
 
     def _keep_proof(self, proof: Equivocation) -> None:
         """Two entries of one author under one number: the second is stored beside the

@@ -128,6 +128,17 @@ class DeckAdapter:
         """Parse one seat's deck messages (RemoteProtocolError naming the seat)."""
         return [_decode(obj, self._label(seat)) for obj in wire_msgs]
 
+    def check_published_keys(self, seat: int, messages: Iterable[DeckMessage]) -> None:
+        """Raise DeckCheatError if a key ``seat`` publishes in these messages is wrong,
+        taking nothing (a stopped game judging an action that came after its stop)."""
+        for message in messages:
+            if not isinstance(message, PublicKey | OwnerKey):
+                continue
+            if self.watch is not None:
+                self.watch.check_public_key(seat, message.position, message.key)
+            if self.peer is not None:
+                self.peer.check_published_key(seat, message)
+
     def record(self, seat: int, messages: Iterable[DeckMessage]) -> None:
         """Add messages to the transcript without processing them (after the game stopped:
         the audit still covers them)."""

@@ -82,6 +82,8 @@ class EndStage(TurnStage):
         if seat is None or self.deck is None:
             return
         body = k.body_of(entry, spec)
+        if isinstance(body, b.ActionBody):
+            self._judge_after_abort(entry, body)  # (raises GameFault for a cheat)
         fork = None
         if isinstance(body, b.AckBody) and self._forked_turn(entry.turn, body.answers):
             fork = entry.turn

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from hanabi_p2p import refusals as rf
-from hanabi_p2p.deck.messages import OwnerKey, PublicKey, SharedKeys
+from hanabi_p2p.deck.messages import DeckMessage, OwnerKey, PublicKey, SharedKeys
 from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.limits import MAX_REASON_CHARS
 from hanabi_p2p.log.entry import Entry
@@ -172,21 +172,8 @@ class TurnStage(DeckStage):
             raise GameFault(self._who(entry), f"not their turn: it is {current}'s")
         if state.over:
             raise GameFault(self._who(entry), "acted after the game ended")
-        body = unseated.for_seat(seat)
-        self._check_hash(entry.turn, seat, body.state_hash, entry)
+        body, msgs, reveals = self._check_action(entry, seat, unseated)
         action = body.action
-        try:
-            state.check(action)
-        except IllegalAction as exc:
-            raise GameFault(self._who(entry), f"illegal action: {exc}") from None
-        msgs = self._decode_deck(entry, body.deck)
-        reveals = self._reveals_of(seat, action)
-        want: list[MessageKey] = []
-        if reveals.card is not None:
-            want.append((PublicKey.KIND, reveals.card))
-        if reveals.draw is not None:
-            want.append((OwnerKey.KIND, reveals.draw))
-        self._expect(entry, msgs, want, "its action")
         if isinstance(action, Clue):
             self._record_hash(entry.turn, seat, body.state_hash)
             self.turn_reveals[entry.turn] = reveals
@@ -218,6 +205,41 @@ class TurnStage(DeckStage):
         self.pending = PendingTurn(entry.turn, action)
         self._ack(entry.turn, seat, mine)
         self._after_deck(answers)
+
+    def _check_action(self, entry: Entry, seat: int, unseated: b.ActionBody,
+                      ) -> tuple[b.ActionBody, list[DeckMessage], TurnReveals]:
+        """The checks of a turn action by the seat to move, at its turn, that change
+        nothing (SPEC 5.5: its state hash, the rules, which key shares it carries); its key
+        shares' own checks come after, as they are taken in."""
+        state = self._require_state()
+        body = unseated.for_seat(seat)
+        self._check_hash(entry.turn, seat, body.state_hash, entry)
+        try:
+            state.check(body.action)
+        except IllegalAction as exc:
+            raise GameFault(self._who(entry), f"illegal action: {exc}") from None
+        msgs = self._decode_deck(entry, body.deck)
+        reveals = self._reveals_of(seat, body.action)
+        want: list[MessageKey] = []
+        if reveals.card is not None:
+            want.append((PublicKey.KIND, reveals.card))
+        if reveals.draw is not None:
+            want.append((OwnerKey.KIND, reveals.draw))
+        self._expect(entry, msgs, want, "its action")
+        return body, msgs, reveals
+
+    def _judge_after_abort(self, entry: Entry, unseated: b.ActionBody) -> None:
+        """A turn action that reaches our stopped game at the very turn it stopped at, by
+        the seat to move: checked as if it were played, never played. A cheat that came
+        after our stop is then refused and named, as the verification of our log does
+        (SPEC 5.5); at any other point our state cannot judge it, and it is only taken."""
+        state, seat = self.state, self.seat_of(entry.author)
+        if (state is None or self.pending is not None or state.over or seat is None
+                or entry.turn != state.turn or seat != state.current_seat
+                or self._forked_turn(entry.turn - 1, unseated.after)):
+            return
+        _, msgs, _ = self._check_action(entry, seat, unseated)
+        self._require_deck().check_published_keys(seat, msgs)
 
     def _reveals_of(self, seat: int, action: TurnAction) -> TurnReveals:
         state = self._require_state()

@@ -416,6 +416,31 @@ def test_proof_that_comes_after_a_stop_on_the_cheaters_word_still_names_her() ->
 # ---- case 2: two legal versions of one action, one to each honest peer
 
 
+def show_bob_a_twin(net: SimNet, twin_of: Callable[[Entry], Entry | None]) -> list[Entry]:
+    """Mallory (the third peer) sends her first turn action from turn 3 on that
+    ``twin_of`` makes a twin of as she signed it to everyone but Bob (the second), and the
+    twin to Bob. Returns the twin, once made."""
+    bob, mallory = net.peers[1], net.peers[2]
+    made: list[Entry] = []
+
+    def hook(src: int, dst: int, frame: fr.Frame) -> bool:
+        if (src, dst) != (mallory.index, bob.index) or not isinstance(frame, fr.Entry):
+            return True
+        entry = decode_entry(frame.data)
+        if entry.kind != "action" or made or entry.turn < 3:
+            return True
+        twin = twin_of(entry)
+        if twin is None:
+            return True
+        made.append(twin)
+        bob.core.handle(ins.Received(mallory.peer_id, fr.Entry(twin.encoded), net.now))
+        net._effects(bob)
+        return False
+
+    net.on_frame = hook
+    return made
+
+
 @pytest.mark.parametrize("seed", [76, 79, 83])
 def test_two_legal_versions_of_one_action_get_only_their_signer_blamed(seed: int) -> None:
     """Mallory signs her turn action for Alice and, under the same number, another legal
@@ -427,7 +452,6 @@ def test_two_legal_versions_of_one_action_get_only_their_signer_blamed(seed: int
     blamed everywhere; each honest log verifies invalid naming her alone."""
     net = SimNet(GameConfig(3), seed=seed)
     alice, bob, mallory = net.peers
-    forked: list[Entry] = []
 
     def other_discard(entry: Entry) -> Entry | None:
         session = mallory.session
@@ -453,21 +477,7 @@ def test_two_legal_versions_of_one_action_get_only_their_signer_blamed(seed: int
                           prev=entry.prev, turn=entry.turn, kind="action",
                           body=twin.to_wire())
 
-    def fork_for_bob(src: int, dst: int, frame: fr.Frame) -> bool:
-        if (src, dst) != (mallory.index, bob.index) or not isinstance(frame, fr.Entry):
-            return True
-        entry = decode_entry(frame.data)
-        if entry.kind != "action" or forked or entry.turn < 3:
-            return True
-        twin = other_discard(entry)
-        if twin is None:
-            return True
-        forked.append(twin)
-        bob.core.handle(ins.Received(mallory.peer_id, fr.Entry(twin.encoded), net.now))
-        net._effects(bob)
-        return False
-
-    net.on_frame = fork_for_bob
+    forked = show_bob_a_twin(net, other_discard)
     net.open_table()
     net.run(lambda: bool(forked) and alice.finished is not None and bob.finished is not None)
     for p in (alice, bob):
@@ -495,21 +505,8 @@ def test_a_cheat_shown_to_one_player_only_is_named_by_every_honest_copy(seed: in
     Before, Alice stopped on Bob's word and her copy named nobody."""
     net = SimNet(GameConfig(3), seed=seed, timing=Timing(wait_timeout=30.0, linger=5.0))
     alice, bob, mallory = net.peers
-    shown: list[Entry] = []
-
-    def illegal_for_bob(src: int, dst: int, frame: fr.Frame) -> bool:
-        if (src, dst) != (mallory.index, bob.index) or not isinstance(frame, fr.Entry):
-            return True
-        entry = decode_entry(frame.data)
-        if entry.kind != "action" or shown or entry.turn < 3:
-            return True
-        shown.append(resigned(mallory, entry, {**entry.body, "act": ["discard", 59],
-                                               "deck": []}))
-        bob.core.handle(ins.Received(mallory.peer_id, fr.Entry(shown[0].encoded), net.now))
-        net._effects(bob)
-        return False
-
-    net.on_frame = illegal_for_bob
+    shown = show_bob_a_twin(net, lambda entry: resigned(
+        mallory, entry, {**entry.body, "act": ["discard", 59], "deck": []}))
     net.open_table()
     net.run(lambda: bool(shown) and alice.finished is not None and bob.finished is not None)
     for p in (alice, bob):
