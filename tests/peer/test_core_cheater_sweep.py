@@ -35,6 +35,7 @@ class Cheat(enum.Enum):
     WRONG_KEY = "a wrong key for the card drawn, to everyone"
     LIE_IN_SEED = "a seed that stops the game blaming an honest player, without proof"
     SILENCE = "the program stops (nothing more is sent or read)"
+    WITHHOLD_SHARE = "plays on, but never sends its answers (its key shares) again"
 
 
 SIGNED = {Cheat.ILLEGAL_TO_ALL, Cheat.ILLEGAL_TO_ONE, Cheat.CHAT_FORK, Cheat.WRONG_KEY}
@@ -100,6 +101,14 @@ def play_with_a_cheat(cheat: Cheat, players: int, seed: int) -> tuple[SimNet, li
     made: list[Entry] = []
     if cheat in SIGNED:
         net.on_frame = _rewrite_frames(net, cheat, mallory, victim, made)
+    if cheat is Cheat.WITHHOLD_SHARE:
+        def withhold(src: int, dst: int, frame: fr.Frame) -> bool:
+            if src != mallory.index or not isinstance(frame, fr.Entry):
+                return True
+            entry = decode_entry(frame.data)
+            return not (entry.kind == "ack" and entry.turn >= FIRST_CHEAT_TURN)
+
+        net.on_frame = withhold
     net.open_table()
     if cheat in (Cheat.LIE_IN_SEED, Cheat.SILENCE):
         net.run(lambda: mallory.session.state is not None
@@ -152,6 +161,6 @@ def test_only_the_cheater_is_ever_named(cheat: Cheat, players: int, seed: int) -
         # every honest copy got every honest seed: the deck is audited everywhere
         for p in honest:
             assert p.session.audit is not None and p.session.audit.ok, p.session.abort_reason
-    if cheat is Cheat.SILENCE:
+    if cheat in (Cheat.SILENCE, Cheat.WITHHOLD_SHARE):
         name = honest[0].session.describe(mallory.peer_id)
         assert any(name in _named_unreachable(p) for p in honest)
