@@ -186,7 +186,8 @@ def start_in(mortem: Postmortem, host: Host, name: str, args: Sequence[str]) -> 
                        cwd=tempfile.gettempdir())
     proc = Proc.watch(name, popen, started, timeout=PROCESS_TIMEOUT_S)
     mortem.track(Tracked(name, popen, host.namespace,
-                         lines=lambda: [line for _, line in proc.lines]))
+                         lines=lambda: [f"{t - mortem.started:8.3f} {line}"
+                                        for t, line in proc.lines]))
     return proc
 
 
@@ -501,7 +502,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with NetLab(args.prefix) as lab, tempfile.TemporaryDirectory(prefix="meetup-") as tmp:
         root = Path(tmp)
         mortem = Postmortem(root, root / "stacks", lab.namespaces, args.keep)
-        stacks_env(mortem.stacks)
+        # every process started from now on (with our environment)
+        os.environ.update(stacks_env(mortem.stacks, os.environ.get("PYTHONPATH", "")))
         overdue = False
 
         def stop_overdue() -> None:

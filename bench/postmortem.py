@@ -10,8 +10,9 @@ keeps the record the next person needs, into a directory of its own:
   process of its tree (wrappers and program) with its state, the kernel function it sleeps
   in (wchan, and its kernel stack), and where its Python code waits (below);
 * ``stacks/``: each Python process's threads and asyncio tasks, which it wrote when sent
-  SIGUSR1 (bench/dumpsite/sitecustomize.py, installed by `stacks_env`);
-* ``output/NAME.txt``: every process's last output lines, finished or not;
+  SIGUSR1 (bench/dumpsite/sitecustomize.py, with the variables of `stacks_env`);
+* ``output/NAME.txt``: every process's last output lines, finished or not (each stamped
+  with the seconds since the run began, where the run reads them as they come);
 * ``sockets/NAMESPACE.txt``: ``ss`` in each namespace of a process still running (a link
   whose queues are full, or a listener nobody dialled);
 * ``files/``: the run's working directory as it was (game files, data directories, what
@@ -45,12 +46,11 @@ STACKS_WAIT_S = 3.0
 OUTPUT_LINES_KEPT = 200
 
 
-def stacks_env(stacks: Path) -> None:
-    """Every process started from now on (with this process's environment) writes its
-    stacks into `stacks` when sent SIGUSR1 (bench/dumpsite/sitecustomize.py)."""
+def stacks_env(stacks: Path, pythonpath: str) -> dict[str, str]:
+    """The environment variables with which a Python process writes its stacks into
+    `stacks` when sent SIGUSR1 (bench/dumpsite/sitecustomize.py); `pythonpath`: its own."""
     stacks.mkdir(parents=True, exist_ok=True)
-    os.environ[STACKS_DIR_VARIABLE] = str(stacks)
-    os.environ["PYTHONPATH"] = with_dumpsite(os.environ.get("PYTHONPATH", ""))
+    return {STACKS_DIR_VARIABLE: str(stacks), "PYTHONPATH": with_dumpsite(pythonpath)}
 
 
 def with_dumpsite(pythonpath: str) -> str:
@@ -156,6 +156,7 @@ class Postmortem:
     into: Path | None = None  # where to keep it all (None: a new directory under /tmp)
     tracked: list[Tracked] = field(default_factory=list)
     kept: Path | None = None
+    started: float = field(default_factory=time.monotonic)  # (output lines are stamped so)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def track(self, process: Tracked) -> None:
@@ -212,7 +213,7 @@ class Postmortem:
         (into / "summary.txt").write_text("\n".join(summary) + "\n")
         self._keep_stacks(into / "stacks")
         self._keep_output(into / "output")
-        self._keep_sockets(into / "sockets", {t.namespace for t in running}
+        self._keep_sockets(into / "sockets", {t.namespace for t in running if t.namespace}
                            | {ns for ns, pids in strays.items() if pids})
         shutil.copytree(self.workdir, into / "files", dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("pycache", "stacks"),
