@@ -168,6 +168,8 @@ JOINED = f"{TABLE_PREFIX} 00"
 SEATED = re.compile(r"Everyone is seated")
 TABLE_OPEN = re.compile(r"table open at (\S+):(\d+)")
 TABLE_IS_OPEN = re.compile(r"Table '.*' is open")
+LOOKING = re.compile(r"^looking for tables on ")
+WATCHING_AT = re.compile(r"^watching '.*' at ")
 PROCESS_TIMEOUT_S = 300.0
 # The whole run's, after which it keeps what its processes left and stops (bench/against.py
 # gives a run 600 s; a default run takes 2-4 minutes on a busy 2-core machine).
@@ -176,6 +178,12 @@ RUN_TIMEOUT_S = 540.0
 TABLES_LISTED_S = 1.0
 JOIN_SEATED_S = 0.5
 WATCHED_WITHIN = 0.10
+# How long the spectators' and the newcomer's browse may look for their table (`watch` and
+# `join` --browse-seconds; 3 s by default, and it returns as soon as the table is seen).
+# With 45 processes on 2 cores, a browse of 3 s sometimes ended before the process had read
+# its answers (2-4 of 8 spectators seeing 14-25 of the 30 tables and not the watched one,
+# or the newcomer none): the run failed, where the time it took is the figure to report.
+BROWSE_S = 30.0
 MDNS_PORT = "5353"
 
 
@@ -337,6 +345,9 @@ class GameFigures:
     spectator_play_cpu_s: list[float]
     seat_total_cpu_s: list[float]
     spectator_total_cpu_s: list[float]
+    # each spectator's browse for the table, from its "looking" line to its "watching" line
+    # (past 3 s, `watch`'s own --browse-seconds would have given up)
+    spectator_find_s: list[float]
 
 
 def sampled(out: Path, command: Sequence[str]) -> list[str]:
@@ -385,13 +396,14 @@ def watched_game(mortem: Postmortem, seats: list[Host], spectators: list[Host], 
     watching = [start_in(mortem, spectators[i], f"{root.name}.fan{i}",
                          sampled(fan_cpu[i], [
                              *placement.spectator_prefix(), *spectator_program(i),
-                             "watch", WATCHED,
+                             "watch", WATCHED, "--browse-seconds", f"{BROWSE_S:g}",
                              "--headless", "--name", f"fan{i}",
                              "--interface", spectators[i].address,
                              "--data-dir", str(root / f"fan{i}")]))
                 for i in range(watchers)]
     for proc in watching:  # each has found the table, linked to its host and read its log
         proc.when(TABLE_IS_OPEN)
+    find_s = [proc.when(WATCHING_AT)[0] - proc.when(LOOKING)[0] for proc in watching]
     joiners = [start_seat(seat) for seat in range(1, players)]
     for seat_popen in [host, *joiners]:
         if seat_popen.wait(timeout=PROCESS_TIMEOUT_S) != 0:
@@ -418,7 +430,7 @@ def watched_game(mortem: Postmortem, seats: list[Host], spectators: list[Host], 
         seat_play_cpu_s=[cpu_between(r, play_from, play_to) for r in seat_records],
         spectator_play_cpu_s=[cpu_between(r, play_from, play_to) for r in fan_records],
         seat_total_cpu_s=[r["total_s"] for r in seat_records],
-        spectator_total_cpu_s=[r["total_s"] for r in fan_records])
+        spectator_total_cpu_s=[r["total_s"] for r in fan_records], spectator_find_s=find_s)
 
 
 def _wait_listening(prober: Host, address: str, port: int) -> None:
@@ -478,8 +490,9 @@ def join_one(mortem: Postmortem, newcomer: Host, root: Path) -> float:
     """Start -> seated of the newcomer's `join`; its table's game is then played out (before
     anything else is measured)."""
     proc = start_in(mortem, newcomer, "newcomer",
-                      [*program(), "join", JOINED, "--bot", "--name", "newcomer",
-                       "--interface", newcomer.address, "--data-dir", str(root / "newcomer")])
+                    [*program(), "join", JOINED, "--browse-seconds", f"{BROWSE_S:g}",
+                     "--bot", "--name", "newcomer",
+                     "--interface", newcomer.address, "--data-dir", str(root / "newcomer")])
     seated, _ = proc.when(SEATED)
     proc.popen.wait(timeout=PROCESS_TIMEOUT_S)
     return seated - proc.started
@@ -636,6 +649,9 @@ def cpu_figures(played: dict[str, list[GameFigures]]) -> dict[str, float]:
             figures["watched_spectators_cores"] = spectators / play_s
             figures["watched_spectator_total_cpu_s"] = statistics.median(
                 cpu for game in games for cpu in game.spectator_total_cpu_s)
+            finds = [s for game in games for s in game.spectator_find_s]
+            figures["watched_spectator_find_p50_s"] = statistics.median(finds)
+            figures["watched_spectator_find_max_s"] = max(finds)
     for key in ("host_cpu_ms_per_turn", "seat_cpu_ms_per_turn"):
         figures[f"watched_ratio_{key}"] = (figures[f"watched_{key}"]
                                            / figures[f"unwatched_{key}"])
@@ -672,6 +688,9 @@ def report(figures: dict[str, Any]) -> None:
          f"ratio {figures['watched_ratio_seat_cpu_ms_per_turn']:.2f}"),
         ("all spectators' CPU per turn",
          f"{figures.get('watched_spectators_cpu_ms_per_turn', 0.0):.2f} ms", ""),
+        ("a spectator's browse for the table: p50; max",
+         f"{figures.get('watched_spectator_find_p50_s', 0.0):.2f}; "
+         f"{figures.get('watched_spectator_find_max_s', 0.0):.2f} s", "`watch` alone: 3 s"),
         ("cores busy in play: seats w/u; spectators",
          f"{figures['watched_seats_cores']:.2f}/{figures['unwatched_seats_cores']:.2f}; "
          f"{figures.get('watched_spectators_cores', 0.0):.2f}", ""),
