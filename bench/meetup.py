@@ -18,6 +18,10 @@ machine. The hosts:
   lists, then ``join "meetup 00" --bot`` (start of the process -> its "Everyone is seated"
   line); that table's game is played out before the watched table's games begin.
 
+The spectators' and the newcomer's browse may look for their table 30 s (BROWSE_S), not
+the 3 s of a person's ``watch`` or ``join``: on one busy machine a 3 s browse sometimes
+ended before its process had read the answers. How long each spectator's took is given.
+
 mDNS traffic: each host counts what it sends with UDP port 5353 at either end (one iptables
 rule on its OUTPUT chain, packets and bytes), from when its program starts to the end of
 the run; given per host per minute: the table hosts (their start, the newcomer's looks, and
