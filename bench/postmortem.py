@@ -30,6 +30,7 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 import traceback
@@ -173,8 +174,6 @@ class Postmortem:
             return self.kept
 
     def _keep(self, reason: str) -> Path:
-        import tempfile
-
         if self.into is not None:
             self.into.mkdir(parents=True, exist_ok=True)
             into = self.into
@@ -188,12 +187,13 @@ class Postmortem:
         for ns, pids in strays.items():  # not started by the run's own Popen, or orphaned
             for i, pid in enumerate(pids):
                 trees[f"{ns} stray {i}"] = [pid]
+        # (read before the signal below wakes them)
+        described = {name: [describe(pid) for pid in pids] for name, pids in trees.items()}
         for pids in trees.values():  # every Python process of a tree tells where it waits
             for pid in pids:
                 if _tells_stacks(pid):
                     with contextlib.suppress(ProcessLookupError):
                         os.kill(pid, signal.SIGUSR1)
-        described = {name: [describe(pid) for pid in pids] for name, pids in trees.items()}
         time.sleep(STACKS_WAIT_S)
         summary = [f"why: {reason}", f"at: {time.strftime('%Y-%m-%d %H:%M:%S %Z')}",
                    f"processes started: {len(self.tracked)}, still running: {len(running)}"]
