@@ -24,6 +24,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -33,15 +34,36 @@ RUN_TIMEOUT_S = 600.0
 
 def run_once(checkout: Path, script: list[str]) -> dict[str, Any]:
     """One run of `script` (a path inside the checkout, then its arguments) in `checkout`:
-    the JSON object on the last line it printed."""
-    done = subprocess.run(
-        [sys.executable, *script], cwd=checkout, capture_output=True, text=True,
-        timeout=RUN_TIMEOUT_S, env={**os.environ, "PYTHONPATH": str(checkout)},
-        check=False)
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        raise SystemExit(f"{checkout}: {' '.join(script)} failed (exit {done.returncode}):\n"
-                         f"{done.stderr.strip()[-2000:]}")
+    the JSON object on the last line it printed.
+
+    Its output goes to files, not pipes: a process it started that outlived it (a program
+    left running in a namespace) would hold a pipe open, and reading to its end would wait
+    for that process, where the script itself had long failed and said why."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        process = subprocess.Popen([sys.executable, *script], cwd=checkout, stdout=out,
+                                   stderr=err, text=True,
+                                   env={**os.environ, "PYTHONPATH": str(checkout)})
+        try:
+            returncode = process.wait(timeout=RUN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            # SIGTERM first: the script may still clean up (its namespaces) and say so
+            process.terminate()
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+            returncode = None
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    lines = stdout.strip().splitlines()
+    if returncode is None:
+        raise SystemExit(f"{checkout}: {' '.join(script)} ran past {RUN_TIMEOUT_S:g} s and "
+                         f"was stopped; it said:\n{stderr.strip()[-2000:]}")
+    if returncode != 0 or not lines:
+        raise SystemExit(f"{checkout}: {' '.join(script)} failed (exit {returncode}):\n"
+                         f"{stderr.strip()[-2000:]}")
     try:
         figures = json.loads(lines[-1])
     except json.JSONDecodeError:

@@ -18,6 +18,10 @@ machine. The hosts:
   lists, then ``join "meetup 00" --bot`` (start of the process -> its "Everyone is seated"
   line); that table's game is played out before the watched table's games begin.
 
+The spectators' and the newcomer's browse may look for their table 30 s (BROWSE_S), not
+the 3 s of a person's ``watch`` or ``join``: on one busy machine a 3 s browse sometimes
+ended before its process had read the answers. How long each spectator's took is given.
+
 mDNS traffic: each host counts what it sends with UDP port 5353 at either end (one iptables
 rule on its OUTPUT chain, packets and bytes), from when its program starts to the end of
 the run; given per host per minute: the table hosts (their start, the newcomer's looks, and
@@ -115,10 +119,20 @@ seat writes, mostly the kernel's work. The spectators' own CPU did not move: the
 spectator running behind was sent (now a third as many) came in episodes that none of these
 runs met.
 
+When a run fails, or passes ``--timeout`` (540 s, within bench/against.py's 600), it keeps
+what its processes left in a directory it names (``--keep DIR``, else a new
+/tmp/meetup-failed-*; bench/postmortem.py): which had not finished and where each waited
+(its state and kernel stack from /proc, and every Python process's threads and asyncio
+tasks, which each writes when sent SIGUSR1), every process's last output (a seat's goes to
+a file, never to this script's own output), the game files and data directories, and the
+sockets of the namespaces still in use. Then it ends every process it started, the programs
+inside the wrappers too, and deletes its namespaces; SIGTERM does the same.
+
 Usage: sudo nice .venv/bin/python bench/meetup.py [--tables N] [--spectators N] [--rounds N]
                                                   [--players N] [--think S] [--pin]
                                                   [--profile-host DIR]
                                                   [--profile-spectators DIR] [--prefix P]
+                                                  [--timeout S] [--keep DIR]
        (``--seat`` and the options after it are the watched table's seat processes)
 Prints a table, then (last line) one JSON object with the figures.
 """
@@ -130,6 +144,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -138,6 +153,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,6 +164,7 @@ from cpusample import cpu_between  # noqa: E402
 from feel import Proc, as_installed, program  # noqa: E402
 from game import _game_run, _percentile  # noqa: E402
 from netlab import Host, NetLab, unavailable_reason  # noqa: E402
+from postmortem import Postmortem, Tracked, Watchdog, stacks_env, with_dumpsite  # noqa: E402
 
 TABLE_PREFIX = "meetup"
 WATCHED = f"{TABLE_PREFIX} watched"
@@ -155,21 +172,46 @@ JOINED = f"{TABLE_PREFIX} 00"
 SEATED = re.compile(r"Everyone is seated")
 TABLE_OPEN = re.compile(r"table open at (\S+):(\d+)")
 TABLE_IS_OPEN = re.compile(r"Table '.*' is open")
+LOOKING = re.compile(r"^looking for tables on ")
+WATCHING_AT = re.compile(r"^watching '.*' at ")
 PROCESS_TIMEOUT_S = 300.0
+# The whole run's, after which it keeps what its processes left and stops (bench/against.py
+# gives a run 600 s; a default run takes 2-4 minutes on a busy 2-core machine).
+RUN_TIMEOUT_S = 540.0
 # Targets from the issue.
 TABLES_LISTED_S = 1.0
 JOIN_SEATED_S = 0.5
 WATCHED_WITHIN = 0.10
+# How long the spectators' and the newcomer's browse may look for their table (`watch` and
+# `join` --browse-seconds; 3 s by default, and it returns as soon as the table is seen).
+# With 45 processes on 2 cores, a browse of 3 s sometimes ended before the process had read
+# its answers (2-4 of 8 spectators seeing 14-25 of the 30 tables and not the watched one,
+# or the newcomer none): the run failed, where the time it took is the figure to report.
+BROWSE_S = 30.0
 MDNS_PORT = "5353"
 
 
-def start_in(host: Host, name: str, args: Sequence[str],
-          env: dict[str, str] | None = None) -> Proc:
+def start_in(mortem: Postmortem, host: Host, name: str, args: Sequence[str]) -> Proc:
     """`args` run in `host`'s namespace, its output lines time-stamped (feel.Proc)."""
     started = time.monotonic()
     popen = host.popen(*args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=1,
-                       cwd=tempfile.gettempdir(), env=env)
-    return Proc.watch(name, popen, started, timeout=PROCESS_TIMEOUT_S)
+                       cwd=tempfile.gettempdir())
+    proc = Proc.watch(name, popen, started, timeout=PROCESS_TIMEOUT_S)
+    mortem.track(Tracked(name, popen, host.namespace,
+                         lines=lambda: [f"{t - mortem.started:8.3f} {line}"
+                                        for t, line in proc.lines]))
+    return proc
+
+
+def start_logged(mortem: Postmortem, host: Host, name: str, args: Sequence[str],
+                 log: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    """`args` run in `host`'s namespace, what it prints written to `log` (not to our own
+    output: a process that outlived us would hold the pipe of whoever reads it)."""
+    with log.open("w") as out:
+        popen: subprocess.Popen[str] = host.popen(*args, stdout=out,
+                                                  stderr=subprocess.STDOUT, env=env)
+    mortem.track(Tracked(name, popen, host.namespace, log=log))
+    return popen
 
 
 # -- mDNS counters ---------------------------------------------------------------------------
@@ -307,6 +349,9 @@ class GameFigures:
     spectator_play_cpu_s: list[float]
     seat_total_cpu_s: list[float]
     spectator_total_cpu_s: list[float]
+    # each spectator's browse for the table, from its "looking" line to its "watching" line
+    # (past 3 s, `watch`'s own --browse-seconds would have given up)
+    spectator_find_s: list[float]
 
 
 def sampled(out: Path, command: Sequence[str]) -> list[str]:
@@ -315,8 +360,8 @@ def sampled(out: Path, command: Sequence[str]) -> list[str]:
             *command]
 
 
-def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: float,
-                 watchers: int, placement: Placement, profile: Path | None,
+def watched_game(mortem: Postmortem, seats: list[Host], spectators: list[Host], root: Path,
+                 think: float, watchers: int, placement: Placement, profile: Path | None,
                  profile_spectators: Path | None = None) -> GameFigures:
     """One game of the watched table, with `watchers` of the spectators' hosts watching
     (placed as `placement` says): each turn's latency in ms, and the CPU used."""
@@ -325,7 +370,7 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
     outs = [root / f"seat{seat}.json" for seat in range(players)]
     seat_cpu = [root / f"seat{seat}.cpu.json" for seat in range(players)]
     fan_cpu = [root / f"fan{i}.cpu.json" for i in range(watchers)]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": with_dumpsite(str(ROOT))}
 
     def seat_args(seat: int) -> list[str]:
         profiled = (["--profile", str(profile)] if profile is not None and seat == 0
@@ -346,22 +391,28 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
 
     start = time.monotonic()
     mdns_before, _ = mdns_sent(seats[0])
-    host = seats[0].popen(*seat_args(0), env=env)
+    def start_seat(seat: int) -> subprocess.Popen[str]:
+        return start_logged(mortem, seats[seat], f"{root.name}.seat{seat}", seat_args(seat),
+                            root / f"seat{seat}.log", env)
+
+    host = start_seat(0)
     _wait_listening(seats[1], seats[0].address, WATCHED_PORT)
-    watching = [start_in(spectators[i], f"spectator{i}",
+    watching = [start_in(mortem, spectators[i], f"{root.name}.fan{i}",
                          sampled(fan_cpu[i], [
                              *placement.spectator_prefix(), *spectator_program(i),
-                             "watch", WATCHED,
+                             "watch", WATCHED, "--browse-seconds", f"{BROWSE_S:g}",
                              "--headless", "--name", f"fan{i}",
                              "--interface", spectators[i].address,
                              "--data-dir", str(root / f"fan{i}")]))
                 for i in range(watchers)]
     for proc in watching:  # each has found the table, linked to its host and read its log
         proc.when(TABLE_IS_OPEN)
-    joiners = [seats[seat].popen(*seat_args(seat), env=env) for seat in range(1, players)]
-    for proc in [host, *joiners]:
-        if proc.wait(timeout=PROCESS_TIMEOUT_S) != 0:
-            raise SystemExit(f"a seat of the watched table failed (exit {proc.returncode})")
+    find_s = [proc.when(WATCHING_AT)[0] - proc.when(LOOKING)[0] for proc in watching]
+    joiners = [start_seat(seat) for seat in range(1, players)]
+    for seat_popen in [host, *joiners]:
+        if seat_popen.wait(timeout=PROCESS_TIMEOUT_S) != 0:
+            raise SystemExit(f"a seat of the watched table failed "
+                             f"(exit {seat_popen.returncode})")
     for proc in watching:
         proc.popen.wait(timeout=PROCESS_TIMEOUT_S)
     results = [json.loads(out.read_text()) for out in outs]
@@ -383,7 +434,7 @@ def watched_game(seats: list[Host], spectators: list[Host], root: Path, think: f
         seat_play_cpu_s=[cpu_between(r, play_from, play_to) for r in seat_records],
         spectator_play_cpu_s=[cpu_between(r, play_from, play_to) for r in fan_records],
         seat_total_cpu_s=[r["total_s"] for r in seat_records],
-        spectator_total_cpu_s=[r["total_s"] for r in fan_records])
+        spectator_total_cpu_s=[r["total_s"] for r in fan_records], spectator_find_s=find_s)
 
 
 def _wait_listening(prober: Host, address: str, port: int) -> None:
@@ -439,12 +490,13 @@ def list_tables(newcomer: Host, tables: int) -> dict[str, float]:
             "tables_command_s": took}
 
 
-def join_one(newcomer: Host, root: Path) -> float:
+def join_one(mortem: Postmortem, newcomer: Host, root: Path) -> float:
     """Start -> seated of the newcomer's `join`; its table's game is then played out (before
     anything else is measured)."""
-    proc = start_in(newcomer, "newcomer",
-                      [*program(), "join", JOINED, "--bot", "--name", "newcomer",
-                       "--interface", newcomer.address, "--data-dir", str(root / "newcomer")])
+    proc = start_in(mortem, newcomer, "newcomer",
+                    [*program(), "join", JOINED, "--browse-seconds", f"{BROWSE_S:g}",
+                     "--bot", "--name", "newcomer",
+                     "--interface", newcomer.address, "--data-dir", str(root / "newcomer")])
     seated, _ = proc.when(SEATED)
     proc.popen.wait(timeout=PROCESS_TIMEOUT_S)
     return seated - proc.started
@@ -454,6 +506,8 @@ def join_one(newcomer: Host, root: Path) -> float:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    """The meet-up; should it fail or pass `--timeout`, what its processes left is kept in
+    a directory it names (bench/postmortem.py), and every process it started is ended."""
     reason = unavailable_reason()
     if reason is not None:
         raise SystemExit(f"bench/meetup.py {reason}")
@@ -464,71 +518,99 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     count = args.tables + args.players + args.spectators + 1
     with NetLab(args.prefix) as lab, tempfile.TemporaryDirectory(prefix="meetup-") as tmp:
         root = Path(tmp)
-        if not args.compile_each_run:
-            as_installed(root / "pycache")
-        hosts = lab.lan(count)
-        for host in hosts:
-            count_mdns(host)
-        table_hosts = hosts[:args.tables]
-        seats = hosts[args.tables:args.tables + args.players]
-        spectators = hosts[args.tables + args.players:-1]
-        newcomer = hosts[-1]
-        started = time.monotonic()
-        tables = [start_in(host, f"table{i:02d}",
-                             [*program(), "host", "--players", "3", "--bots", "1", "--bot",
-                              "--table", f"{TABLE_PREFIX} {i:02d}", "--name", f"host{i:02d}",
-                              "--interface", host.address, "--data-dir", str(root / f"t{i}")])
-                  for i, host in enumerate(table_hosts)]
-        for proc in tables:
-            proc.when(TABLE_OPEN)
-        figures["tables_open_s"] = time.monotonic() - started
-        time.sleep(args.settle)  # every advert announced (its probes take about a second)
-        opened = [mdns_sent(host) for host in table_hosts]
+        mortem = Postmortem(root, root / "stacks", lab.namespaces, args.keep)
+        # every process started from now on (with our environment)
+        os.environ.update(stacks_env(mortem.stacks, os.environ.get("PYTHONPATH", "")))
+        overdue = False
 
-        figures.update(list_tables(newcomer, args.tables))
-        figures["join_seated_s"] = join_one(newcomer, root)
-        listed = [mdns_sent(host) for host in table_hosts]
-        games_began = time.monotonic()
-        placement = (pinned_placement(args.spectator_nice) if args.pin
-                     else Placement(args.spectator_nice))
-        played: dict[str, list[GameFigures]] = {"watched": [], "unwatched": []}
-        for game in range(args.rounds):  # alternating, unwatched first in even rounds
-            order = ("unwatched", "watched") if game % 2 == 0 else ("watched", "unwatched")
-            for kind in order:
-                watchers = args.spectators if kind == "watched" else 0
-                played[kind].append(watched_game(seats, spectators, root / f"{kind}{game}",
-                                                 args.think, watchers, placement,
-                                                 args.profile_host,
-                                                 args.profile_spectators))
-        if args.turns_out:
-            args.turns_out.write_text(json.dumps({kind: [game.latencies_ms for game in games]
-                                                  for kind, games in played.items()}))
-        figures.update(turn_figures(played))
-        figures.update(cpu_figures(played))
+        def stop_overdue() -> None:
+            nonlocal overdue
+            overdue = True
+            mortem.keep(f"the run passed its --timeout of {args.timeout:g} s")
+            mortem.kill_all()  # (so that whatever the run waits for ends at once)
 
-        figures["load_1m_end"] = os.getloadavg()[0]  # (the machine's, not only ours)
-        minutes = (time.monotonic() - started) / 60
-        games_minutes = (time.monotonic() - games_began) / 60
-        sent = [mdns_sent(host) for host in hosts]
-        per_table = [(p / minutes, b / minutes) for p, b in sent[:args.tables]]
-        figures["minutes"] = minutes
-        figures["mdns_table_host_packets_per_min"] = statistics.median(p for p, _ in per_table)
-        figures["mdns_table_host_bytes_per_min"] = statistics.median(b for _, b in per_table)
-        # a table host's: its start (probes, announcements), the newcomer's three browses
-        # (its census, `tables`, `join`), and the watched table's games (the spectators'
-        # browses), per minute
-        figures["mdns_table_host_start_packets"] = statistics.median(p for p, _ in opened)
-        figures["mdns_table_host_newcomer_packets"] = statistics.median(
-            after[0] - before[0] for before, after in zip(opened, listed, strict=True))
-        figures["mdns_table_host_games_packets_per_min"] = statistics.median(
-            (now[0] - before[0]) / games_minutes
-            for before, now in zip(listed, sent[:args.tables], strict=True))
-        busiest = max(range(len(hosts)), key=lambda i: sent[i][1])
-        figures["mdns_busiest_packets_per_min"] = sent[busiest][0] / minutes
-        figures["mdns_busiest_bytes_per_min"] = sent[busiest][1] / minutes
-        figures["mdns_newcomer_packets"] = sent[-1][0]
-        figures["mdns_all_packets_per_min"] = sum(p for p, _ in sent) / minutes
+        try:
+            with Watchdog(args.timeout, stop_overdue):
+                meet(args, mortem, lab.lan(count), figures)
+        except BaseException as failure:
+            why = (f"the run passed its --timeout of {args.timeout:g} s" if overdue
+                   else f"{type(failure).__name__}: {failure}")
+            kept = mortem.keep(why)
+            raise SystemExit(f"bench/meetup.py failed ({why}); what its processes left is "
+                             f"kept in {kept} (summary.txt first)") from failure
+        finally:
+            mortem.kill_all()
     return figures
+
+
+def meet(args: argparse.Namespace, mortem: Postmortem, hosts: list[Host],
+         figures: dict[str, Any]) -> None:
+    """The tables opened, the newcomer's looks and join, the watched table's games; the
+    figures added to `figures`."""
+    root = mortem.workdir
+    if not args.compile_each_run:
+        as_installed(root / "pycache")
+    for host in hosts:
+        count_mdns(host)
+    table_hosts = hosts[:args.tables]
+    seats = hosts[args.tables:args.tables + args.players]
+    spectators = hosts[args.tables + args.players:-1]
+    newcomer = hosts[-1]
+    started = time.monotonic()
+    tables = [start_in(mortem, host, f"table{i:02d}",
+                       [*program(), "host", "--players", "3", "--bots", "1", "--bot",
+                        "--table", f"{TABLE_PREFIX} {i:02d}", "--name", f"host{i:02d}",
+                        "--interface", host.address, "--data-dir", str(root / f"t{i}")])
+              for i, host in enumerate(table_hosts)]
+    for proc in tables:
+        proc.when(TABLE_OPEN)
+    figures["tables_open_s"] = time.monotonic() - started
+    time.sleep(args.settle)  # every advert announced (its probes take about a second)
+    opened = [mdns_sent(host) for host in table_hosts]
+
+    figures.update(list_tables(newcomer, args.tables))
+    figures["join_seated_s"] = join_one(mortem, newcomer, root)
+    listed = [mdns_sent(host) for host in table_hosts]
+    games_began = time.monotonic()
+    placement = (pinned_placement(args.spectator_nice) if args.pin
+                 else Placement(args.spectator_nice))
+    played: dict[str, list[GameFigures]] = {"watched": [], "unwatched": []}
+    for game in range(args.rounds):  # alternating, unwatched first in even rounds
+        order = ("unwatched", "watched") if game % 2 == 0 else ("watched", "unwatched")
+        for kind in order:
+            watchers = args.spectators if kind == "watched" else 0
+            played[kind].append(watched_game(mortem, seats, spectators, root / f"{kind}{game}",
+                                             args.think, watchers, placement,
+                                             args.profile_host,
+                                             args.profile_spectators))
+    if args.turns_out:
+        args.turns_out.write_text(json.dumps({kind: [game.latencies_ms for game in games]
+                                              for kind, games in played.items()}))
+    figures.update(turn_figures(played))
+    figures.update(cpu_figures(played))
+
+    figures["load_1m_end"] = os.getloadavg()[0]  # (the machine's, not only ours)
+    minutes = (time.monotonic() - started) / 60
+    games_minutes = (time.monotonic() - games_began) / 60
+    sent = [mdns_sent(host) for host in hosts]
+    per_table = [(p / minutes, b / minutes) for p, b in sent[:args.tables]]
+    figures["minutes"] = minutes
+    figures["mdns_table_host_packets_per_min"] = statistics.median(p for p, _ in per_table)
+    figures["mdns_table_host_bytes_per_min"] = statistics.median(b for _, b in per_table)
+    # a table host's: its start (probes, announcements), the newcomer's three browses
+    # (its census, `tables`, `join`), and the watched table's games (the spectators'
+    # browses), per minute
+    figures["mdns_table_host_start_packets"] = statistics.median(p for p, _ in opened)
+    figures["mdns_table_host_newcomer_packets"] = statistics.median(
+        after[0] - before[0] for before, after in zip(opened, listed, strict=True))
+    figures["mdns_table_host_games_packets_per_min"] = statistics.median(
+        (now[0] - before[0]) / games_minutes
+        for before, now in zip(listed, sent[:args.tables], strict=True))
+    busiest = max(range(len(hosts)), key=lambda i: sent[i][1])
+    figures["mdns_busiest_packets_per_min"] = sent[busiest][0] / minutes
+    figures["mdns_busiest_bytes_per_min"] = sent[busiest][1] / minutes
+    figures["mdns_newcomer_packets"] = sent[-1][0]
+    figures["mdns_all_packets_per_min"] = sum(p for p, _ in sent) / minutes
 
 
 def turn_figures(played: dict[str, list[GameFigures]]) -> dict[str, float]:
@@ -571,6 +653,9 @@ def cpu_figures(played: dict[str, list[GameFigures]]) -> dict[str, float]:
             figures["watched_spectators_cores"] = spectators / play_s
             figures["watched_spectator_total_cpu_s"] = statistics.median(
                 cpu for game in games for cpu in game.spectator_total_cpu_s)
+            finds = [s for game in games for s in game.spectator_find_s]
+            figures["watched_spectator_find_p50_s"] = statistics.median(finds)
+            figures["watched_spectator_find_max_s"] = max(finds)
     for key in ("host_cpu_ms_per_turn", "seat_cpu_ms_per_turn"):
         figures[f"watched_ratio_{key}"] = (figures[f"watched_{key}"]
                                            / figures[f"unwatched_{key}"])
@@ -607,6 +692,9 @@ def report(figures: dict[str, Any]) -> None:
          f"ratio {figures['watched_ratio_seat_cpu_ms_per_turn']:.2f}"),
         ("all spectators' CPU per turn",
          f"{figures.get('watched_spectators_cpu_ms_per_turn', 0.0):.2f} ms", ""),
+        ("a spectator's browse for the table: p50; max",
+         f"{figures.get('watched_spectator_find_p50_s', 0.0):.2f}; "
+         f"{figures.get('watched_spectator_find_max_s', 0.0):.2f} s", "`watch` alone: 3 s"),
         ("cores busy in play: seats w/u; spectators",
          f"{figures['watched_seats_cores']:.2f}/{figures['unwatched_seats_cores']:.2f}; "
          f"{figures.get('watched_spectators_cores', 0.0):.2f}", ""),
@@ -668,6 +756,13 @@ def main() -> None:
                         help="seconds between the last table opening and the newcomer's "
                              "browse (default: 3)")
     parser.add_argument("--prefix", default="hmeet", help="namespace names start so")
+    parser.add_argument("--timeout", type=float, default=RUN_TIMEOUT_S, metavar="S",
+                        help="stop after this long, keeping what the processes left "
+                             f"(default: {RUN_TIMEOUT_S:g} s, within bench/against.py's)")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="where a failed or overdue run keeps what its processes left "
+                             "(default: a new /tmp/meetup-failed-* directory, named on "
+                             "failure)")
     parser.add_argument("--compile-each-run", action="store_true",
                         help="keep no bytecode: every process compiles the program from "
                              "source (feel.as_installed says why that is not the default)")
@@ -684,7 +779,14 @@ def main() -> None:
         return
     if args.tables < 1 or args.spectators < 0 or not 2 <= args.players <= 5:
         raise SystemExit("--tables >= 1, --spectators >= 0, --players 2-5")
+    signal.signal(signal.SIGTERM, _terminated)  # (bench/against.py's, past its timeout)
     report(run(args))
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    """SIGTERM stops the run as a failure does: what its processes left kept, they ended,
+    the namespaces deleted (the default would leave all three to nobody)."""
+    raise SystemExit("stopped by SIGTERM")
 
 
 if __name__ == "__main__":
