@@ -31,6 +31,8 @@ class Waiting:
     clock: WaitClock = field(init=False)
     # seated peers whose link is down, since when
     _down_since: dict[bytes, float] = field(default_factory=dict)
+    # authors whose next entry waits on a version of an action we do not hold, since when
+    _forked_since: dict[bytes, float] = field(default_factory=dict)
     _last_tick: float | None = None
 
     def __post_init__(self) -> None:
@@ -47,8 +49,9 @@ class Waiting:
         return gap
 
     def restart_down_clocks(self) -> None:
-        for peer_id in self._down_since:
-            self._down_since[peer_id] = self.ctx.now
+        for clocks in (self._down_since, self._forked_since):
+            for peer_id in clocks:
+                clocks[peer_id] = self.ctx.now
 
     def link_up(self, peer_id: bytes) -> None:
         self._down_since.pop(peer_id, None)
@@ -67,7 +70,19 @@ class Waiting:
             return have.at if have is not None else self.started_at
         if peer_id in ctx.sync.stalled_authors(ctx.now, STALL_S):
             return ctx.sync.missing_since(peer_id)
-        return None
+        # its entries reach us but stop at one that names a version of an action we do not
+        # hold: a fork is proven within a few sync intervals; one never proven is an answer
+        # nobody can give, and its author's later entries wait behind it for ever
+        return self._forked_since.get(peer_id)
+
+    def _note_forked_waits(self) -> None:
+        ctx = self.ctx
+        waiting = {e.author for e in ctx.replica.stuck()
+                   if ctx.session.names_a_version_we_lack(e)}
+        for author in waiting:
+            self._forked_since.setdefault(author, ctx.now)
+        for author in set(self._forked_since) - waiting:
+            del self._forked_since[author]
 
     def check(self) -> None:
         ctx = self.ctx
@@ -75,6 +90,7 @@ class Waiting:
         self.clock.update(session.waiting_for(), ctx.now)
         if session.phase in (ABORTED, AUDITED):
             return
+        self._note_forked_waits()
         timer = session.table.turn_timer if session.table is not None else None
         total = session.table.total_clock if session.table is not None else None
         overdue = self.clock.overdue(ctx.now, session.my_seat, self._silent_since, timer,

@@ -149,6 +149,20 @@ class TableSession(EndStage):
         move = k.body_of(entry, k.MOVE)
         return move.card < state.draw_index or state.over
 
+    def names_a_version_we_lack(self, entry: Entry) -> bool:
+        """Does this held entry wait because it follows, or answers, a version of a turn's
+        action other than the one we applied (a fork, SPEC 5.4)? Its author's entries then
+        stop with it until the fork is proven: for the waiting clocks, they no longer reach
+        us (a player that names versions nobody holds must not keep the game waiting)."""
+        try:
+            if entry.entry_kind is EntryKind.ACK:
+                return self._forked_turn(entry.turn, k.body_of(entry, k.ACK).answers)
+            if entry.entry_kind is EntryKind.ACTION:
+                return self._forked_turn(entry.turn - 1, k.body_of(entry, k.ACTION).after)
+        except b.BadBody:
+            pass
+        return False
+
     def _resign_playable(self, entry: Entry) -> bool:
         """A resignation applies at the start of its author's turn (nothing pending), or
         once the game is over (SPEC 5.4)."""

@@ -33,12 +33,17 @@ class Cheat(enum.Enum):
     ILLEGAL_TO_ONE = "an illegal discard to one player, the real action to the others"
     CHAT_FORK = "a chat line under the action's number to one player (a fork)"
     WRONG_KEY = "a wrong key for the card drawn, to everyone"
+    WRONG_HASH_TO_ONE = "a wrong state hash in the action to one player, the real one to others"
+    FALSE_ANSWER = "an answer that names a version of the action nobody holds, to everyone"
     LIE_IN_SEED = "a seed that stops the game blaming an honest player, without proof"
     SILENCE = "the program stops (nothing more is sent or read)"
     WITHHOLD_SHARE = "plays on, but never sends its answers (its key shares) again"
 
 
-SIGNED = {Cheat.ILLEGAL_TO_ALL, Cheat.ILLEGAL_TO_ONE, Cheat.CHAT_FORK, Cheat.WRONG_KEY}
+SIGNED = {Cheat.ILLEGAL_TO_ALL, Cheat.ILLEGAL_TO_ONE, Cheat.CHAT_FORK, Cheat.WRONG_KEY,
+          Cheat.WRONG_HASH_TO_ONE}
+REWRITTEN = SIGNED | {Cheat.FALSE_ANSWER}
+TO_ONE = {Cheat.ILLEGAL_TO_ONE, Cheat.CHAT_FORK, Cheat.WRONG_HASH_TO_ONE}
 WRONG_K = (5).to_bytes(32, "little")
 
 
@@ -49,10 +54,16 @@ def _resigned(mallory: SimPeer, entry: Entry, kind: str, body: object) -> Entry:
 
 def _forge(cheat: Cheat, mallory: SimPeer, entry: Entry) -> Entry | None:
     """Mallory's rewritten version of one of her entries, or None to leave it."""
-    if entry.kind != "action" or entry.turn < FIRST_CHEAT_TURN:
-        return None
     body = entry.body
     assert isinstance(body, dict)
+    if cheat is Cheat.FALSE_ANSWER:
+        if entry.kind != "ack" or entry.turn < FIRST_CHEAT_TURN or "answers" not in body:
+            return None
+        return _resigned(mallory, entry, "ack", {**body, "answers": bytes(32)})
+    if entry.kind != "action" or entry.turn < FIRST_CHEAT_TURN:
+        return None
+    if cheat is Cheat.WRONG_HASH_TO_ONE:
+        return _resigned(mallory, entry, "action", {**body, "hash": bytes(32)})
     if cheat in (Cheat.ILLEGAL_TO_ALL, Cheat.ILLEGAL_TO_ONE):
         return _resigned(mallory, entry, "action", {**body, "act": ["discard", 59], "deck": []})
     if cheat is Cheat.CHAT_FORK:
@@ -80,8 +91,7 @@ def _rewrite_frames(net: SimNet, cheat: Cheat, mallory: SimPeer, victim: SimPeer
                 return True
             done.append(forged)
             made = forged
-        one_only = cheat in (Cheat.ILLEGAL_TO_ONE, Cheat.CHAT_FORK)
-        if one_only and dst != victim.index:
+        if cheat in TO_ONE and dst != victim.index:
             return True
         net.peers[dst].core.handle(ins.Received(mallory.peer_id, fr.Entry(made.encoded),
                                                 net.now))
@@ -99,7 +109,7 @@ def play_with_a_cheat(cheat: Cheat, players: int, seed: int) -> tuple[SimNet, li
     honest = net.peers[: players - 1]
     victim = honest[seed % len(honest)]
     made: list[Entry] = []
-    if cheat in SIGNED:
+    if cheat in REWRITTEN:
         net.on_frame = _rewrite_frames(net, cheat, mallory, victim, made)
     if cheat is Cheat.WITHHOLD_SHARE:
         def withhold(src: int, dst: int, frame: fr.Frame) -> bool:
@@ -121,7 +131,7 @@ def play_with_a_cheat(cheat: Cheat, players: int, seed: int) -> tuple[SimNet, li
             mallory.core.handle(ins.Settle(net.now))
             net._effects(mallory)
     net.run(lambda: all(p.finished is not None for p in honest), limit_s=1800.0)
-    if cheat in SIGNED:
+    if cheat in REWRITTEN:
         assert made, f"{cheat.name}: the cheat never happened (seed {seed})"
     return net, honest
 
@@ -155,7 +165,7 @@ def test_only_the_cheater_is_ever_named(cheat: Cheat, players: int, seed: int) -
         if cheat in SIGNED:
             assert p.session.blamed == mallory.peer_id, p.session.abort_reason
             names_only(p, mallory.peer_id)
-        else:
+        elif cheat is not Cheat.FALSE_ANSWER:  # (it may or may not prove a fork of hers)
             assert p.session.blamed is None, p.session.abort_reason
     if cheat is Cheat.LIE_IN_SEED:
         # every honest copy got every honest seed: the deck is audited everywhere
