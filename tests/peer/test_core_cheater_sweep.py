@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 import pytest
 from core_harness import SimNet, SimPeer
-from test_core_cheaters_verdicts import names_only, no_blame_but
+from test_core_cheaters_verdicts import forge_shuffle_of, names_only, no_blame_but
+from test_core_deck_checks import _cheat_before_signing as cheat_before_signing
 
 from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
@@ -38,11 +39,15 @@ class Cheat(enum.Enum):
     LIE_IN_SEED = "a seed that stops the game blaming an honest player, without proof"
     SILENCE = "the program stops (nothing more is sent or read)"
     WITHHOLD_SHARE = "plays on, but never sends its answers (its key shares) again"
+    BAD_LOCK_PROOF = "a lock whose proof fails at one position (deck stage)"
+    FORGED_SHUFFLE = "a shuffle whose points are no cards, its sum proof still good"
 
 
 SIGNED = {Cheat.ILLEGAL_TO_ALL, Cheat.ILLEGAL_TO_ONE, Cheat.CHAT_FORK, Cheat.WRONG_KEY,
           Cheat.WRONG_HASH_TO_ONE}
-REWRITTEN = SIGNED | {Cheat.FALSE_ANSWER}
+# the cheats made by rewriting one of Mallory's frames (the others change her program)
+REWRITTEN = {Cheat.ILLEGAL_TO_ALL, Cheat.ILLEGAL_TO_ONE, Cheat.CHAT_FORK, Cheat.WRONG_KEY,
+             Cheat.WRONG_HASH_TO_ONE, Cheat.FALSE_ANSWER}
 TO_ONE = {Cheat.ILLEGAL_TO_ONE, Cheat.CHAT_FORK, Cheat.WRONG_HASH_TO_ONE}
 WRONG_K = (5).to_bytes(32, "little")
 
@@ -101,7 +106,8 @@ def _rewrite_frames(net: SimNet, cheat: Cheat, mallory: SimPeer, victim: SimPeer
     return hook
 
 
-def play_with_a_cheat(cheat: Cheat, players: int, seed: int) -> tuple[SimNet, list[SimPeer]]:
+def play_with_a_cheat(cheat: Cheat, players: int, seed: int,
+                      monkeypatch: pytest.MonkeyPatch) -> tuple[SimNet, list[SimPeer]]:
     """Plays until every honest program has ended; returns the table and the honest."""
     net = SimNet(GameConfig(players), seed=seed,
                  timing=Timing(wait_timeout=WAIT_TIMEOUT_S, linger=5.0))
@@ -109,6 +115,10 @@ def play_with_a_cheat(cheat: Cheat, players: int, seed: int) -> tuple[SimNet, li
     honest = net.peers[: players - 1]
     victim = honest[seed % len(honest)]
     made: list[Entry] = []
+    if cheat is Cheat.FORGED_SHUFFLE:
+        forge_shuffle_of(monkeypatch, mallory)
+    if cheat is Cheat.BAD_LOCK_PROOF:
+        cheat_before_signing(mallory, "deck.lock", position=seed % 10)
     if cheat in REWRITTEN:
         net.on_frame = _rewrite_frames(net, cheat, mallory, victim, made)
     if cheat is Cheat.WITHHOLD_SHARE:
@@ -154,8 +164,9 @@ CASES = [(cheat, players, seed) for cheat in Cheat for players in (3, 4, 5)
 
 @pytest.mark.parametrize(("cheat", "players", "seed"), CASES,
                          ids=[f"{c.name.lower()}-{n}p-{s}" for c, n, s in CASES])
-def test_only_the_cheater_is_ever_named(cheat: Cheat, players: int, seed: int) -> None:
-    net, honest = play_with_a_cheat(cheat, players, seed)
+def test_only_the_cheater_is_ever_named(cheat: Cheat, players: int, seed: int,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    net, honest = play_with_a_cheat(cheat, players, seed, monkeypatch)
     mallory = net.peers[players - 1]
     assert no_blame_but(net, mallory.peer_id)
     for p in honest:
@@ -165,12 +176,26 @@ def test_only_the_cheater_is_ever_named(cheat: Cheat, players: int, seed: int) -
         if cheat in SIGNED:
             assert p.session.blamed == mallory.peer_id, p.session.abort_reason
             names_only(p, mallory.peer_id)
+        elif cheat is Cheat.BAD_LOCK_PROOF:
+            # her lock is in every log, and its proof fails there; but a player that stopped
+            # on another's word before her lock reached it takes it unchecked (a stopped
+            # game does not check deck proofs), so it may name nobody itself
+            names_only(p, mallory.peer_id)
         elif cheat is not Cheat.FALSE_ANSWER:  # (it may or may not prove a fork of hers)
             assert p.session.blamed is None, p.session.abort_reason
+    if cheat is Cheat.BAD_LOCK_PROOF:
+        assert any(p.session.blamed == mallory.peer_id for p in honest)
     if cheat is Cheat.LIE_IN_SEED:
         # every honest copy got every honest seed: the deck is audited everywhere
         for p in honest:
             assert p.session.audit is not None and p.session.audit.ok, p.session.abort_reason
+    if cheat is Cheat.FORGED_SHUFFLE:
+        # nobody signed a wrong message: the audit of the seeds names her, live and in logs
+        for p in honest:
+            audit = p.session.audit
+            assert audit is not None and audit.blamed_seat == p.session.seat_of(
+                mallory.peer_id), audit
+            names_only(p, mallory.peer_id)
     if cheat in (Cheat.SILENCE, Cheat.WITHHOLD_SHARE):
         name = honest[0].session.describe(mallory.peer_id)
         assert any(name in _named_unreachable(p) for p in honest)
