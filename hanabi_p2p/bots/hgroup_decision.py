@@ -33,6 +33,8 @@ from hanabi_p2p.bots.hgroup_tuning import (
     READ_LATE_FINESSES,
     RICH_TOKENS,
     STALL_ONLY_FOR_PLAYS,
+    STALL_ONLY_FOR_PLAYS_MANY,
+    STALL_ONLY_FOR_PLAYS_MANY_PLAYERS,
     TWIN_PLAYERS,
     TWIN_TOKENS,
     UNSAVED_WEIGHT,
@@ -138,9 +140,12 @@ class _Decision(Saves):
             # a clue lets my partner's known card be played first
             return self._stall_saying(clue[1], Say.STALL_PACE)
         if tokens < MAX_CLUE_TOKENS:
+            only_for_plays = (STALL_ONLY_FOR_PLAYS_MANY
+                              if players >= STALL_ONLY_FOR_PLAYS_MANY_PLAYERS
+                              else STALL_ONLY_FOR_PLAYS)
             if (rep.cards_left <= ENDGAME_STALL_CARDS and tokens > ENDGAME_KEEP_TOKENS
                     and clue is not None
-                    and (tokens > STALL_ONLY_FOR_PLAYS or clue[1].reason is Reason.PLAY_CLUE
+                    and (tokens > only_for_plays or clue[1].reason is Reason.PLAY_CLUE
                          or self._plays_coming())):
                 return clue[1]
             if rep.cards_left <= EARLY_GAMBLE_CARDS and rep.strikes < MAX_STRIKES - 1:

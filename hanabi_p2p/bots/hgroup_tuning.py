@@ -105,6 +105,9 @@ LOW_TOKENS_MANY_PLAYERS = 4
 # tuning seeds 0..999, 3p: 3 -0.014 +- 0.014, 6 -0.036 +- 0.019, 8 -0.069 +- 0.024. Not in
 # the final round (a discard there brings a token for the players still to act): 3p -0.002
 # +- 0.001, 4p -0.001 +- 0.001 (the end-game plan decides alike in all but 1-2 games).
+# Again once STALL_ONLY_FOR_PLAYS_MANY was in (paired, tuning seeds 0..1999, 3p then 4p): 6
+# -0.019 +- 0.011, -0.032 +- 0.011; 8 -0.038 +- 0.014, -0.055 +- 0.014; before it, 5: 3p
+# -0.022 +- 0.009, 4p -0.023 +- 0.009, 6: 4p -0.050 +- 0.012.
 ENDGAME_STALL_CARDS = 4
 # ... if it has more tokens than this (measured: keeping 1 back costs 0.1-0.2 points at 3-5p).
 ENDGAME_KEEP_TOKENS = 0
@@ -158,6 +161,8 @@ BLUFF_NAMES_WEIGHT = 3
 # Measured over 1000 seeded games: 2p 22.57 -> 22.63; 1, 3, 4 did no better. Again (e1a9fff,
 # paired, seeds 0..999, 3p then 4p): 1 -0.014 +- 0.016, +0.017 +- 0.014; 3 -0.043 +- 0.017,
 # -0.003 +- 0.018.
+# At four players, 1 with STALL_ONLY_FOR_PLAYS_MANY out (paired, tuning seeds 0..1999):
+# -0.005 +- 0.010.
 AFTER_SAVE_TOKENS = 2
 # Two players: with this many instead (measured, paired, 2000 games, 2 -> 3: 2p +0.022 +-
 # 0.020 and +0.031 +- 0.019 on two sets of decks; 3p -0.032). It also sets when a save that
@@ -174,6 +179,8 @@ AFTER_SAVE_TOKENS_2P = 3
 # with EARLY_RICH_TOKENS and TRADE_SAVE_PLAYERS as now (paired, tuning seeds 0..1999): 3p
 # -0.005 +- 0.004, 4p -0.005 +- 0.004.
 AFTER_SAVE_STALL_TOKENS = 3
+# At three and four players (paired, tuning seeds 0..1999): a loss of 0.2 -0.006 +- 0.006,
+# +0.000 +- 0.004; 0.5 -0.003 +- 0.006, +0.005 +- 0.003.
 AFTER_SAVE_STALL_LOSS = 0.3
 # Two and three players: the player before me just discarded a card whose other copy is now a
 # last copy that I cannot see (it may be my chop, and that player, who sees it, had no turn
@@ -197,6 +204,8 @@ TWIN_PLAYERS = 3
 # instead of 0.1: 2p +0.021, 0.5: +0.002; 3 cards: 3p +0.019; 4 cards: 4p -0.043. Again,
 # 3 cards against 2 (paired, tuning seeds 0..999): 3p -0.010 +- 0.011.
 EARLY_GAMBLE_CARDS = 2
+# 0.3 at three and four players (paired, tuning seeds 0..1999): -0.001 +- 0.005, +0.000 +-
+# 0.004.
 EARLY_GAMBLE_P = 0.1
 # A locked hand gives up the clued card whose loss costs the fewest points (a 5 before a
 # 4 that is a last copy), not just one that may not be a last copy. (Giving up a known 5
@@ -208,6 +217,18 @@ LOCKED_BY_LOSS = True
 # given only if it gets a card played or someone knows a card to play: otherwise the last
 # token is better kept for the next player, and the discard gains one.
 STALL_ONLY_FOR_PLAYS = 1
+# From this many players on, with STALL_ONLY_FOR_PLAYS_MANY tokens or fewer instead: a stall
+# that gets nothing played, while nobody knows a card to play, spends a token that the players
+# after me, one of whom may see a card to clue once the discard has drawn, use better than the
+# turn it keeps. Measured (paired, same decks, 2000 games) against 1: 3 tokens 3p +0.029 +-
+# 0.010 (tuning seeds 0..1999), +0.025 +- 0.010 (seeds 2000..3999), +0.037 +- 0.010 (seeds
+# 4000..5999); 4p +0.013, +0.014, +0.022 (+- 0.007); 5p -0.002 +- 0.004 (seeds 0..1999); 0
+# strikeouts. 2 tokens: 3p +0.024, +0.026 (+- 0.009), 4p +0.000 +- 0.007, 5p +0.001 +-
+# 0.004, 2p -0.024 +- 0.009 (so not at two players); any number: 3p +0.023, +0.024 (+-
+# 0.010), 4p -0.006 +- 0.005 (against 3); 0 (any stall there): 3p -0.046 +- 0.009, 4p
+# -0.019 +- 0.006; at two players 0 instead of 1: -0.177 +- 0.013.
+STALL_ONLY_FOR_PLAYS_MANY = 3
+STALL_ONLY_FOR_PLAYS_MANY_PLAYERS = 3
 # No save with the last token that leaves its receiver no unclued card and nothing to play:
 # it would have to discard a clued card next turn instead, with no token left to stall (at
 # two and three players: see LOCKING_SAVE_PLAYERS).
@@ -231,6 +252,10 @@ LOCKED_FREE_DISCARD = 4
 # +0.05 (two sets of 2000 games), 3p +0.023, 4p +0.018, 5p +0.016 (1000 games each); the
 # limit on my chop's loss (0.5, 1, 2, none) made no difference at 2p.
 SCREAM_PLAYERS = 5
+# At three and four players (paired, tuning seeds 0..1999): 2.0 +0.001 +- 0.001, +0.000;
+# 0.5 -0.002 +- 0.001, -0.001 +- 0.001 (a scream comes about once in 20 games). A shout
+# discard (known trash let go instead of the chop, which costs nothing) changed no game of
+# 2000 at either: a player with no token, a known play and known trash is too rare.
 SCREAM_MAX_LOSS = 1.0
 # A player counts its own cards known exactly among the copies it has not seen: another of
 # its cards cannot be a face whose copies they take (see _mine). Measured (paired, same
@@ -244,6 +269,7 @@ SHARE_OUT = True
 # 10000..). Read in the early gamble too (EARLY_GAMBLE_CARDS): +0.025, +0.012, but a card the
 # other player has looked at for long then rarely seems worth the gamble. Weights 0.3, 0.7,
 # also counting another clue as a pass, or a save weight of 0.05-0.5 did no better.
+# 0.3 at three and four players (paired, tuning seeds 0..1999): +0.001 +- 0.001, +0.000.
 OVERLOOKED_WEIGHT = 0.5
 UNSAVED_WEIGHT = 0.0
 # The end-game plan's model gives my clued cards what I know of them (_mine), not only what
@@ -280,6 +306,9 @@ TRADE_SAVE_PLAYERS = 5
 # (tuning seeds 0..1999), +0.015 +- 0.009 (seeds 2000..3999), +0.006 +- 0.009 (seeds
 # 4000..5999): +0.013 +- 0.005 over the 6000, 0 strikeouts; 4p -0.006 +- 0.007 (seeds
 # 0..1999, before it was at three players), so not there.
+# Again at three players (paired, tuning seeds 0..1999, before STALL_ONLY_FOR_PLAYS_MANY):
+# pace 2 -0.009 +- 0.009; PACE_STALL_TOKENS 1 -0.017 +- 0.006, 3 +0.002 +- 0.006. At four
+# players (with it): pace 1 -0.007 +- 0.006, pace 0 +0.004 +- 0.005.
 PACE_STALL = 1
 PACE_STALL_TOKENS = 2
 PACE_STALL_PLAYERS = 3

@@ -394,3 +394,28 @@ def test_four_players_two_tokens_are_not_kept_back_for_a_save(
     monkeypatch.setattr(hgroup_decision, "LOW_TOKENS_MANY", 2)  # as at three players
     before = _low_tokens_position().advice(ALICE)
     assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
+
+
+def _deck_end_position(tokens: int) -> Scenario:
+    """Three players, 4 cards left in the deck, ``tokens`` tokens, Alice to move. Red, yellow
+    and green are complete, blue and white at 3; Alice holds a B4 and a W4 (the other two
+    are in the deck) and nobody knows a card to play. A clue gets nothing played: "5" to
+    Cathy only names her B5 and W5."""
+    s = Scenario.position(3, ["B4 R1 Y1 G1 W4", "R2 Y2 G2 B1 W1", "R3 Y3 G3 B5 W5"],
+                          stacks="R5 Y5 G5 B3 W3", tokens=tokens, draws="B4 W4 R4 Y4",
+                          discarded="R1 Y1 G1 B1 W1 B2 B3 W2 W3 G4")
+    assert s.state.cards_left == 4
+    return s
+
+
+def test_three_players_at_the_deck_end_three_tokens_are_not_spent_on_a_stall_for_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    s = _deck_end_position(3)
+    advice = s.advice(ALICE)
+    assert isinstance(advice.action, Discard) and advice.action.card == s.slot(ALICE, 5)
+    assert advice.reason is Reason.DISCARD_CHOP
+    # with 4 tokens, a stall still beats the discard
+    assert _deck_end_position(4).advice(ALICE).reason is Reason.STALL
+    monkeypatch.setattr(hgroup_decision, "STALL_ONLY_FOR_PLAYS_MANY", 1)  # as at two players
+    before = _deck_end_position(3).advice(ALICE)
+    assert isinstance(before.action, Clue) and before.reason is Reason.STALL
