@@ -659,6 +659,22 @@ class DeckPeer:
     def _lock_input(self, seat: int) -> tuple[Point, ...]:
         return self._shuffles[-1].points if seat == 0 else self._locks[seat - 1].points
 
+    def check_late_step(self, seat: int, message: Shuffle | Lock) -> None:
+        """Every check of another seat's shuffle or lock, run here at once, taking nothing:
+        a stopped game still judges the deck step that reaches it after its stop, when it
+        is the next one (the steps before it, its inputs, are here). Raises the cheat."""
+        if seat == self.my_seat or self.error is not None:
+            return
+        sender = self._sender(seat)
+        if isinstance(message, Shuffle):
+            if len(self._shuffles) == seat:
+                input_sum = self._shuffle_input(seat)[1]
+                checks.check_shuffle_proof(sender, message, input_sum,
+                                           checks.shuffle_structure(sender, message, self.size))
+        elif len(self._locks) == seat and len(self._shuffles) == len(self.seats):
+            checks.check_lock(sender, message, self._shuffles[seat].shuffle_point,
+                              self._lock_input(seat))
+
     def _make_lock(self) -> Lock:
         return steps.lock_step(self._secrets, self._lock_input(self.my_seat))
 

@@ -139,6 +139,15 @@ class DeckAdapter:
             if self.peer is not None:
                 self.peer.check_published_key(seat, message)
 
+    def check_late_steps(self, seat: int, messages: Iterable[DeckMessage]) -> None:
+        """Raise DeckCheatError if a shuffle or lock ``seat`` sends fails its proofs, taking
+        nothing (a stopped game judging a deck step that came after its stop)."""
+        if self.peer is None:
+            return
+        for message in messages:
+            if isinstance(message, Shuffle | Lock):
+                self.peer.check_late_step(seat, message)
+
     def record(self, seat: int, messages: Iterable[DeckMessage]) -> None:
         """Add messages to the transcript without processing them (after the game stopped:
         the audit still covers them)."""

@@ -102,7 +102,10 @@ class EndStage(TurnStage):
             wire = body.msgs
         elif isinstance(body, b.ActionBody | b.AckBody):
             wire = body.deck
-        self.deck.record(seat, self._decode_deck(entry, wire))
+        msgs = self._decode_deck(entry, wire)
+        # a deck step is judged, never played, as the action of our last turn is (SPEC 5.5)
+        self.deck.check_late_steps(seat, msgs)
+        self.deck.record(seat, msgs)
 
     def _audit_if_complete(self) -> None:
         if (
