@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from hanabi_p2p.peer.probe import CheckedTable, ProbeResult
 
 HELP = "join a table found on the network, or at --address HOST:PORT"
-# The longest a join looks for tables; it stops as soon as the answer is clear (see settled).
+# How long a join looks for tables (longer while tables are still being found, see
+# discovery.STILL_FINDING_S); it stops as soon as the answer is clear (see settled).
 BROWSE_SECONDS = 3.0
 # replaced by the interface saved with the game being resumed
 RESUME_PLACEHOLDER_INTERFACE = "127.0.0.1"
@@ -78,7 +79,9 @@ def add_table_arguments(parser: argparse.ArgumentParser, address_help: str) -> N
                              "needed when several are open")
     parser.add_argument("--address", metavar="HOST:PORT", help=address_help)
     parser.add_argument("--browse-seconds", type=float, default=BROWSE_SECONDS, metavar="S",
-                        help="look for tables at most this long (default: %(default)s)")
+                        help="look for the table this long, or longer while more tables are "
+                             "still being found (at most 4 times as long; default: "
+                             "%(default)s)")
 
 
 def parse_address(text: str) -> tuple[str, int]:

@@ -84,6 +84,13 @@ BROWSE_GRACE_S = 0.3
 # to other ports, a responder that ignores such queries), only multicast answers count, and
 # one may come a second late: the browse then waits this long after the first answer instead.
 MULTICAST_GRACE_S = 1.2
+# A browse for one table (`join`, `watch`) that has not found it yet goes on past its
+# timeout while tables are still being found: a busy LAN, or a machine too busy to read the
+# answers in time (45 programs on 2 cores saw 14-25 of 30 tables in 3 s, issue 33), must not
+# make a table that is there look absent. It stops once no new table came for this long ...
+STILL_FINDING_S = 1.0
+# ... and at the latest this many times its timeout after it began.
+MAX_BROWSE_STRETCH = 4.0
 # The legacy unicast query goes out when the browse starts and once more this much later.
 CENSUS_RESEND_S = 0.1
 # A legacy unicast answer is one UDP datagram of at most this many bytes (RFC 6762 17).
@@ -698,9 +705,12 @@ async def _watch(loop: asyncio.AbstractEventLoop, changed: asyncio.Event,
                  until: Callable[[list[FoundTable]], Settled] | None, timeout: float,
                  grace: Callable[[], float]) -> None:
     """Wait for the browse to end: `timeout` seconds, or as soon as `until(tables)` says
-    NOW, or `grace()` seconds after it first said SOON."""
-    deadline = loop.time() + timeout
+    NOW, or `grace()` seconds after it first said SOON. With `until`, while tables are still
+    being found the timeout stretches (STILL_FINDING_S, MAX_BROWSE_STRETCH)."""
+    start = loop.time()
+    deadline = start + timeout
     soon_since: float | None = None  # when `until` first said SOON
+    seen = len(found)
 
     def stop_at() -> float:
         return deadline if soon_since is None else min(deadline, soon_since + grace())
@@ -711,6 +721,10 @@ async def _watch(loop: asyncio.AbstractEventLoop, changed: asyncio.Event,
         except TimeoutError:
             return
         changed.clear()
+        if until is not None and len(found) > seen:
+            deadline = max(deadline, min(start + MAX_BROWSE_STRETCH * timeout,
+                                         loop.time() + STILL_FINDING_S))
+        seen = len(found)
         verdict = Settled.NOT_YET if until is None else until(_sorted(found))
         if verdict is Settled.NOW:
             return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import subprocess
 import sys
@@ -17,9 +18,12 @@ from hanabi_p2p.errors import LocalProtocolError, UserError
 from hanabi_p2p.net.discovery import (
     BadAdvert,
     FoundTable,
+    Settled,
     TableAd,
+    _watch,
     check_interface,
     parse_txt,
+    settled,
     txt_properties,
 )
 from hanabi_p2p.net.version import PROTOCOL_VERSION
@@ -122,6 +126,50 @@ def test_tables_command_reports_bad_arguments_in_one_line(
     assert err.count("\n") == 1 and "IPv4" in err
     assert cli_main(["tables", "--interface", "127.0.0.1", "--timeout", "0"]) == 2
     assert "timeout" in capsys.readouterr().err
+
+
+def _trickle(names: list[str], every_s: float, timeout_s: float,
+             until: bool) -> tuple[float, list[str]]:
+    """A browse of `timeout_s` for "table 5" (or, without `until`, a plain listing) while
+    the tables `names` are found one every `every_s`: how long it lasted, what it had."""
+    async def scenario() -> tuple[float, list[str]]:
+        loop = asyncio.get_running_loop()
+        changed = asyncio.Event()
+        found: dict[str, FoundTable] = {}
+
+        async def answers() -> None:
+            for i, name in enumerate(names):
+                await asyncio.sleep(every_s)
+                found[name] = FoundTable(dataclasses.replace(
+                    AD, name=name, table_id=bytes([i]) * 16), "10.0.0.1", 4000 + i)
+                changed.set()
+
+        def wanted(tables: list[FoundTable]) -> Settled:
+            return settled(tables, "table 5")
+
+        feeding = asyncio.create_task(answers())
+        started = loop.time()
+        await _watch(loop, changed, found, wanted if until else None, timeout_s, lambda: 0.3)
+        lasted = loop.time() - started
+        feeding.cancel()
+        return lasted, [t.ad.name for t in found.values()]
+
+    return asyncio.run(scenario())
+
+
+def test_a_join_goes_on_looking_while_tables_are_still_being_found() -> None:
+    """On a busy LAN, or a machine too busy to read the answers in time, tables are found
+    one by one: a join looking for one must not say it is not there at its timeout while
+    others still come in (issue 33: spectators of a 30-table meet-up gave up at 3 s)."""
+    names = [f"table {i}" for i in range(6)]
+    lasted, seen = _trickle(names, every_s=0.1, timeout_s=0.25, until=True)
+    assert "table 5" in seen and lasted >= 0.55
+    # a listing (`tables --timeout`) keeps to its timeout
+    lasted, seen = _trickle(names, every_s=0.1, timeout_s=0.25, until=False)
+    assert "table 5" not in seen and lasted < 0.55
+    # and a join that finds nothing new does too: nothing stretches it
+    lasted, seen = _trickle([], every_s=0.1, timeout_s=0.25, until=True)
+    assert seen == [] and lasted < 0.55
 
 
 def test_format_tables_aligns_columns() -> None:
