@@ -118,11 +118,11 @@ def expect_cheat_named(honest: list[Proc], *reason: str) -> None:
     for proc in honest:
         assert proc.finish() != 0, proc.describe()
         error = proc.stderr.strip().splitlines()[-1]
-        # named by this peer itself, or by the honest peer that saw it first and stopped
-        # the game (its seed, which this peer applied before Cid's entry reached it)
+        # named by this peer itself: at once, or after it stopped on the seed of the honest
+        # peer that saw it first (it then still judges the cheat, or the proof passed on)
         assert re.match(r"hanabi-p2p (host|join): game not finished: "
-                        r"(\w+ \([0-9A-Z-]+\) stopped the game, saying: )?Cid \(", error), (
-            proc.describe())
+                        r"(\w+ \([0-9A-Z-]+\) stopped the game, saying: .*; then )?Cid \(",
+                        error), proc.describe()
         for text in reason:
             assert text in error, proc.describe()
         verify_log(proc.log_path, finished=False, or_blames="Cid")
