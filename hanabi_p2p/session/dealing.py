@@ -65,12 +65,21 @@ class DeckStage(LobbyStage):
             return self._require_deck().receive_decoded(seat, msgs)
         except DeckCheatError as exc:
             if exc.seat == seat:
-                raise
-            self.abort(exc.peer_id, str(exc))
+                raise self._deck_fault(exc) from None
+            self.abort(exc.peer_id, self._deck_fault_text(exc))
             return []
         except DeckCorruptError as exc:
             self._stop_on_corrupt_deck(exc)
             return []
+
+    def _deck_fault(self, exc: DeckCheatError) -> GameFault:
+        """A failed deck check as the game's fault of the player who signed it, named as
+        every other fault is ("Bob (K7QF-2M9D)"), not by the deck's seat number and key."""
+        return GameFault(self.describe(exc.peer_id), f"{exc.check.value}: {exc.detail}")
+
+    def _deck_fault_text(self, exc: DeckCheatError) -> str:
+        """Why we stop the game on a failed deck check, as every stop on a fault says it."""
+        return f"{self.describe(exc.peer_id)}: {exc.check.value}: {exc.detail}"
 
     def _stop_on_corrupt_deck(self, error: DeckCorruptError) -> None:
         """A card decoded to no card of the deck: a shuffle was forged so that its proof
@@ -96,7 +105,7 @@ class DeckStage(LobbyStage):
         try:
             out = self._require_deck().settle_checks()
         except DeckCheatError as exc:
-            self.abort(exc.peer_id, str(exc))
+            self.abort(exc.peer_id, self._deck_fault_text(exc))
             return False
         except DeckCorruptError as exc:
             self._stop_on_corrupt_deck(exc)
@@ -111,7 +120,7 @@ class DeckStage(LobbyStage):
         try:
             out = self._require_deck().finish_checks(error)
         except DeckCheatError as exc:
-            self.abort(exc.peer_id, str(exc))
+            self.abort(exc.peer_id, self._deck_fault_text(exc))
             return
         except DeckCorruptError as exc:
             self._stop_on_corrupt_deck(exc)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hanabi_p2p.deck import DeckCheatError
 from hanabi_p2p.deck.messages import SeedReveal
 from hanabi_p2p.deck.withheld import audit_withheld_seed
 from hanabi_p2p.errors import IllegalAction
@@ -103,8 +104,11 @@ class EndStage(TurnStage):
         elif isinstance(body, b.ActionBody | b.AckBody):
             wire = body.deck
         msgs = self._decode_deck(entry, wire)
-        # a deck step is judged, never played, as the action of our last turn is (SPEC 5.5)
-        self.deck.check_late_steps(seat, msgs)
+        try:
+            # a deck step is judged, never played, as the action of our last turn is (SPEC 5.5)
+            self.deck.check_late_steps(seat, msgs)
+        except DeckCheatError as exc:
+            raise self._deck_fault(exc) from None
         self.deck.record(seat, msgs)
 
     def _audit_if_complete(self) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from hanabi_p2p import refusals as rf
+from hanabi_p2p.deck import DeckCheatError
 from hanabi_p2p.deck.messages import DeckMessage, OwnerKey, PublicKey, SharedKeys
 from hanabi_p2p.errors import IllegalAction
 from hanabi_p2p.limits import MAX_REASON_CHARS
@@ -239,7 +240,10 @@ class TurnStage(DeckStage):
                 or self._forked_turn(entry.turn - 1, unseated.after)):
             return
         _, msgs, _ = self._check_action(entry, seat, unseated)
-        self._require_deck().check_published_keys(seat, msgs)
+        try:
+            self._require_deck().check_published_keys(seat, msgs)
+        except DeckCheatError as exc:
+            raise self._deck_fault(exc) from None
 
     def _reveals_of(self, seat: int, action: TurnAction) -> TurnReveals:
         state = self._require_state()
