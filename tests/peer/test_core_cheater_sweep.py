@@ -25,6 +25,8 @@ from hanabi_p2p.peer import inputs as ins
 from hanabi_p2p.peer.context import Timing
 from hanabi_p2p.rules.cards import GameConfig
 
+pytestmark = pytest.mark.slow  # whole games, 68 of them: out of the fast tier
+
 FIRST_CHEAT_TURN = 3
 WAIT_TIMEOUT_S = 30.0
 
