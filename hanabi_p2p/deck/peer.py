@@ -694,16 +694,18 @@ class DeckPeer:
     # ---- reveals ---------------------------------------------------------------------------
 
     def _check_key(self, seat: int, position: int, key: bytes) -> None:
-        self._keys[(seat, position)] = checks.check_key(
-            self._sender(seat), position, key, self._locks[seat].keys[position])
+        self._keys[(seat, position)] = self._verified_key(seat, position, key)
+
+    def _verified_key(self, seat: int, position: int, key: bytes) -> Scalar:
+        return checks.check_key(self._sender(seat), position, key,
+                                self._locks[seat].keys[position])
 
     def check_published_key(self, seat: int, message: PublicKey | OwnerKey) -> None:
         """The key check a published key gets when it is taken (k·G = K), without taking
         it: a stopped game still judges the turn action that reaches it at the turn it
         stopped at (which positions it may publish, the session has checked)."""
         if seat != self.my_seat:
-            checks.check_key(self._sender(seat), message.position, message.key,
-                             self._locks[seat].keys[message.position])
+            self._verified_key(seat, message.position, message.key)
 
     def _on_owner_key(self, seat: int, message: OwnerKey) -> None:
         owner = self._reveals[message.position].owner

@@ -285,13 +285,19 @@ class SessionBase:
         protocol 4 (one that names its deck group); a 0.2.0 table's bodies never did."""
         return self.table is not None and self.table.deck_group is b.LIVE_DECK_GROUP
 
-    def _forked_turn(self, turn: int, named: bytes | None) -> bool:
-        """An entry names, as the action of ``turn``, one we do not hold: the actor signed
-        two versions of it (a fork), and its author answered the other. Not its author's
-        fault: it waits (the fork is proven within a sync interval, SPEC 4.6) and is taken
-        without being played once the game is stopped (SPEC 5.5)."""
+    def _forked_turn(self, entry: Entry, body: b.Body) -> int | None:
+        """The turn whose action this ack answers (or the action before this action) in a
+        version we do not hold, if any: its actor signed two (a fork). Not the entry's
+        author's fault: it waits (the fork is proven within a sync interval, SPEC 4.6) and
+        is taken without being played once the game is stopped (SPEC 5.5)."""
+        if isinstance(body, b.AckBody):
+            turn, named = entry.turn, body.answers
+        elif isinstance(body, b.ActionBody):
+            turn, named = entry.turn - 1, body.after
+        else:
+            return None
         held = self.turn_actions.get(turn)
-        return named is not None and held is not None and held != named
+        return turn if named is not None and held is not None and held != named else None
 
     def _advance(self, trigger: Trigger) -> None:
         """The one place the phase changes: by the table of session/phase.py."""

@@ -66,7 +66,7 @@ class DeckStage(LobbyStage):
         except DeckCheatError as exc:
             if exc.seat == seat:
                 raise self._deck_fault(exc) from None
-            self.abort(exc.peer_id, self._deck_fault_text(exc))
+            self._stop_on_deck_cheat(exc)
             return []
         except DeckCorruptError as exc:
             self._stop_on_corrupt_deck(exc)
@@ -77,9 +77,11 @@ class DeckStage(LobbyStage):
         every other fault is ("Bob (K7QF-2M9D)"), not by the deck's seat number and key."""
         return GameFault(self.describe(exc.peer_id), f"{exc.check.value}: {exc.detail}")
 
-    def _deck_fault_text(self, exc: DeckCheatError) -> str:
-        """Why we stop the game on a failed deck check, as every stop on a fault says it."""
-        return f"{self.describe(exc.peer_id)}: {exc.check.value}: {exc.detail}"
+    def _stop_on_deck_cheat(self, exc: DeckCheatError) -> None:
+        """A failed check of a deck message we took earlier: stop the game blaming its
+        signer, in the words every stop on a fault uses."""
+        fault = self._deck_fault(exc)
+        self.abort(exc.peer_id, f"{fault.peer}: {fault.reason}")
 
     def _stop_on_corrupt_deck(self, error: DeckCorruptError) -> None:
         """A card decoded to no card of the deck: a shuffle was forged so that its proof
@@ -105,7 +107,7 @@ class DeckStage(LobbyStage):
         try:
             out = self._require_deck().settle_checks()
         except DeckCheatError as exc:
-            self.abort(exc.peer_id, self._deck_fault_text(exc))
+            self._stop_on_deck_cheat(exc)
             return False
         except DeckCorruptError as exc:
             self._stop_on_corrupt_deck(exc)
@@ -120,7 +122,7 @@ class DeckStage(LobbyStage):
         try:
             out = self._require_deck().finish_checks(error)
         except DeckCheatError as exc:
-            self.abort(exc.peer_id, self._deck_fault_text(exc))
+            self._stop_on_deck_cheat(exc)
             return
         except DeckCorruptError as exc:
             self._stop_on_corrupt_deck(exc)

@@ -85,11 +85,7 @@ class EndStage(TurnStage):
         body = k.body_of(entry, spec)
         if isinstance(body, b.ActionBody):
             self._judge_after_abort(entry, body)  # (raises GameFault for a cheat)
-        fork = None
-        if isinstance(body, b.AckBody) and self._forked_turn(entry.turn, body.answers):
-            fork = entry.turn
-        elif isinstance(body, b.ActionBody) and self._forked_turn(entry.turn - 1, body.after):
-            fork = entry.turn - 1
+        fork = self._forked_turn(entry, body)
         if fork is not None:
             self._fork_turn = fork if self._fork_turn is None else min(fork, self._fork_turn)
         if (self._fork_turn is not None and entry.turn >= self._fork_turn

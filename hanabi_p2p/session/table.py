@@ -141,8 +141,7 @@ class TableSession(EndStage):
             )
             # an answer to a version of the action we do not hold waits (a fork by the
             # actor, not the acker's fault) until the game stops (SPEC 5.4, 5.5)
-            return answered and not self._forked_turn(
-                entry.turn, k.body_of(entry, k.ACK).answers)
+            return answered and self._forked_turn(entry, k.body_of(entry, k.ACK)) is None
         if kind is EntryKind.ABANDON:
             return self._abandon_ready(entry)
         # move
@@ -154,14 +153,13 @@ class TableSession(EndStage):
         action other than the one we applied (a fork, SPEC 5.4)? Its author's entries then
         stop with it until the fork is proven: for the waiting clocks, they no longer reach
         us (a player that names versions nobody holds must not keep the game waiting)."""
+        if entry.entry_kind not in (EntryKind.ACK, EntryKind.ACTION):
+            return False
         try:
-            if entry.entry_kind is EntryKind.ACK:
-                return self._forked_turn(entry.turn, k.body_of(entry, k.ACK).answers)
-            if entry.entry_kind is EntryKind.ACTION:
-                return self._forked_turn(entry.turn - 1, k.body_of(entry, k.ACTION).after)
+            body = k.body_of(entry, k.SPECS[entry.entry_kind])
         except b.BadBody:
-            pass
-        return False
+            return False
+        return self._forked_turn(entry, body) is not None
 
     def _resign_playable(self, entry: Entry) -> bool:
         """A resignation applies at the start of its author's turn (nothing pending), or
@@ -201,7 +199,7 @@ class TableSession(EndStage):
         if seat is None:
             return True  # rejected in apply
         body = k.body_of(entry, k.ACTION)
-        if self._forked_turn(entry.turn - 1, body.after):
+        if self._forked_turn(entry, body) is not None:
             return False  # it follows a version of the last action we do not hold: a fork
         action = body.for_seat(seat).action
         # (a spectator takes a clue as its target does, by the cards it names: it may not

@@ -237,7 +237,7 @@ class TurnStage(DeckStage):
         state, seat = self.state, self.seat_of(entry.author)
         if (state is None or self.pending is not None or state.over or seat is None
                 or entry.turn != state.turn or seat != state.current_seat
-                or self._forked_turn(entry.turn - 1, unseated.after)):
+                or self._forked_turn(entry, unseated) is not None):
             return
         _, msgs, _ = self._check_action(entry, seat, unseated)
         try:
