@@ -5,11 +5,14 @@ Seats: Alice 0, Bob 1. Hands are written slot 1 (newest) first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from types import ModuleType
+
 import pytest
 from scenario import Scenario, card
 
 from hanabi_p2p.bots import hgroup_decision, hgroup_giving, hgroup_saves, hgroup_stalls
-from hanabi_p2p.bots.hgroup import HGroupPlayer, Reason, _Decision
+from hanabi_p2p.bots.hgroup import Advice, HGroupPlayer, Reason, _Decision
 from hanabi_p2p.bots.words import Say
 from hanabi_p2p.rules.actions import Clue, Discard, Play
 
@@ -297,6 +300,16 @@ def test_late_a_colour_play_clue_may_touch_a_trash_card(
     assert isinstance(earlier.action, Discard)  # earlier in the game: no bad touch
 
 
+def _with_and_without(position: Callable[[], Scenario], seat: int,
+                      monkeypatch: pytest.MonkeyPatch, module: ModuleType, rule: str,
+                      off: int) -> tuple[Advice, Advice]:
+    """The advice to ``seat`` in ``position``, then again with the rule switched off
+    (``module.rule`` set to ``off``, as at the table sizes it was kept from)."""
+    advice = position().advice(seat)
+    monkeypatch.setattr(module, rule, off)
+    return advice, position().advice(seat)
+
+
 def _early_position() -> Scenario:
     """Three players, nothing played or discarded, 5 tokens left, Alice to move: no card
     anyone could be told to play, but 3s and 4s that a clue could touch (no play)."""
@@ -327,16 +340,6 @@ def _twin_position() -> Scenario:
     return s
 
 
-def test_three_players_after_a_discard_whose_twin_i_cannot_see_a_clue_beats_a_discard(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    advice = _twin_position().advice(BOB)
-    assert isinstance(advice.action, Clue) and advice.reason is Reason.STALL
-    assert "the card just discarded has one copy left" in advice.text
-    monkeypatch.setattr(hgroup_decision, "TWIN_PLAYERS", 2)  # as at two players only
-    before = _twin_position().advice(BOB)
-    assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
-
-
 def _trade_position() -> Scenario:
     """Four players, 2 tokens, Alice to move: Bob's chop is R5 and the card behind it the
     last G4 (the other is discarded); nobody has a clued card."""
@@ -348,12 +351,11 @@ def _trade_position() -> Scenario:
 
 def test_four_players_no_save_that_only_moves_the_loss_onto_a_dearer_card(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    advice = _trade_position().advice(ALICE)
+    advice, before = _with_and_without(  # (the rule as at two players only)
+        _trade_position, ALICE, monkeypatch, hgroup_saves, "TRADE_SAVE_PLAYERS", 2)
     # Saving the R5 leaves one token: Bob, with nothing safe to do and no token to spare for
     # a stall, would discard the last G4 instead, two points (G4, G5) for one (R5).
     assert advice.reason is not Reason.SAVE
-    monkeypatch.setattr(hgroup_saves, "TRADE_SAVE_PLAYERS", 2)  # as at two players only
-    before = _trade_position().advice(ALICE)
     assert before.reason is Reason.SAVE
 
 
@@ -369,13 +371,20 @@ def _pace_position_three() -> Scenario:
     return s
 
 
-def test_three_players_when_the_turns_left_hardly_cover_the_cards_to_play_a_clue_beats_a_discard(
+@pytest.mark.parametrize(
+    ("position", "seat", "module", "rule", "why"),
+    [(_twin_position, BOB, hgroup_decision, "TWIN_PLAYERS",
+      "the card just discarded has one copy left"),
+     (_pace_position_three, ALICE, hgroup_stalls, "PACE_STALL_PLAYERS",
+      "hardly cover the cards still to play")],
+    ids=["after-a-discard-whose-twin-i-cannot-see", "when-the-turns-left-hardly-cover-the-cards"])
+def test_three_players_a_clue_beats_a_discard(
+        position: Callable[[], Scenario], seat: int, module: ModuleType, rule: str, why: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    advice = _pace_position_three().advice(ALICE)
+    advice, before = _with_and_without(  # (the rule as at two players only)
+        position, seat, monkeypatch, module, rule, 2)
     assert isinstance(advice.action, Clue) and advice.reason is Reason.STALL
-    assert "hardly cover the cards still to play" in advice.text
-    monkeypatch.setattr(hgroup_stalls, "PACE_STALL_PLAYERS", 2)  # as at two players only
-    before = _pace_position_three().advice(ALICE)
+    assert why in advice.text
     assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
 
 
@@ -388,11 +397,10 @@ def _low_tokens_position() -> Scenario:
 
 def test_four_players_two_tokens_are_not_kept_back_for_a_save(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    advice = _low_tokens_position().advice(ALICE)
+    advice, before = _with_and_without(  # (the rule as at three players)
+        _low_tokens_position, ALICE, monkeypatch, hgroup_decision, "LOW_TOKENS_MANY", 2)
     assert isinstance(advice.action, Clue) and advice.reason is Reason.PLAY_CLUE
     assert advice.action.touched == frozenset({_low_tokens_position().slot(BOB, 1)})
-    monkeypatch.setattr(hgroup_decision, "LOW_TOKENS_MANY", 2)  # as at three players
-    before = _low_tokens_position().advice(ALICE)
     assert isinstance(before.action, Discard) and before.reason is Reason.DISCARD_CHOP
 
 
