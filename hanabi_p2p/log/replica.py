@@ -50,7 +50,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from hanabi_p2p.errors import HanabiError, LocalProtocolError
+from hanabi_p2p.errors import HanabiError, LocalProtocolError, RemoteProtocolError
+from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.log.entry import ZERO_HASH, BadEntry, Entry, decode_entry
 from hanabi_p2p.log.equivocation import Equivocation
 
@@ -98,6 +99,17 @@ class Status(StrEnum):
     # changed, nobody's fault, not remembered
     IGNORED = "ignored"
 
+
+
+def game_refusal(exc: HanabiError, entry: Entry) -> str:
+    """Why the game refused ``entry``. The session's error names the peer at fault first
+    ("peer NAME (FINGERPRINT): ..."); when that is the entry's author, the name is left
+    out, since every place that shows the reason names the author already."""
+    reason = str(exc)
+    if (isinstance(exc, RemoteProtocolError)
+            and exc.peer.endswith(f"({fingerprint(entry.author)})")):
+        reason = exc.reason
+    return f"refused by the game: {reason}"
 
 @dataclass(frozen=True, slots=True)
 class AddResult:
@@ -284,7 +296,7 @@ class Replica:
         try:
             self.app.apply(entry)
         except HanabiError as exc:
-            return self._reject(entry, f"refused by the game: {exc}")
+            return self._reject(entry, game_refusal(exc, entry))
         self._record_applied(entry)
         applied, dropped = self._drain()
         return AddResult(Status.ACCEPTED, applied=(entry, *applied), dropped=dropped)
@@ -484,7 +496,7 @@ class Replica:
                 try:
                     self.app.apply(entry)
                 except HanabiError as exc:
-                    dropped.append(self._remember_bad(entry, f"refused by the game: {exc}"))
+                    dropped.append(self._remember_bad(entry, game_refusal(exc, entry)))
                 else:
                     self._record_applied(entry)
                     applied.append(entry)

@@ -51,7 +51,7 @@ from hanabi_p2p.deck.withheld import audit_withheld_seed
 from hanabi_p2p.errors import HanabiError, LocalProtocolError
 from hanabi_p2p.identity import fingerprint, verify_signature
 from hanabi_p2p.log.entry import Entry, EntryKind, signed_message
-from hanabi_p2p.log.replica import AddResult, Replica, Status
+from hanabi_p2p.log.replica import AddResult, Replica, Status, game_refusal
 from hanabi_p2p.log.storage import CorruptLogError, GameHeader, LoadResult
 from hanabi_p2p.log.verify import digest
 from hanabi_p2p.rules.actions import Action
@@ -471,7 +471,7 @@ class _Recorder:
             self.observer.apply(entry)
         except HanabiError as exc:
             self.refused.add(entry.hash)
-            self._note([Problem.of(entry, _tidy(f"refused by the game: {exc}", entry))])
+            self._note([Problem.of(entry, game_refusal(exc, entry))])
             raise
         finally:
             self.report.timeline.extend(self.observer.take_events())
@@ -509,14 +509,13 @@ def _replay(
         ):
             # refused by the replica itself (a broken chain link): its author's fault like
             # any other refusal (the verifier's replica has no holding budget to exceed)
-            recorder._note([Problem.of(entry, _tidy(result.reason, entry))])
+            recorder._note([Problem.of(entry, result.reason)])
     for rejection in replica.rejections:  # refusals while retrying held entries
         if rejection.entry.hash not in recorder.refused and not any(
             p.author == rejection.entry.author and p.seq == rejection.entry.seq
             for p in report.problems
         ):
-            recorder._note([Problem.of(rejection.entry, _tidy(rejection.error.reason,
-                                                                rejection.entry))])
+            recorder._note([Problem.of(rejection.entry, rejection.error.reason)])
     rejected = {(p.author, p.seq) for p in report.problems}
     for gap in replica.gaps():
         if (gap.author, gap.start) in rejected:
@@ -682,15 +681,3 @@ def _final_checks(report: GameReport, replica: Replica) -> None:
 
 def _over(state: GameState | None) -> bool:
     return state is not None and state.over
-
-
-def _tidy(reason: str, entry: Entry) -> str:
-    """Drop the session's own 'peer Name (FINGERPRINT): ' prefix: the report names the
-    author already."""
-    marker = f"({fingerprint(entry.author)}): "
-    start = reason.find("peer ")
-    end = reason.find(marker, start)
-    if start < 0 or end < 0:
-        return reason
-    return reason[:start] + reason[end + len(marker):]
-

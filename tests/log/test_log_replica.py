@@ -377,3 +377,16 @@ def test_apps_without_allowed_authors_accept_anyone() -> None:
     entries = [Author(who).write("chat", "x") for who in (ALICE, BOB, CAROL, DAVE)]
     assert feed(replica, entries) == [Status.ACCEPTED] * 4
     assert app.seen == [e.hash for e in entries]
+
+
+def test_a_game_refusal_names_its_author_once_and_anyone_else_in_full() -> None:
+    from hanabi_p2p.errors import RemoteProtocolError
+    from hanabi_p2p.log.replica import game_refusal
+
+    entry = Author(ALICE).write("action", {}, 0)
+    by_author = RemoteProtocolError(f"Alice ({ALICE.fingerprint})", "illegal action: no such card")
+    by_other = RemoteProtocolError(f"Bob ({BOB.fingerprint})", "lock-proof: bad")
+    # every place that shows the reason puts "Alice (FP): " before it already
+    assert game_refusal(by_author, entry) == "refused by the game: illegal action: no such card"
+    assert game_refusal(by_other, entry) == (
+        f"refused by the game: peer Bob ({BOB.fingerprint}): lock-proof: bad")

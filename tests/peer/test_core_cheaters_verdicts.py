@@ -13,6 +13,7 @@ from core_harness import SimNet, SimPeer
 
 from hanabi_p2p.deck.messages import Shuffle
 from hanabi_p2p.deck.peer import DeckPeer
+from hanabi_p2p.identity import fingerprint
 from hanabi_p2p.log.entry import Entry, decode_entry, make_entry
 from hanabi_p2p.net import frames as fr
 from hanabi_p2p.peer import effects as fx
@@ -264,6 +265,8 @@ def assert_the_evidence_is_kept(net: SimNet, cheater: SimPeer, made: list[Entry]
             assert p.session.describe(cheater.peer_id) in p.finished.failure
         else:
             assert p.session.blamed == cheater.peer_id, p.session.abort_reason
+            # named once: "Mallory (FP): refused by the game: ...", not again after it
+            assert (p.session.abort_reason or "").count(fingerprint(cheater.peer_id)) == 1
         assert made[0] in p.stored  # refused, and stored as the proof
         names_only(p, cheater.peer_id)
         report = verify_game(p.stored)
