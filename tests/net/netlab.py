@@ -15,11 +15,13 @@ lab started and deletes every namespace it made, also when the test failed.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import shutil
 import signal
 import subprocess
+import time
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -91,6 +93,30 @@ class Host:
     def set_link(self, up: bool) -> None:
         """Cut or heal this host's cable (LAN hosts only)."""
         _ip("-n", self.namespace, "link", "set", "eth0", "up" if up else "down")
+
+
+def _end_every_process_in(namespace: str) -> None:
+    """SIGTERM every process left in ``namespace``, then SIGKILL what is still there 2 s on."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        listed = subprocess.run(["ip", "netns", "pids", namespace], capture_output=True,
+                                text=True, timeout=COMMAND_TIMEOUT_S, check=False)
+        pids = [int(word) for word in listed.stdout.split() if word.isdigit()]
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline and any(process_running(pid) for pid in pids):
+            time.sleep(0.05)
+
+
+def process_running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:  # a zombie has ended; its parent reaps it
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 class NetLab:
@@ -189,6 +215,8 @@ class NetLab:
                     process.wait(timeout=5)
         self.processes.clear()
         for name in reversed(self.namespaces):
+            # what those programs started themselves (a wrapper's children) is still there
+            _end_every_process_in(name)
             subprocess.run(
                 ["ip", "netns", "del", name],
                 check=False,

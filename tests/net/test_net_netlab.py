@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from netlab import NetLab, require_netlab
+from netlab import NetLab, process_running, require_netlab
 
 
 def test_without_root_skips_locally_but_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -30,3 +30,16 @@ def test_lab_deletes_its_namespaces_and_processes(netlab: NetLab) -> None:
     listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True, check=True)
     assert not names & {line.split()[0] for line in listed.stdout.splitlines() if line}
     assert sleeper.poll() is not None
+
+
+@pytest.mark.netns
+def test_lab_ends_the_processes_its_programs_started_too(netlab: NetLab) -> None:
+    """A wrapper's children (a shell's, a launcher's) live on in the namespace after the
+    wrapper ends; the lab ends them before deleting it, so no test leaves one behind."""
+    with NetLab() as lab:
+        (host,) = lab.lan(1)
+        wrapper = host.popen("sh", "-c", "sleep 60 & echo $!; wait", stdout=subprocess.PIPE)
+        assert wrapper.stdout is not None
+        grandchild = int(wrapper.stdout.readline())
+        assert process_running(grandchild)
+    assert not process_running(grandchild)
