@@ -413,8 +413,10 @@ def watched_game(mortem: Postmortem, seats: list[Host], spectators: list[Host], 
         if seat_popen.wait(timeout=PROCESS_TIMEOUT_S) != 0:
             raise SystemExit(f"a seat of the watched table failed "
                              f"(exit {seat_popen.returncode})")
-    for proc in watching:
-        proc.popen.wait(timeout=PROCESS_TIMEOUT_S)
+    for i, proc in enumerate(watching):  # a spectator that failed would skew its figures
+        if proc.popen.wait(timeout=PROCESS_TIMEOUT_S) != 0:
+            raise SystemExit(f"spectator fan{i} of the watched table failed "
+                             f"(exit {proc.popen.returncode})")
     results = [json.loads(out.read_text()) for out in outs]
     for seat in results:
         if not seat["ok"]:
