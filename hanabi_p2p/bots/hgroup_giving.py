@@ -89,6 +89,41 @@ class ClueGiving(TurnBase):
                     return True
         return False
 
+    def owing_blind_plays(self) -> frozenset[int]:
+        """The players a finesse given since my last turn still waits on. A clued card reads
+        as exactly a playable X while it is the card after X (or it is my own card, and X
+        is the newest unclued card of a player after me and before that clue's giver, as
+        in _Decision._waits): whoever holds X as its newest unclued card plays it blind
+        first. A prompt or a finesse asked of that player now would ask it two things at
+        once; it answers one a turn, and the table reads the one it leaves as a no (a blind
+        play by the next player, a misplay)."""
+        if self._owing is not None:
+            return self._owing
+        p = self.p
+        players = p.config.players
+        seat_of = self.rep.seat_of
+        owing: set[int] = set()
+        for c, giver in self.recent_givers().items():
+            if not p.clued[c]:
+                continue
+            m = p.public(c)
+            if not m or m & (m - 1) or not m & p.board.playable:
+                continue
+            x = m.bit_length() - 1
+            holder = seat_of[c]
+            if holder != p.seat and p.fi[c] != x + 1:
+                continue  # it is X (or not X's successor): no finesse waits on it
+            for s in range(players):
+                if s in (p.seat, holder) or (
+                        holder == p.seat
+                        and not 0 < (s - p.seat) % players < (giver - p.seat) % players):
+                    continue
+                blind = p.finesse_position(s)
+                if blind is not None and p.fi[blind] == x:
+                    owing.add(s)
+        self._owing = frozenset(owing)
+        return self._owing
+
     def recent_givers(self) -> dict[int, int]:
         """Each card a clue touched since my last turn, and who gave that clue (the latest)."""
         if self._givers is not None:
@@ -371,6 +406,10 @@ class ClueGiving(TurnBase):
         if key in self._ratings:
             return self._ratings[key]
         rated = self._rate(clue)
+        read = self.reads.get(key)
+        if (rated is not None and read is not None and read[1] is not None
+                and not self.owing_blind_plays().isdisjoint(read[1].waiting)):
+            rated = None  # it would ask a player who owes a blind play a second question
         self._ratings[key] = rated
         return rated
 
