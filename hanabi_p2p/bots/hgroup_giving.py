@@ -27,6 +27,7 @@ from hanabi_p2p.bots.hgroup_turn import TurnBase
 from hanabi_p2p.bots.words import Say, Words
 from hanabi_p2p.rules.actions import Clue, Move, Play
 from hanabi_p2p.rules.cards import MAX_CLUE_TOKENS
+from hanabi_p2p.rules.faces import RANKS_PER_SUIT
 
 _NO_CARDS: frozenset[int] = frozenset()
 
@@ -110,6 +111,8 @@ class ClueGiving(TurnBase):
             if not m or m & (m - 1) or not m & p.board.playable:
                 continue
             x = m.bit_length() - 1
+            if p.rank_of[x] == RANKS_PER_SUIT:
+                continue  # a 5: no card comes after it
             holder = seat_of[c]
             if holder != p.seat and p.fi[c] != x + 1:
                 continue  # it is X (or not X's successor): no finesse waits on it
