@@ -90,20 +90,21 @@ class ClueGiving(TurnBase):
                     return True
         return False
 
-    def owing_blind_plays(self) -> frozenset[int]:
-        """The players a finesse given since my last turn still waits on. A clued card reads
-        as exactly a playable X while it is the card after X (or it is my own card, and X
-        is the newest unclued card of a player after me and before that clue's giver, as
-        in _Decision._waits): whoever holds X as its newest unclued card plays it blind
-        first. A prompt or a finesse asked of that player now would ask it two things at
-        once; it answers one a turn, and the table reads the one it leaves as a no (a blind
-        play by the next player, a misplay)."""
+    def owing_blind_plays(self) -> dict[int, int]:
+        """The players a finesse given since my last turn still waits on, and the card each
+        is to play blind. A clued card reads as exactly a playable X while it is the card
+        after X (or it is my own card, and X is the newest unclued card of a player after me
+        and before that clue's giver, as in _Decision._waits): whoever holds X as its newest
+        unclued card plays it blind first. A prompt or a finesse asked of that player now
+        would ask it two things at once (it answers one a turn, and the table reads the one
+        it leaves as a no: a blind play by the next player, a misplay), and a clue that
+        touches the X makes another card its newest unclued one, which it would then play."""
         if self._owing is not None:
             return self._owing
         p = self.p
         players = p.config.players
         seat_of = self.rep.seat_of
-        owing: set[int] = set()
+        owing: dict[int, int] = {}
         for c, giver in self.recent_givers().items():
             if not p.clued[c]:
                 continue
@@ -123,9 +124,9 @@ class ClueGiving(TurnBase):
                     continue
                 blind = p.finesse_position(s)
                 if blind is not None and p.fi[blind] == x:
-                    owing.add(s)
-        self._owing = frozenset(owing)
-        return self._owing
+                    owing[s] = blind
+        self._owing = owing
+        return owing
 
     def recent_givers(self) -> dict[int, int]:
         """Each card a clue touched since my last turn, and who gave that clue (the latest)."""
@@ -409,12 +410,22 @@ class ClueGiving(TurnBase):
         if key in self._ratings:
             return self._ratings[key]
         rated = self._rate(clue)
-        read = self.reads.get(key)
-        if (rated is not None and read is not None and read[1] is not None
-                and not self.owing_blind_plays().isdisjoint(read[1].waiting)):
-            rated = None  # it would ask a player who owes a blind play a second question
+        if rated is not None and self._disturbs_a_blind_play(clue):
+            rated = None
         self._ratings[key] = rated
         return rated
+
+    def _disturbs_a_blind_play(self, clue: Clue) -> bool:
+        """Would ``clue`` ask a player who owes a blind play a second question, or touch the
+        card it is to play (see owing_blind_plays)?"""
+        owing = self.owing_blind_plays()
+        if not owing:
+            return False
+        read = self.reads.get(id(clue))
+        if read is not None and read[1] is not None and any(
+                seat in owing for seat in read[1].waiting):
+            return True
+        return not (clue.touched or _NO_CARDS).isdisjoint(owing.values())
 
     def _rate(self, clue: Clue) -> tuple[int, int] | None:
         p = self.p

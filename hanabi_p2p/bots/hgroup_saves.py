@@ -142,7 +142,8 @@ class Saves(Discards):
             if chop not in touched:
                 continue
             meaning, _ = p._read_clue(clue, touched)
-            if not meaning.get(chop, 0) >> p.fi[chop] & 1 or self._harm(clue)[0]:
+            if (not meaning.get(chop, 0) >> p.fi[chop] & 1 or self._harm(clue)[0]
+                    or self._disturbs_a_blind_play(clue)):
                 continue
             if self._touches_dead_five(clue, chop, meaning):
                 continue

@@ -35,7 +35,7 @@ class TurnBase:
         self._worth: dict[int, bool] = {}  # see _worth_saving
         self._my_cards: list[tuple[int, int]] | None = None  # see my_cards
         self._givers: dict[int, int] | None = None  # see ClueGiving.recent_givers
-        self._owing: frozenset[int] | None = None  # see ClueGiving.owing_blind_plays
+        self._owing: dict[int, int] | None = None  # see ClueGiving.owing_blind_plays
         self._clues: list[Clue] | None = None
         self._ratings: dict[int, tuple[int, int] | None] = {}
         # what a rated clue tells its receiver, as the rating read it (for the end-game plan)
