@@ -10,6 +10,11 @@ import; the copy must be patched to define "No Variant" locally, and the run bel
 network namespace with only ``lo`` so that nothing leaves the machine. Its end-game solver
 gives up after 30 s a try; issue 32 capped it at 5 s (``src/conventions/shared/endgame.js``).
 It needs Node 22 or newer (it uses ``Set.prototype.union``); ``--node`` names the binary.
+The solver's cap is wall-clock time: on a busy machine a try gets less CPU, so say the load.
+Set-up, as root, outside this repository::
+
+    git --git-dir=MIRROR archive HEAD | tar -x -C /work/hbot   # then patch the two files
+    ip netns add NS && ip netns exec NS ip link set lo up      # `ip netns del NS` after
 
 Deck ``i`` of a table size is ``bench/bots.py``'s game ``i``: ``shuffled_faces(config,
 first_seed + i)``, with the seed range and offset as there (reporting seeds by default).
