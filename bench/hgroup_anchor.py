@@ -3,6 +3,7 @@
     ip netns exec NS nice -n 5 .venv/bin/python bench/hgroup_anchor.py BOT_CHECKOUT
         --players 3 4 --games 100 [--seeds reporting|tuning] [--seed 0] [--level 1]
         [--our-level N] [--chunk 10] --out anchor.jsonl [--node node] [--game-timeout 900]
+        [--no-play] [--top 10]
 
 ``BOT_CHECKOUT`` is a scratch copy of will-hanabi-bot/hanabi-bot (GPL-3: it stays outside
 this repository). Its ``src/variants.js`` fetches the variant list over the network at
@@ -31,13 +32,13 @@ else the run stops (the deck or the action encoding would be misaligned).
 Every game is one JSON line appended to ``--out`` (seed, both scores, the H-group bot's
 actions, ...); decks already there are not played again, so a run can be stopped and
 resumed, and ``--chunk K`` alternates the table sizes K decks at a time so that each has
-figures if time runs short. The table (and one JSON object after it) covers every game in
-``--out`` of the requested decks: per table size the mean of each bot under the rulebook's
-scoring (a strikeout scores 0; a game the H-group bot broke off by throwing scores 0 too),
-the paired difference (H-group minus ours) with its standard error, the same under
-hanab.live's end rule (the game ends once the score is the most still possible, so no
-strike can follow), strikeouts, errors and seconds per game; then the decks where the
-H-group bot beats ours by the most (``--top``).
+figures if time runs short (``--no-play`` prints the table of what is there). The table
+(and one JSON object after it) covers every game in ``--out`` of the requested decks: per
+table size the mean of each bot under the rulebook's scoring (a strikeout scores 0; a game
+the H-group bot broke off by throwing scores 0 too), the paired difference (H-group minus
+ours) with its standard error, the same under hanab.live's end rule (the game ends once the
+score is the most still possible, so no strike can follow), strikeouts, errors and seconds
+per game; then the decks where the H-group bot beats ours by the most (``--top``).
 """
 
 from __future__ import annotations
@@ -328,6 +329,8 @@ def main() -> None:
     parser.add_argument("--node", default="node", help="a Node 22+ binary")
     parser.add_argument("--game-timeout", type=float, default=900.0,
                         help="seconds before an H-group game counts as broken off")
+    parser.add_argument("--no-play", action="store_true",
+                        help="play nothing: the table of the games already in --out")
     parser.add_argument("--top", type=int, default=10,
                         help="list the decks where the H-group bot beats ours the most")
     args = parser.parse_args()
@@ -341,7 +344,7 @@ def main() -> None:
             for r in read_records(args.out)}
     driver = Driver(args.node, args.checkout, args.out.with_name(args.out.name + ".stderr"))
     try:
-        for players, i in schedule(args.players, args.games, args.chunk):
+        for players, i in [] if args.no_play else schedule(args.players, args.games, args.chunk):
             seed = start + i
             if (players, seed, args.level, args.our_level) in done:
                 continue
