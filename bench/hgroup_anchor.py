@@ -266,6 +266,7 @@ class Paired:
     decks: int
     hgroup_mean: float
     hgroup_stderr: float
+    hgroup_kept_mean: float  # a strikeout keeps its fireworks (the bot's self-play counts so)
     ours_mean: float
     ours_stderr: float
     diff_mean: float  # H-group minus ours, per deck
@@ -301,6 +302,7 @@ def summarise(players: int, records: Sequence[Mapping[str, object]]) -> Paired:
     dl_mean, dl_se = _mean_se([a - b for a, b in zip(hg_live, ours_live, strict=True)])
     return Paired(
         players=players, decks=len(records), hgroup_mean=h_mean, hgroup_stderr=h_se,
+        hgroup_kept_mean=round(statistics.mean(column("hgroup_kept")), 3),
         ours_mean=o_mean, ours_stderr=o_se, diff_mean=d_mean, diff_stderr=d_se,
         hgroup_hanablive_mean=round(statistics.mean(hg_live), 3),
         ours_hanablive_mean=round(statistics.mean(ours_live), 3),
@@ -365,7 +367,7 @@ def main() -> None:
     print(f"H-group bot level {args.level} vs ours (level {args.our_level or 'default'}), "
           f"{args.seeds} seeds {start}..{start + args.games - 1}; rulebook scoring "
           "(strikeout = 0); diff = H-group - ours, paired by deck")
-    print("players  decks  H-group        ours           diff            "
+    print("players  decks  H-group (kept)         ours           diff            "
           "hanab.live end: diff   H strikeouts  errors  s/game H (ours)")
     rows: list[Paired] = []
     for players in args.players:
@@ -374,7 +376,8 @@ def main() -> None:
             continue
         row = summarise(players, table)
         rows.append(row)
-        print(f"{players:7}  {row.decks:5}  {row.hgroup_mean:5.2f} ± {row.hgroup_stderr:4.2f}  "
+        print(f"{players:7}  {row.decks:5}  {row.hgroup_mean:5.2f} ± {row.hgroup_stderr:4.2f} "
+              f"({row.hgroup_kept_mean:5.2f})  "
               f"{row.ours_mean:5.2f} ± {row.ours_stderr:4.2f}  "
               f"{row.diff_mean:+5.2f} ± {row.diff_stderr:4.2f}    "
               f"{row.diff_hanablive_mean:+5.2f} ± {row.diff_hanablive_stderr:4.2f}   "

@@ -141,7 +141,8 @@ def test_schedule_alternates_table_sizes_by_chunks() -> None:
 
 def test_summary_pairs_the_decks() -> None:
     def record(hgroup: int, ours: int, end: str = "normal") -> dict[str, object]:
-        return {"hgroup": hgroup, "ours": ours, "hgroup_hanablive": hgroup,
+        kept = 12 if end == "strikeout" else hgroup
+        return {"hgroup": hgroup, "hgroup_kept": kept, "ours": ours, "hgroup_hanablive": hgroup,
                 "ours_hanablive": ours, "hgroup_end": end, "hgroup_error": None,
                 "ours_end": "normal", "hgroup_seconds": 40.0, "ours_seconds": 0.05}
 
@@ -154,3 +155,5 @@ def test_summary_pairs_the_decks() -> None:
     assert row.diff_mean == pytest.approx(mean, abs=1e-3)
     assert row.diff_stderr == pytest.approx(se, abs=1e-3)
     assert row.ours_mean == pytest.approx(70 / 3, abs=1e-3)
+    assert row.hgroup_mean == pytest.approx(49 / 3, abs=1e-3)
+    assert row.hgroup_kept_mean == pytest.approx(61 / 3, abs=1e-3)  # the strikeout's 12
