@@ -53,7 +53,7 @@ from dataclasses import asdict, dataclass
 from hanabi_p2p.bots import BotKind, make_player
 from hanabi_p2p.bots.levels import LEVELS
 from hanabi_p2p.rules.actions import Discard, Play
-from hanabi_p2p.rules.cards import GameConfig
+from hanabi_p2p.rules.cards import Card, GameConfig
 from hanabi_p2p.rules.engine import End, GameState
 from hanabi_p2p.rules.faces import RANKS_PER_SUIT, face_table
 
@@ -88,16 +88,21 @@ class TableFigures:
     max_decision_cpu_ms: float
 
 
+def shuffled_faces(config: GameConfig, seed: int) -> list[Card]:
+    """Game ``seed``'s deck: its faces by deck position (0 = dealt first). Every bot measured
+    on a seed meets this deck (bench/hgroup_anchor.py gives it to the H-group bot too)."""
+    faces = config.deck_faces()
+    random.Random(seed).shuffle(faces)
+    return faces
+
+
 def play_game(config: GameConfig, seed: int, kind: BotKind,
               losses: Counter[str] | None = None,
               level: int | None = None) -> tuple[GameState, float, float]:
     """One self-play game; returns the final state and its slowest decision (seconds, wall
     clock and CPU time). With ``losses``, adds to it where this game's missing points went
     (see the module's docstring)."""
-    rng = random.Random(seed)
-    faces = config.deck_faces()
-    rng.shuffle(faces)
-    state = GameState(config, faces)
+    state = GameState(config, shuffled_faces(config, seed))
     seats = [make_player(kind, config, seat, level) for seat in range(config.players)]
     slowest = slowest_cpu = 0.0
     # face index -> how its last copy to leave the game went (when losses are counted)
