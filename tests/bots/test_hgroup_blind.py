@@ -77,3 +77,20 @@ def test_at_level_5_blind_and_mid_game_players_decide_alike(players: int) -> Non
             if table.full.turn % 5 == 2:
                 assert HGroupPlayer(config, seat, 5).act(table.views[seat]) == action
             table.apply(action)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_fifty_games_a_table_size_decide_alike_without_the_seats_own_faces(players: int) -> None:
+    """Issue 32's blind-play property over 200 games: a player whose replica never sees its
+    own cards takes, at every turn, the action one given the whole game takes."""
+    config = GameConfig(players)
+    for seed in range(5000, 5050):
+        table = BlindTable(config, shuffled(config, seed))
+        blind = [HGroupPlayer(config, seat) for seat in range(players)]
+        seeing = [HGroupPlayer(config, seat) for seat in range(players)]
+        while not table.full.over:
+            seat = table.full.current_seat
+            action = blind[seat].act(table.views[seat])
+            assert seeing[seat].act(table.full) == action, (seed, table.full.turn)
+            table.apply(action)
