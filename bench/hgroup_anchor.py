@@ -60,15 +60,18 @@ from bots import SEED_RANGES, first_seed, play_game, shuffled_faces
 
 from hanabi_p2p.bots import BotKind
 from hanabi_p2p.bots.levels import LEVELS
+from hanabi_p2p.hanablive import ACTION_COLOUR_CLUE as COLOUR_CLUE
+from hanabi_p2p.hanablive import ACTION_DISCARD as DISCARD
+from hanabi_p2p.hanablive import ACTION_PLAY as PLAY
+from hanabi_p2p.hanablive import ACTION_RANK_CLUE as RANK_CLUE
 from hanabi_p2p.rules.actions import Clue, Discard, Play, TurnAction
 from hanabi_p2p.rules.cards import BASE_SUITS, Card, GameConfig, Variant
 from hanabi_p2p.rules.engine import End, GameState
 
 DRIVER = Path(__file__).resolve().parent / "hgroup_driver.mjs"
 
-# hanab.live's action types, as the H-group bot's action lists name them.
-PLAY, DISCARD, COLOUR_CLUE, RANK_CLUE = 0, 1, 2, 3
-# hanab.live's "No Variant" suits in its order: Red Yellow Green Blue Purple; our fifth suit
+# The action types (PLAY, ...) are hanab.live's, as hanabi_p2p/hanablive.py reads its game
+# files. Its "No Variant" suits in its order: Red Yellow Green Blue Purple; our fifth suit
 # (white) stands where its purple does, so a suit's index is the same on both sides.
 HANABLIVE_SUITS = BASE_SUITS
 

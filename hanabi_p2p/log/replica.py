@@ -100,7 +100,6 @@ class Status(StrEnum):
     IGNORED = "ignored"
 
 
-
 def game_refusal(exc: HanabiError, entry: Entry) -> str:
     """Why the game refused ``entry``. The session's error names the peer at fault first
     ("peer NAME (FINGERPRINT): ..."); when that is the entry's author, the name is left
@@ -110,6 +109,7 @@ def game_refusal(exc: HanabiError, entry: Entry) -> str:
             and exc.peer.endswith(f"({fingerprint(entry.author)})")):
         reason = exc.reason
     return f"refused by the game: {reason}"
+
 
 @dataclass(frozen=True, slots=True)
 class AddResult:
